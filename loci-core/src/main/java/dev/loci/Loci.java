@@ -1,0 +1,289 @@
+package dev.loci;
+
+import dev.loci.internal.DataDirLock;
+import dev.loci.internal.Directories;
+import dev.loci.internal.Engine;
+import dev.loci.internal.FileJournal;
+import dev.loci.internal.SnapshotStore;
+import dev.loci.internal.TraceLayer;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.OptionalLong;
+
+/**
+ * An open Loci data directory: the entry point of the embedded engine.
+ *
+ * <pre>{@code
+ * try (Loci loci = Loci.open(Path.of("loci-data"))) {
+ *   Namespace ns = Namespace.of("acme.alice");
+ *   Trace t = loci.traces().add(ns, "{\"fact\":\"prefers tea\"}", List.of("preference"));
+ *   loci.traces().revise(ns, t.uid(), "{\"fact\":\"prefers green tea\"}", List.of("preference"));
+ * }
+ * }</pre>
+ *
+ * <p>On disk: {@code journal/} (the source of truth), {@code snapshots/} and a {@code lock} file
+ * that keeps a second instance out. Opening restores the newest valid snapshot and replays the
+ * journal after it; damage found on the way is repaired where it is a torn tail, skipped and
+ * reported otherwise ({@link #openDamage()}), and never stops the open.
+ *
+ * <p>Thread-safe. Close it to release the directory; closing waits for writes in progress.
+ */
+public final class Loci implements AutoCloseable {
+  /** The data directory used when none is given. */
+  public static final Path DEFAULT_DATA_DIR = Path.of("loci-data");
+
+  private final Path dataDir;
+  private final DataDirLock lock;
+  private final Engine engine;
+  private final Traces traces;
+  private final long snapshotAfter;
+
+  private Loci(Builder b, DataDirLock lock, Engine engine, TraceLayer traceLayer) {
+    this.dataDir = b.dataDir;
+    this.lock = lock;
+    this.engine = engine;
+    this.traces = new Traces(engine, traceLayer, b.actor, b.clock);
+    this.snapshotAfter = b.snapshotAfter;
+  }
+
+  /** Opens {@code dataDir} with default settings, creating it if missing. */
+  public static Loci open(Path dataDir) {
+    return builder().dataDir(dataDir).open();
+  }
+
+  /** Starts configuring an instance. */
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** The trace store. */
+  public Traces traces() {
+    return traces;
+  }
+
+  /** The data directory. */
+  public Path dataDir() {
+    return dataDir;
+  }
+
+  /** Damage found while opening: a repaired torn tail, skipped lines, bad snapshots. */
+  public List<Damage> openDamage() {
+    return engine.openDamage();
+  }
+
+  /** The sequence number of the last batch applied. */
+  public long lastSeq() {
+    return engine.appliedSeq();
+  }
+
+  /** Writes a snapshot of the current state and returns the sequence number it covers. */
+  public long snapshot() {
+    return engine.snapshot();
+  }
+
+  /**
+   * Writes a snapshot, then deletes the journal segments and older snapshots it makes redundant.
+   * Skipped damaged lines in deleted segments go with them.
+   */
+  public CompactReport compact() {
+    long[] r = engine.compact();
+    return new CompactReport(r[0], (int) r[1]);
+  }
+
+  /**
+   * What {@link #compact()} did.
+   *
+   * @param snapshotSeq the sequence number the new snapshot covers
+   * @param segmentsDeleted how many journal segments were deleted
+   */
+  public record CompactReport(long snapshotSeq, int segmentsDeleted) {}
+
+  /**
+   * Checks every journal segment and snapshot of a data directory without opening it for writing,
+   * so it can run beside a live instance.
+   *
+   * @throws NotFoundException naming {@code data} if there is no journal there
+   */
+  public static VerifyReport verify(Path dataDir) {
+    Path journalDir = dataDir.resolve("journal");
+    if (!Files.isDirectory(journalDir)) {
+      throw new NotFoundException("data", "no Loci journal in " + dataDir);
+    }
+    List<Damage> damage = new ArrayList<>();
+    long[] batches = {0};
+    try {
+      List<Path> segments = FileJournal.segments(journalDir);
+      List<Path> snapshots = SnapshotStore.list(dataDir.resolve("snapshots"));
+      long newestGoodSnapshot = 0;
+      for (Path s : snapshots) {
+        try {
+          newestGoodSnapshot = Math.max(newestGoodSnapshot, SnapshotStore.check(s).seq());
+        } catch (CorruptJournalException e) {
+          damage.add(
+              new Damage(
+                  Damage.Kind.BAD_SNAPSHOT,
+                  s,
+                  e.offset(),
+                  OptionalLong.of(SnapshotStore.seqOf(s)),
+                  e.detail()));
+        } catch (StorageException e) {
+          damage.add(
+              new Damage(
+                  Damage.Kind.BAD_SNAPSHOT,
+                  s,
+                  -1,
+                  OptionalLong.of(SnapshotStore.seqOf(s)),
+                  e.getMessage()));
+        }
+      }
+      long first = segments.isEmpty() ? 1 : FileJournal.firstSeq(segments.get(0));
+      if (first > 1 && newestGoodSnapshot < first - 1) {
+        damage.add(
+            new Damage(
+                Damage.Kind.SEQUENCE_GAP,
+                segments.get(0),
+                0,
+                OptionalLong.of(first),
+                "batches up to "
+                    + (first - 1)
+                    + " are in no segment and no valid snapshot covers them"));
+      }
+      FileJournal.read(journalDir, first, e -> batches[0]++, damage::add);
+      return new VerifyReport(segments.size(), batches[0], snapshots.size(), damage);
+    } catch (IOException e) {
+      throw new StorageException("cannot read " + dataDir + ": " + e.getMessage(), e);
+    }
+  }
+
+  /**
+   * Closes the instance: waits for writes in progress, writes a snapshot if enough batches were
+   * appended since the last one, closes the journal and releases the directory.
+   */
+  @Override
+  public void close() {
+    LociException failure = null;
+    try {
+      if (snapshotAfter > 0 && engine.appliedSeq() - engine.snapshotSeq() >= snapshotAfter) {
+        engine.snapshot();
+      }
+    } catch (LociException e) {
+      failure = e;
+    }
+    try {
+      engine.close();
+    } catch (LociException e) {
+      if (failure == null) {
+        failure = e;
+      } else {
+        failure.addSuppressed(e);
+      }
+    }
+    lock.close();
+    if (failure != null) {
+      throw failure;
+    }
+  }
+
+  /** Configures and opens a {@link Loci}; not thread-safe, settings are copied on open. */
+  public static final class Builder {
+    private Path dataDir = DEFAULT_DATA_DIR;
+    private Durability durability = Durability.always();
+    private long segmentBytes = FileJournal.DEFAULT_SEGMENT_BYTES;
+    private String actor = "local";
+    private Clock clock = Clock.systemUTC();
+    private long snapshotAfter = 10_000;
+
+    private Builder() {}
+
+    /** The data directory; default {@code ./loci-data}. */
+    public Builder dataDir(Path dataDir) {
+      this.dataDir = Objects.requireNonNull(dataDir, "dataDir");
+      return this;
+    }
+
+    /** When a write counts as done; default {@link Durability#always()}. */
+    public Builder durability(Durability durability) {
+      this.durability = Objects.requireNonNull(durability, "durability");
+      return this;
+    }
+
+    /** Journal segment size before rolling; default 64 MiB. */
+    public Builder segmentBytes(long bytes) {
+      if (bytes < 1024) {
+        throw new IllegalArgumentException(
+            "segment size must be at least 1024 bytes, found " + bytes);
+      }
+      this.segmentBytes = bytes;
+      return this;
+    }
+
+    /** The actor recorded in the journal for writes; default {@code local}. */
+    public Builder actor(String actor) {
+      Objects.requireNonNull(actor, "actor");
+      if (actor.isBlank()) {
+        throw new IllegalArgumentException("actor must not be blank");
+      }
+      this.actor = actor;
+      return this;
+    }
+
+    /** The clock that timestamps commands; default the system UTC clock. */
+    public Builder clock(Clock clock) {
+      this.clock = Objects.requireNonNull(clock, "clock");
+      return this;
+    }
+
+    /**
+     * Write a snapshot on close once this many batches were appended since the last one, so the
+     * next open replays less; 0 turns it off. Default 10,000.
+     */
+    public Builder snapshotAfter(long batches) {
+      if (batches < 0) {
+        throw new IllegalArgumentException("snapshotAfter must be 0 or more, found " + batches);
+      }
+      this.snapshotAfter = batches;
+      return this;
+    }
+
+    /**
+     * Opens the data directory, creating it if missing.
+     *
+     * @throws StorageException if the directory is locked by another instance or unreadable
+     */
+    public Loci open() {
+      try {
+        Directories.create(dataDir);
+      } catch (IOException e) {
+        throw new StorageException(
+            "cannot create data directory " + dataDir + ": " + e.getMessage(), e);
+      }
+      DataDirLock lock = DataDirLock.acquire(dataDir);
+      FileJournal journal = null;
+      try {
+        journal = FileJournal.open(dataDir.resolve("journal"), durability, segmentBytes);
+        SnapshotStore snapshots = SnapshotStore.open(dataDir.resolve("snapshots"));
+        TraceLayer traceLayer = new TraceLayer();
+        Engine engine =
+            Engine.open(
+                journal, Optional.of(snapshots), List.of(traceLayer), clock, journal.openDamage());
+        return new Loci(this, lock, engine, traceLayer);
+      } catch (RuntimeException e) {
+        if (journal != null) {
+          try {
+            journal.close();
+          } catch (RuntimeException cleanup) {
+            e.addSuppressed(cleanup);
+          }
+        }
+        lock.close();
+        throw e;
+      }
+    }
+  }
+}

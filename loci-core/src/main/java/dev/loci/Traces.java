@@ -1,0 +1,199 @@
+package dev.loci;
+
+import dev.loci.internal.Adr004Format;
+import dev.loci.internal.Engine;
+import dev.loci.internal.Timestamps;
+import dev.loci.internal.TraceLayer;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.io.Writer;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * The trace store: versioned, opaque JSON memories with the semantics of ADR-004 (Add,
+ * AddIdempotent, Update, Revise, Retire, Get, History, Search).
+ *
+ * <p>Every write is validated against current state, journaled and durable before it returns; a
+ * rejected write throws and changes nothing. Returned traces are immutable. Thread-safe.
+ */
+public final class Traces {
+  private static final int IMPORT_CHUNK = 1000;
+
+  private final Engine engine;
+  private final TraceLayer layer;
+  private final String actor;
+  private final Clock clock;
+
+  Traces(Engine engine, TraceLayer layer, String actor, Clock clock) {
+    this.engine = engine;
+    this.layer = layer;
+    this.actor = actor;
+    this.clock = clock;
+  }
+
+  /** The same store, recording {@code actor} as the author of its writes in the journal. */
+  public Traces as(String actor) {
+    Objects.requireNonNull(actor, "actor");
+    if (actor.isBlank()) {
+      throw new IllegalArgumentException("actor must not be blank");
+    }
+    return new Traces(engine, layer, actor, clock);
+  }
+
+  /**
+   * Adds a new trace with a fresh UUID v7 and replay count 1.
+   *
+   * @param content one JSON value
+   * @throws InvalidRequestException naming {@code content} or {@code tags}
+   */
+  public Trace add(Namespace ns, String content, List<String> tags) {
+    return engine.execute(ns, actor, ctx -> layer.decideAdd(ctx, ns, content, tags));
+  }
+
+  /**
+   * Adds a trace under a caller-chosen uid, or, if that uid exists, raises its replay count and
+   * keeps its original content.
+   *
+   * @throws InvalidRequestException naming {@code uid}, {@code content} or {@code tags}
+   */
+  public Trace addIdempotent(Namespace ns, String uid, String content, List<String> tags) {
+    return engine.execute(ns, actor, ctx -> layer.decideAddIdempotent(ctx, ns, uid, content, tags));
+  }
+
+  /**
+   * Replaces a trace's content in place: same uid, {@code updated_at} bumped. Not a revision.
+   *
+   * @throws NotFoundException naming {@code uid}
+   */
+  public Trace update(Namespace ns, String uid, String content) {
+    return engine.execute(ns, actor, ctx -> layer.decideUpdate(ctx, ns, uid, content));
+  }
+
+  /**
+   * Records a new belief as a new trace linked to {@code predecessorUid}, which stays readable
+   * through {@link #history}. Retired predecessors may be revised.
+   *
+   * @throws NotFoundException naming {@code predecessor_uid}
+   */
+  public Trace revise(Namespace ns, String predecessorUid, String content, List<String> tags) {
+    return engine.execute(
+        ns, actor, ctx -> layer.decideRevise(ctx, ns, predecessorUid, content, tags));
+  }
+
+  /**
+   * Hides a trace from search; {@link #get} and {@link #history} still return it. Retiring a
+   * retired trace changes nothing.
+   *
+   * @throws NotFoundException naming {@code uid}
+   */
+  public Trace retire(Namespace ns, String uid) {
+    return engine.execute(ns, actor, ctx -> layer.decideRetire(ns, uid));
+  }
+
+  /**
+   * Returns a trace, retired or not.
+   *
+   * @throws NotFoundException naming {@code uid}
+   */
+  public Trace get(Namespace ns, String uid) {
+    return engine.read(() -> layer.require(ns, uid, "uid"));
+  }
+
+  /** Returns a trace, retired or not, if it exists. */
+  public Optional<Trace> find(Namespace ns, String uid) {
+    return engine.read(() -> layer.find(ns, uid));
+  }
+
+  /**
+   * Walks the revision chain back: {@code [uid, its predecessor, ...]}. Stops cleanly where a
+   * predecessor is missing.
+   *
+   * @throws NotFoundException naming {@code uid}
+   * @throws CorruptDataException if the chain loops (only possible with hand-edited data)
+   */
+  public List<Trace> history(Namespace ns, String uid) {
+    return engine.read(() -> layer.history(ns, uid));
+  }
+
+  /** Searches; retired traces only with {@link TraceQuery#includeRetired()}. */
+  public Page<Trace> search(TraceQuery query) {
+    return engine.read(() -> layer.search(query));
+  }
+
+  /** Counts traces in {@code scope}, retired ones included. */
+  public long count(NamespaceScope scope) {
+    return engine.read(() -> layer.count(scope));
+  }
+
+  /**
+   * Imports a log of the Go trace store ({@code adr004-jsonl}) into {@code ns}. Each line is one
+   * operation; lines that do not parse or do not apply (an update of an unknown uid, an add of a
+   * uid that exists) are skipped and reported. Operations are appended in batches of 1,000.
+   */
+  public ImportReport importAdr004(Namespace ns, BufferedReader in) {
+    java.time.Instant importTime = Timestamps.truncate(clock.instant());
+    long lines = 0;
+    long applied = 0;
+    List<ImportReport.Skipped> skipped = new ArrayList<>();
+    List<TraceLayer.ImportOp> chunk = new ArrayList<>();
+    try {
+      String line;
+      long lineNo = 0;
+      while ((line = in.readLine()) != null) {
+        lineNo++;
+        if (line.isBlank()) {
+          continue;
+        }
+        lines++;
+        Adr004Format.Parsed parsed = Adr004Format.parse(lineNo, line, ns, importTime);
+        if (parsed.op() == null) {
+          skipped.add(new ImportReport.Skipped(lineNo, parsed.error()));
+          continue;
+        }
+        chunk.add(parsed.op());
+        if (chunk.size() == IMPORT_CHUNK) {
+          applied += importChunk(ns, chunk, skipped);
+          chunk.clear();
+        }
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    if (!chunk.isEmpty()) {
+      applied += importChunk(ns, chunk, skipped);
+    }
+    skipped.sort(java.util.Comparator.comparingLong(ImportReport.Skipped::line));
+    return new ImportReport(lines, applied, skipped);
+  }
+
+  private long importChunk(
+      Namespace ns, List<TraceLayer.ImportOp> chunk, List<ImportReport.Skipped> skipped) {
+    List<TraceLayer.ImportOp> ops = List.copyOf(chunk);
+    TraceLayer.ImportDecision d = engine.execute(ns, actor, ctx -> layer.decideImport(ns, ops));
+    d.skipped().forEach((line, reason) -> skipped.add(new ImportReport.Skipped(line, reason)));
+    return d.applied();
+  }
+
+  /**
+   * Writes every trace of {@code ns}, retired ones included, in the Go store's log format: one
+   * {@code add} (or {@code revise}) line per trace holding its full current state, in creation
+   * order. Returns how many traces were written.
+   */
+  public long exportAdr004(Namespace ns, Writer out) {
+    List<Trace> all = engine.read(() -> layer.all(ns));
+    try {
+      for (Trace t : all) {
+        Adr004Format.write(t, out);
+      }
+      out.flush();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return all.size();
+  }
+}

@@ -1,0 +1,631 @@
+package dev.loci.internal;
+
+import dev.loci.Damage;
+import dev.loci.Durability;
+import dev.loci.Namespace;
+import dev.loci.StorageException;
+import dev.loci.spi.Batch;
+import dev.loci.spi.Journal;
+import dev.loci.spi.JournalEntry;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.ClosedChannelException;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalLong;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Consumer;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+
+/**
+ * The embedded journal: JSONL segment files named by their first sequence number (20 digits).
+ *
+ * <p>Design. Appends take {@code writeLock}, get the next sequence number, and write their line
+ * with one positional write; on failure the segment is truncated back, so a failed append leaves
+ * nothing behind and does not use its number. Durability is separate: under {@code always}, a
+ * writer that needs its batch durable takes {@code syncLock}, and whoever holds it fsyncs
+ * everything written so far; the writers queued behind it usually find their batch already covered
+ * and return without an fsync of their own (group commit). Rolling to a new segment fsyncs the old
+ * one first, so durability stays prefix-closed across segments.
+ *
+ * <p>Opening repairs a torn tail: if the last line of the last segment is cut short or fails its
+ * checksum, the file is truncated to the start of that line and a {@link Damage.Kind#TORN_TAIL}
+ * warning is kept in {@link #openDamage()}. Every other bad line is left in place and reported,
+ * with file, offset and sequence, by {@link #read}.
+ *
+ * <p>Thread-safe.
+ */
+public final class FileJournal implements Journal {
+  /** Segments roll once they would grow past this size. */
+  public static final long DEFAULT_SEGMENT_BYTES = 64L << 20;
+
+  private static final System.Logger LOG = System.getLogger(FileJournal.class.getName());
+  private static final Pattern SEGMENT_NAME = Pattern.compile("\\d{20}\\.jsonl");
+
+  private final Path dir;
+  private final Durability durability;
+  private final long segmentBytes;
+  private final List<Damage> openDamage;
+
+  private final ReentrantLock writeLock = new ReentrantLock();
+  private final ReentrantLock syncLock = new ReentrantLock();
+  private FileChannel channel; // guarded by writeLock
+  private Path segment; // guarded by writeLock
+  private long segmentSize; // guarded by writeLock
+  private long lastSeq; // guarded by writeLock
+  private volatile long durableSeq;
+  private volatile Throwable failure;
+  private volatile boolean closed;
+  private final ScheduledExecutorService syncer;
+
+  private FileJournal(
+      Path dir,
+      Durability durability,
+      long segmentBytes,
+      Path segment,
+      FileChannel channel,
+      long lastSeq,
+      List<Damage> openDamage) {
+    this.dir = dir;
+    this.durability = durability;
+    this.segmentBytes = segmentBytes;
+    this.segment = segment;
+    this.channel = channel;
+    this.lastSeq = lastSeq;
+    this.durableSeq = lastSeq;
+    this.openDamage = List.copyOf(openDamage);
+    try {
+      this.segmentSize = channel.size();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    if (durability.mode() == Durability.Mode.INTERVAL) {
+      syncer =
+          Executors.newSingleThreadScheduledExecutor(
+              r -> {
+                Thread t = new Thread(r, "loci-journal-sync");
+                t.setDaemon(true);
+                return t;
+              });
+      long ms = durability.interval().toMillis();
+      syncer.scheduleWithFixedDelay(this::backgroundSync, ms, ms, TimeUnit.MILLISECONDS);
+    } else {
+      syncer = null;
+    }
+  }
+
+  /**
+   * Opens the journal in {@code dir}, creating it if missing and repairing a torn tail.
+   *
+   * @throws StorageException if the directory cannot be read or written
+   */
+  public static FileJournal open(Path dir, Durability durability, long segmentBytes) {
+    if (segmentBytes < 1024) {
+      throw new IllegalArgumentException(
+          "segment size must be at least 1024 bytes, found " + segmentBytes);
+    }
+    try {
+      Directories.create(dir);
+      List<Path> segments = segments(dir);
+      List<Damage> damage = new ArrayList<>();
+      long lastSeq = 0;
+      Path active;
+      if (segments.isEmpty()) {
+        active = dir.resolve(segmentName(1));
+        Files.createFile(active);
+        Directories.sync(dir);
+      } else {
+        active = segments.get(segments.size() - 1);
+        lastSeq = firstSeq(active) - 1;
+        TailState tail = TailState.read(active);
+        if (tail.tornAt >= 0) {
+          damage.add(
+              new Damage(
+                  Damage.Kind.TORN_TAIL,
+                  active,
+                  tail.tornAt,
+                  tail.tornSeq,
+                  "last line cut short or failed its checksum ("
+                      + tail.tornDetail
+                      + "); truncated "
+                      + (tail.size - tail.tornAt)
+                      + " bytes"));
+          try (FileChannel ch = FileChannel.open(active, StandardOpenOption.WRITE)) {
+            ch.truncate(tail.tornAt);
+            ch.force(true);
+          }
+          LOG.log(System.Logger.Level.WARNING, "journal: " + damage.get(damage.size() - 1));
+        }
+        lastSeq = Math.max(lastSeq, tail.maxSeq);
+        if (tail.maxSeq == 0 && segments.size() > 1) {
+          lastSeq = Math.max(lastSeq, lastSeqOf(segments.get(segments.size() - 2)));
+        }
+      }
+      FileChannel ch = FileChannel.open(active, StandardOpenOption.WRITE);
+      ch.position(ch.size());
+      return new FileJournal(dir, durability, segmentBytes, active, ch, lastSeq, damage);
+    } catch (IOException e) {
+      throw new StorageException("cannot open journal in " + dir + ": " + e.getMessage(), e);
+    }
+  }
+
+  /** Problems repaired while opening: at most one torn tail. */
+  public List<Damage> openDamage() {
+    return openDamage;
+  }
+
+  /** The directory holding the segments. */
+  public Path directory() {
+    return dir;
+  }
+
+  @Override
+  public Appended append(Batch batch) {
+    String events = JournalLines.encodeEvents(batch.events());
+    writeLock.lock();
+    try {
+      checkUsable();
+      long seq = lastSeq + 1;
+      byte[] line = JournalLines.encode(seq, batch, events);
+      if (segmentSize > 0 && segmentSize + line.length > segmentBytes) {
+        rollLocked(seq);
+      }
+      long before = segmentSize;
+      try {
+        ByteBuffer buffer = ByteBuffer.wrap(line);
+        long pos = before;
+        while (buffer.hasRemaining()) {
+          pos += channel.write(buffer, pos);
+        }
+      } catch (IOException e) {
+        try {
+          channel.truncate(before);
+        } catch (IOException cleanup) {
+          e.addSuppressed(cleanup);
+          failure = e;
+        }
+        throw new StorageException(
+            "journal write to " + segment + " failed: " + e.getMessage() + "; nothing was written",
+            e);
+      }
+      segmentSize = before + line.length;
+      lastSeq = seq;
+      return new Written(seq);
+    } finally {
+      writeLock.unlock();
+    }
+  }
+
+  private final class Written implements Appended {
+    private final long seq;
+
+    Written(long seq) {
+      this.seq = seq;
+    }
+
+    @Override
+    public long seq() {
+      return seq;
+    }
+
+    @Override
+    public void awaitDurable() {
+      if (durability.mode() == Durability.Mode.ALWAYS) {
+        syncThrough(seq);
+      } else {
+        checkUsable();
+      }
+    }
+  }
+
+  /** Makes every batch up to {@code seq} durable, sharing the fsync with concurrent callers. */
+  private void syncThrough(long seq) {
+    if (durableSeq >= seq) {
+      return;
+    }
+    syncLock.lock();
+    try {
+      if (durableSeq >= seq) {
+        return;
+      }
+      checkUsable();
+      FileChannel ch;
+      long target;
+      writeLock.lock();
+      try {
+        ch = channel;
+        target = lastSeq;
+      } finally {
+        writeLock.unlock();
+      }
+      try {
+        ch.force(false);
+      } catch (ClosedChannelException e) {
+        // a roll or close forced and closed this segment; it advanced durableSeq before closing
+        if (durableSeq < seq) {
+          throw fail(e);
+        }
+        return;
+      } catch (IOException e) {
+        throw fail(e);
+      }
+      advanceDurable(target);
+    } finally {
+      syncLock.unlock();
+    }
+  }
+
+  private void backgroundSync() {
+    try {
+      long target;
+      writeLock.lock();
+      try {
+        target = lastSeq;
+      } finally {
+        writeLock.unlock();
+      }
+      if (target > durableSeq && failure == null && !closed) {
+        syncThrough(target);
+      }
+    } catch (RuntimeException e) {
+      LOG.log(System.Logger.Level.ERROR, "journal background fsync failed", e);
+    }
+  }
+
+  private synchronized void advanceDurable(long seq) {
+    if (seq > durableSeq) {
+      durableSeq = seq;
+    }
+  }
+
+  private StorageException fail(IOException e) {
+    failure = e;
+    return new StorageException(
+        "journal fsync of " + segment + " failed: " + e.getMessage() + "; reopen to recover", e);
+  }
+
+  private void checkUsable() {
+    if (closed) {
+      throw new StorageException("journal in " + dir + " is closed");
+    }
+    Throwable f = failure;
+    if (f != null) {
+      throw new StorageException(
+          "journal in "
+              + dir
+              + " failed earlier ("
+              + f.getMessage()
+              + "); acknowledged writes are safe, reopen the data directory to continue",
+          f);
+    }
+  }
+
+  private void rollLocked(long nextSeq) {
+    try {
+      channel.force(false);
+      advanceDurable(lastSeq);
+      channel.close();
+      Path next = dir.resolve(segmentName(nextSeq));
+      channel = FileChannel.open(next, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
+      Directories.sync(dir);
+      segment = next;
+      segmentSize = 0;
+    } catch (IOException e) {
+      failure = e;
+      throw new StorageException("journal roll in " + dir + " failed: " + e.getMessage(), e);
+    }
+  }
+
+  @Override
+  public void roll() {
+    writeLock.lock();
+    try {
+      checkUsable();
+      if (segmentSize > 0) {
+        rollLocked(lastSeq + 1);
+      }
+    } finally {
+      writeLock.unlock();
+    }
+  }
+
+  @Override
+  public void advanceTo(long seq) {
+    writeLock.lock();
+    try {
+      checkUsable();
+      if (lastSeq < seq) {
+        if (segmentSize > 0 || firstSeq(segment) != seq + 1) {
+          rollLocked(seq + 1);
+        }
+        lastSeq = seq;
+        advanceDurable(seq);
+      }
+    } finally {
+      writeLock.unlock();
+    }
+  }
+
+  @Override
+  public long lastSeq() {
+    writeLock.lock();
+    try {
+      return lastSeq;
+    } finally {
+      writeLock.unlock();
+    }
+  }
+
+  @Override
+  public void sync() {
+    syncThrough(lastSeq());
+  }
+
+  @Override
+  public void read(long fromSeq, Consumer<JournalEntry> entries, Consumer<Damage> damage) {
+    try {
+      read(dir, fromSeq, entries, damage);
+    } catch (IOException e) {
+      throw new StorageException("cannot read journal in " + dir + ": " + e.getMessage(), e);
+    }
+  }
+
+  /**
+   * Reads the segments in {@code dir} without opening them for writing: used by {@link #read} and
+   * by verification of a directory another process may hold open.
+   */
+  public static void read(
+      Path dir, long fromSeq, Consumer<JournalEntry> entries, Consumer<Damage> damage)
+      throws IOException {
+    List<Path> segments = segments(dir);
+    ReadState state = new ReadState(fromSeq, entries, damage);
+    for (int i = 0; i < segments.size(); i++) {
+      if (i + 1 < segments.size() && firstSeq(segments.get(i + 1)) <= fromSeq) {
+        continue;
+      }
+      Path file = segments.get(i);
+      if (state.lastGood < 0) {
+        state.lastGood = Math.max(fromSeq, firstSeq(file)) - 1;
+      }
+      state.file = file;
+      LineScanner.scan(file, state::line);
+      state.endOfSegment(i == segments.size() - 1);
+    }
+  }
+
+  /** Per-read bookkeeping: the last good sequence number and lines awaiting classification. */
+  private static final class ReadState {
+    private final long fromSeq;
+    private final Consumer<JournalEntry> entries;
+    private final Consumer<Damage> damage;
+    private final Map<String, Namespace> namespaces = JournalLines.namespaceCache();
+    private Path file;
+    private long lastGood = -1;
+    private long badSinceGood;
+    private Damage pendingBad;
+
+    ReadState(long fromSeq, Consumer<JournalEntry> entries, Consumer<Damage> damage) {
+      this.fromSeq = fromSeq;
+      this.entries = entries;
+      this.damage = damage;
+    }
+
+    void line(long offset, byte[] buf, int off, int len, boolean terminated) {
+      flushBad();
+      OptionalLong peeked = JournalLines.peekSeq(buf, off, len);
+      if (terminated
+          && peeked.isPresent()
+          && peeked.getAsLong() < fromSeq
+          && JournalLines.checksumMatches(buf, off, len)) {
+        return;
+      }
+      JournalEntry entry;
+      try {
+        if (!terminated) {
+          throw new JournalLines.BadLineException("line has no newline: cut short", peeked);
+        }
+        entry = JournalLines.decode(buf, off, len, namespaces);
+      } catch (JournalLines.BadLineException e) {
+        pendingBad = new Damage(Damage.Kind.BAD_LINE, file, offset, e.seq(), e.getMessage());
+        badSinceGood++;
+        return;
+      }
+      long seq = entry.seq();
+      if (seq < fromSeq) {
+        return;
+      }
+      if (seq <= lastGood) {
+        damage.accept(
+            new Damage(
+                Damage.Kind.BAD_LINE,
+                file,
+                offset,
+                OptionalLong.of(seq),
+                "sequence " + seq + " repeats or goes backwards after " + lastGood + "; skipped"));
+        badSinceGood++;
+        return;
+      }
+      long missing = seq - lastGood - 1;
+      if (missing > badSinceGood) {
+        damage.accept(
+            new Damage(
+                Damage.Kind.SEQUENCE_GAP,
+                file,
+                offset,
+                OptionalLong.of(seq),
+                "batches "
+                    + (lastGood + 1)
+                    + " to "
+                    + (seq - 1)
+                    + " are missing before this line"));
+      }
+      lastGood = seq;
+      badSinceGood = 0;
+      entries.accept(entry);
+    }
+
+    private void flushBad() {
+      if (pendingBad != null) {
+        damage.accept(pendingBad);
+        pendingBad = null;
+      }
+    }
+
+    void endOfSegment(boolean last) {
+      if (pendingBad != null && last) {
+        Damage d = pendingBad;
+        pendingBad =
+            new Damage(
+                Damage.Kind.TORN_TAIL,
+                d.file(),
+                d.offset(),
+                d.seq(),
+                d.detail() + " (last line of the journal: an unacknowledged write cut short)");
+      }
+      flushBad();
+    }
+  }
+
+  @Override
+  public int deleteThrough(long seq) {
+    writeLock.lock();
+    try {
+      checkUsable();
+      List<Path> segments = segments(dir);
+      int deleted = 0;
+      for (int i = 0; i + 1 < segments.size(); i++) {
+        Path s = segments.get(i);
+        if (s.equals(segment) || firstSeq(segments.get(i + 1)) - 1 > seq) {
+          break;
+        }
+        Files.delete(s);
+        deleted++;
+      }
+      if (deleted > 0) {
+        Directories.sync(dir);
+      }
+      return deleted;
+    } catch (IOException e) {
+      throw new StorageException("cannot delete old segments in " + dir + ": " + e.getMessage(), e);
+    } finally {
+      writeLock.unlock();
+    }
+  }
+
+  @Override
+  public void close() {
+    if (closed) {
+      return;
+    }
+    if (syncer != null) {
+      syncer.shutdownNow();
+    }
+    writeLock.lock();
+    try {
+      if (closed) {
+        return;
+      }
+      closed = true;
+      try {
+        if (failure == null) {
+          channel.force(false);
+          advanceDurable(lastSeq);
+        }
+        channel.close();
+      } catch (IOException e) {
+        throw new StorageException("closing journal in " + dir + " failed: " + e.getMessage(), e);
+      }
+    } finally {
+      writeLock.unlock();
+    }
+  }
+
+  /** The segment files in {@code dir}, oldest first. */
+  public static List<Path> segments(Path dir) throws IOException {
+    if (!Files.isDirectory(dir)) {
+      return List.of();
+    }
+    try (Stream<Path> s = Files.list(dir)) {
+      return s.filter(p -> SEGMENT_NAME.matcher(p.getFileName().toString()).matches())
+          .sorted()
+          .toList();
+    }
+  }
+
+  /** The first sequence number a segment file holds, from its name. */
+  public static long firstSeq(Path segment) {
+    String name = segment.getFileName().toString();
+    return Long.parseLong(name.substring(0, 20));
+  }
+
+  /** The file name of a segment whose first batch is {@code seq}. */
+  public static String segmentName(long seq) {
+    return String.format("%020d.jsonl", seq);
+  }
+
+  private static long lastSeqOf(Path segment) throws IOException {
+    return Math.max(firstSeq(segment) - 1, TailState.read(segment).maxSeq);
+  }
+
+  /** What the end of a segment looks like: its highest good sequence and a torn last line. */
+  private static final class TailState {
+    long size;
+    long maxSeq;
+    long tornAt = -1;
+    OptionalLong tornSeq = OptionalLong.empty();
+    String tornDetail = "";
+    private long lastOffset = -1;
+    private boolean lastBad;
+    private String lastDetail = "";
+    private OptionalLong lastPeek = OptionalLong.empty();
+
+    static TailState read(Path segment) throws IOException {
+      TailState t = new TailState();
+      t.size = Files.size(segment);
+      Map<String, Namespace> namespaces = JournalLines.namespaceCache();
+      LineScanner.scan(
+          segment,
+          (offset, buf, off, len, terminated) -> {
+            t.lastOffset = offset;
+            t.lastPeek = JournalLines.peekSeq(buf, off, len);
+            t.lastBad = false;
+            if (!terminated) {
+              t.lastBad = true;
+              t.lastDetail = "no newline";
+              return;
+            }
+            if (!JournalLines.checksumMatches(buf, off, len) || t.lastPeek.isEmpty()) {
+              t.lastBad = true;
+              t.lastDetail = "crc32c mismatch";
+              return;
+            }
+            if (offset + len + 1 == t.size) {
+              try {
+                JournalLines.decode(buf, off, len, namespaces);
+              } catch (JournalLines.BadLineException e) {
+                t.lastBad = true;
+                t.lastDetail = e.getMessage();
+                return;
+              }
+            }
+            t.maxSeq = Math.max(t.maxSeq, t.lastPeek.getAsLong());
+          });
+      if (t.lastBad) {
+        t.tornAt = t.lastOffset;
+        t.tornSeq = t.lastPeek;
+        t.tornDetail = t.lastDetail;
+      }
+      return t;
+    }
+  }
+}

@@ -1,0 +1,241 @@
+package dev.loci.internal;
+
+import static java.nio.charset.StandardCharsets.UTF_8;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.loci.InvalidRequestException;
+import dev.loci.Namespace;
+import dev.loci.spi.Batch;
+import dev.loci.spi.Event;
+import dev.loci.spi.JournalEntry;
+import java.io.IOException;
+import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalLong;
+import java.util.zip.CRC32C;
+
+/**
+ * The journal line format of DESIGN.md section 4: one JSON object per committed batch,
+ *
+ * <pre>{"seq":42,"ts":"...","ns":"acme.alice","actor":"...","events":[...],"crc32c":"1a2b3c4d"}
+ * </pre>
+ *
+ * where {@code crc32c} is the CRC-32C of the UTF-8 bytes before {@code ,"crc32c"}. The checksum
+ * always closes the line, so it sits in a fixed-length suffix and is checked before the line is
+ * parsed.
+ */
+public final class JournalLines {
+  private static final byte[] CRC_MARK = ",\"crc32c\":\"".getBytes(UTF_8);
+
+  /** Bytes after the checksummed prefix: {@code ,"crc32c":"} + 8 hex digits + {@code "}}. */
+  static final int SUFFIX_LENGTH = CRC_MARK.length + 8 + 2;
+
+  private static final byte[] SEQ_MARK = "{\"seq\":".getBytes(UTF_8);
+
+  private JournalLines() {}
+
+  /** A line that is not a valid journal line. */
+  public static final class BadLineException extends Exception {
+    private static final long serialVersionUID = 1L;
+    private final OptionalLong seq;
+
+    BadLineException(String detail, OptionalLong seq) {
+      super(detail, null, false, false);
+      this.seq = seq;
+    }
+
+    /** The sequence number the line claims, when it can be read. */
+    public OptionalLong seq() {
+      return seq;
+    }
+  }
+
+  /** Serializes events to the JSON array that goes into a line. */
+  public static String encodeEvents(List<Event> events) {
+    ArrayNode array = Json.MAPPER.createArrayNode();
+    for (Event e : events) {
+      ObjectNode o = array.addObject();
+      o.put("type", e.type());
+      o.set("data", e.data());
+    }
+    return Json.write(array);
+  }
+
+  /** Builds a complete line, newline included. */
+  public static byte[] encode(long seq, Batch batch, String eventsJson) {
+    String prefix =
+        "{\"seq\":"
+            + seq
+            + ",\"ts\":\""
+            + Timestamps.format(batch.ts())
+            + "\",\"ns\":\""
+            + batch.namespace().value()
+            + "\",\"actor\":"
+            + Json.quote(batch.actor())
+            + ",\"events\":"
+            + eventsJson;
+    byte[] head = prefix.getBytes(UTF_8);
+    CRC32C crc = new CRC32C();
+    crc.update(head, 0, head.length);
+    byte[] line = new byte[head.length + SUFFIX_LENGTH + 1];
+    System.arraycopy(head, 0, line, 0, head.length);
+    int p = head.length;
+    System.arraycopy(CRC_MARK, 0, line, p, CRC_MARK.length);
+    p += CRC_MARK.length;
+    writeHex(line, p, (int) crc.getValue());
+    p += 8;
+    line[p++] = '"';
+    line[p++] = '}';
+    line[p] = '\n';
+    return line;
+  }
+
+  /** Returns true if the line's checksum suffix is well formed and matches its prefix. */
+  public static boolean checksumMatches(byte[] buf, int off, int len) {
+    if (len < SUFFIX_LENGTH + 2) {
+      return false;
+    }
+    int suffix = off + len - SUFFIX_LENGTH;
+    for (int i = 0; i < CRC_MARK.length; i++) {
+      if (buf[suffix + i] != CRC_MARK[i]) {
+        return false;
+      }
+    }
+    if (buf[off + len - 2] != '"' || buf[off + len - 1] != '}') {
+      return false;
+    }
+    long stored = readHex(buf, suffix + CRC_MARK.length);
+    if (stored < 0) {
+      return false;
+    }
+    CRC32C crc = new CRC32C();
+    crc.update(buf, off, len - SUFFIX_LENGTH);
+    return crc.getValue() == stored;
+  }
+
+  /** Reads the sequence number from the start of a line without parsing the rest. */
+  public static OptionalLong peekSeq(byte[] buf, int off, int len) {
+    if (len <= SEQ_MARK.length) {
+      return OptionalLong.empty();
+    }
+    for (int i = 0; i < SEQ_MARK.length; i++) {
+      if (buf[off + i] != SEQ_MARK[i]) {
+        return OptionalLong.empty();
+      }
+    }
+    long v = 0;
+    int i = off + SEQ_MARK.length;
+    int end = off + len;
+    int digits = 0;
+    while (i < end && buf[i] >= '0' && buf[i] <= '9' && digits < 18) {
+      v = v * 10 + (buf[i] - '0');
+      i++;
+      digits++;
+    }
+    return digits == 0 || i >= end || buf[i] != ',' ? OptionalLong.empty() : OptionalLong.of(v);
+  }
+
+  /**
+   * Parses and checks a line (without its newline).
+   *
+   * @param namespaces a cache of parsed namespaces, shared across the lines of one read
+   * @throws BadLineException if the checksum fails or the line is not a well-formed batch
+   */
+  public static JournalEntry decode(byte[] buf, int off, int len, Map<String, Namespace> namespaces)
+      throws BadLineException {
+    OptionalLong peeked = peekSeq(buf, off, len);
+    if (!checksumMatches(buf, off, len)) {
+      throw new BadLineException(
+          len < SUFFIX_LENGTH + 2 ? "line too short to hold a checksum" : "crc32c mismatch",
+          peeked);
+    }
+    JsonNode root;
+    try {
+      root = Json.MAPPER.readTree(buf, off, len);
+    } catch (IOException e) {
+      throw new BadLineException("not valid JSON: " + e.getMessage(), peeked);
+    }
+    if (root == null || !root.isObject()) {
+      throw new BadLineException("not a JSON object", peeked);
+    }
+    JsonNode seqNode = root.get("seq");
+    if (seqNode == null || !seqNode.canConvertToExactIntegral() || seqNode.asLong() < 1) {
+      throw new BadLineException("field 'seq' must be a positive integer", peeked);
+    }
+    long seq = seqNode.asLong();
+    OptionalLong known = OptionalLong.of(seq);
+    try {
+      String ts = text(root, "ts", known);
+      String ns = text(root, "ns", known);
+      String actor = text(root, "actor", known);
+      Namespace namespace = namespaces.get(ns);
+      if (namespace == null) {
+        namespace = Namespace.of(ns);
+        namespaces.put(ns, namespace);
+      }
+      JsonNode events = root.get("events");
+      if (events == null || !events.isArray() || events.isEmpty()) {
+        throw new BadLineException("field 'events' must be a non-empty array", known);
+      }
+      List<Event> list = new ArrayList<>(events.size());
+      for (JsonNode e : events) {
+        JsonNode type = e.get("type");
+        JsonNode data = e.get("data");
+        if (type == null || !type.isTextual() || data == null) {
+          throw new BadLineException("each event needs a string 'type' and a 'data' value", known);
+        }
+        list.add(new Event(type.asText(), data));
+      }
+      return new JournalEntry(seq, Timestamps.parse(ts), namespace, actor, list);
+    } catch (DateTimeParseException e) {
+      throw new BadLineException("field 'ts' is not an ISO-8601 instant", known);
+    } catch (InvalidRequestException | IllegalArgumentException e) {
+      throw new BadLineException(e.getMessage(), known);
+    }
+  }
+
+  /** A fresh namespace cache for one read pass. */
+  public static Map<String, Namespace> namespaceCache() {
+    return new HashMap<>();
+  }
+
+  private static String text(JsonNode root, String field, OptionalLong seq)
+      throws BadLineException {
+    JsonNode n = root.get(field);
+    if (n == null || !n.isTextual()) {
+      throw new BadLineException("field '" + field + "' must be a string", seq);
+    }
+    return n.asText();
+  }
+
+  private static final byte[] HEX = "0123456789abcdef".getBytes(UTF_8);
+
+  private static void writeHex(byte[] out, int at, int value) {
+    for (int i = 7; i >= 0; i--) {
+      out[at + i] = HEX[value & 0xF];
+      value >>>= 4;
+    }
+  }
+
+  private static long readHex(byte[] buf, int at) {
+    long v = 0;
+    for (int i = 0; i < 8; i++) {
+      byte b = buf[at + i];
+      int d;
+      if (b >= '0' && b <= '9') {
+        d = b - '0';
+      } else if (b >= 'a' && b <= 'f') {
+        d = b - 'a' + 10;
+      } else {
+        return -1;
+      }
+      v = v << 4 | d;
+    }
+    return v;
+  }
+}

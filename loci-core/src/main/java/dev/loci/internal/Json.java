@@ -1,0 +1,106 @@
+package dev.loci.internal;
+
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.loci.InvalidRequestException;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+
+/** The one Jackson configuration Loci uses, and JSON validation for caller content. */
+public final class Json {
+  /** Shared, thread-safe mapper: compact output, strict about trailing tokens. */
+  public static final ObjectMapper MAPPER =
+      new ObjectMapper().enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
+
+  private static final JsonFactory FACTORY = MAPPER.getFactory();
+
+  private Json() {}
+
+  /** A new empty object node. */
+  public static ObjectNode object() {
+    return JsonNodeFactory.instance.objectNode();
+  }
+
+  /** Serializes a tree to compact JSON text. */
+  public static String write(JsonNode node) {
+    try {
+      return MAPPER.writeValueAsString(node);
+    } catch (JsonProcessingException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /** Quotes and escapes {@code s} as a JSON string literal. */
+  public static String quote(String s) {
+    try {
+      return MAPPER.writeValueAsString(s);
+    } catch (JsonProcessingException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /**
+   * Checks that {@code text} is exactly one JSON value and returns it with the whitespace between
+   * tokens removed. Numbers, strings and key order are kept byte for byte.
+   *
+   * @param field the caller's name for the value, used in the error
+   * @throws InvalidRequestException naming {@code field} if the text is not one JSON value
+   */
+  public static String compactValue(String text, String field) {
+    if (text.isBlank()) {
+      throw new InvalidRequestException(field, "expected a JSON value, found an empty string");
+    }
+    try (JsonParser parser = FACTORY.createParser(text)) {
+      JsonToken first = parser.nextToken();
+      if (first == null) {
+        throw new InvalidRequestException(field, "expected a JSON value, found none");
+      }
+      parser.skipChildren();
+      JsonToken trailing = parser.nextToken();
+      if (trailing != null) {
+        throw new InvalidRequestException(
+            field,
+            "expected exactly one JSON value, found more after it at character "
+                + parser.currentTokenLocation().getCharOffset());
+      }
+    } catch (JsonProcessingException e) {
+      throw new InvalidRequestException(
+          field, "expected valid JSON, found an error: " + e.getOriginalMessage());
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return stripWhitespace(text);
+  }
+
+  private static String stripWhitespace(String text) {
+    StringBuilder out = new StringBuilder(text.length());
+    boolean inString = false;
+    boolean escaped = false;
+    for (int i = 0; i < text.length(); i++) {
+      char c = text.charAt(i);
+      if (inString) {
+        out.append(c);
+        if (escaped) {
+          escaped = false;
+        } else if (c == '\\') {
+          escaped = true;
+        } else if (c == '"') {
+          inString = false;
+        }
+      } else if (c == '"') {
+        inString = true;
+        out.append(c);
+      } else if (c != ' ' && c != '\t' && c != '\n' && c != '\r') {
+        out.append(c);
+      }
+    }
+    return out.toString();
+  }
+}

@@ -1,0 +1,527 @@
+package dev.loci.internal;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.loci.CorruptDataException;
+import dev.loci.InvalidRequestException;
+import dev.loci.Namespace;
+import dev.loci.NamespaceScope;
+import dev.loci.NotFoundException;
+import dev.loci.Page;
+import dev.loci.Trace;
+import dev.loci.TraceQuery;
+import dev.loci.spi.Event;
+import dev.loci.spi.JournalEntry;
+import dev.loci.spi.Layer;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.NavigableSet;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.regex.Pattern;
+
+/**
+ * The trace store of ADR-004 as an engine layer: decisions for Add, AddIdempotent, Update, Revise
+ * and Retire, the events they produce, and the projection those events build.
+ *
+ * <p>Events (layer {@code trace}), each in the batch's namespace:
+ *
+ * <ul>
+ *   <li>{@code trace.added}, {@code trace.revised}: the whole new trace;
+ *   <li>{@code trace.updated}: {@code uid}, {@code content}, {@code updated_at};
+ *   <li>{@code trace.retired}, {@code trace.replayed}: {@code uid}.
+ * </ul>
+ *
+ * Content travels as a JSON string holding the caller's compact JSON, so it is kept byte for byte.
+ *
+ * <p>Not thread-safe by itself: the engine serializes access as {@link Layer} describes.
+ */
+public final class TraceLayer implements Layer {
+  /** The layer name and event type prefix. */
+  public static final String NAME = "trace";
+
+  static final String ADDED = "trace.added";
+  static final String REVISED = "trace.revised";
+  static final String UPDATED = "trace.updated";
+  static final String RETIRED = "trace.retired";
+  static final String REPLAYED = "trace.replayed";
+
+  /** The rule caller-chosen uids follow, as shown in errors. */
+  public static final String UID_RULE =
+      "1-128 characters from [A-Za-z0-9._:-], starting with a letter or digit";
+
+  private static final Pattern UID = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._:-]{0,127}");
+  private static final int MAX_TAG_LENGTH = 256;
+
+  private static final Comparator<Trace> ORDER =
+      Comparator.comparing(Trace::createdAt)
+          .thenComparing(t -> t.namespace().value())
+          .thenComparing(Trace::uid);
+
+  /** The traces of one namespace, by uid and in listing order. */
+  private static final class Shelf {
+    final Map<String, Trace> byUid = new HashMap<>();
+    final NavigableSet<Trace> ordered = new TreeSet<>(ORDER);
+
+    void put(Trace t) {
+      Trace old = byUid.put(t.uid(), t);
+      if (old != null) {
+        ordered.remove(old);
+      }
+      ordered.add(t);
+    }
+  }
+
+  private final Map<Namespace, Shelf> shelves = new HashMap<>();
+
+  @Override
+  public String name() {
+    return NAME;
+  }
+
+  @Override
+  public int snapshotVersion() {
+    return 1;
+  }
+
+  // ---------------------------------------------------------------- reads
+
+  /** The trace {@code uid} in {@code ns}, if any. */
+  public Optional<Trace> find(Namespace ns, String uid) {
+    Shelf shelf = shelves.get(ns);
+    return shelf == null ? Optional.empty() : Optional.ofNullable(shelf.byUid.get(uid));
+  }
+
+  /**
+   * The trace {@code uid} in {@code ns}.
+   *
+   * @throws NotFoundException naming {@code field} if there is none
+   */
+  public Trace require(Namespace ns, String uid, String field) {
+    return find(ns, uid)
+        .orElseThrow(
+            () ->
+                new NotFoundException(field, "no trace with uid '" + uid + "' in namespace " + ns));
+  }
+
+  /**
+   * The revision chain of {@code uid}: the trace, its predecessor, and so on back to the first
+   * version. Stops cleanly where a predecessor is missing.
+   *
+   * @throws NotFoundException if {@code uid} itself does not exist
+   * @throws CorruptDataException if the chain loops back on itself
+   */
+  public List<Trace> history(Namespace ns, String uid) {
+    Trace t = require(ns, uid, "uid");
+    List<Trace> chain = new ArrayList<>();
+    Set<String> seen = new HashSet<>();
+    while (true) {
+      if (!seen.add(t.uid())) {
+        throw new CorruptDataException(
+            "revision chain of trace '"
+                + uid
+                + "' in namespace "
+                + ns
+                + " loops back to '"
+                + t.uid()
+                + "'; the stored data was edited or imported with a cycle");
+      }
+      chain.add(t);
+      if (t.predecessorUid().isEmpty()) {
+        return chain;
+      }
+      Optional<Trace> previous = find(ns, t.predecessorUid().get());
+      if (previous.isEmpty()) {
+        return chain; // the predecessor is gone: truncate here, as ADR-004 requires
+      }
+      t = previous.get();
+    }
+  }
+
+  /** Runs a search; see {@link TraceQuery}. */
+  public Page<Trace> search(TraceQuery q) {
+    Optional<Trace> after = q.cursor().map(TraceLayer::decodeCursor);
+    List<Trace> matches = new ArrayList<>();
+    for (Map.Entry<Namespace, Shelf> e : shelves.entrySet()) {
+      if (!q.scope().contains(e.getKey())) {
+        continue;
+      }
+      NavigableSet<Trace> from =
+          after.isPresent()
+              ? e.getValue().ordered.tailSet(after.get(), false)
+              : e.getValue().ordered;
+      int found = 0;
+      for (Trace t : from) {
+        if (matches(t, q)) {
+          matches.add(t);
+          if (++found > q.limit()) {
+            break; // one beyond the page tells whether a next page exists
+          }
+        }
+      }
+    }
+    matches.sort(ORDER);
+    if (matches.size() <= q.limit()) {
+      return new Page<>(matches, Optional.empty());
+    }
+    List<Trace> page = matches.subList(0, q.limit());
+    return new Page<>(page, Optional.of(encodeCursor(page.get(page.size() - 1))));
+  }
+
+  /** How many traces, retired ones included, lie in {@code scope}. */
+  public long count(NamespaceScope scope) {
+    long n = 0;
+    for (Map.Entry<Namespace, Shelf> e : shelves.entrySet()) {
+      if (scope.contains(e.getKey())) {
+        n += e.getValue().byUid.size();
+      }
+    }
+    return n;
+  }
+
+  /** Every trace of {@code ns} in listing order, for export. */
+  public List<Trace> all(Namespace ns) {
+    Shelf shelf = shelves.get(ns);
+    return shelf == null ? List.of() : List.copyOf(shelf.ordered);
+  }
+
+  private static boolean matches(Trace t, TraceQuery q) {
+    if (t.retired() && !q.includeRetired()) {
+      return false;
+    }
+    for (String tag : q.tags()) {
+      if (!t.hasTag(tag)) {
+        return false;
+      }
+    }
+    if (q.contentContains().isPresent() && !t.content().contains(q.contentContains().get())) {
+      return false;
+    }
+    if (q.createdFrom().isPresent() && t.createdAt().isBefore(q.createdFrom().get())) {
+      return false;
+    }
+    return q.createdBefore().isEmpty() || t.createdAt().isBefore(q.createdBefore().get());
+  }
+
+  private static String encodeCursor(Trace t) {
+    String raw =
+        "v1\n" + Timestamps.format(t.createdAt()) + "\n" + t.namespace().value() + "\n" + t.uid();
+    return Base64.getUrlEncoder()
+        .withoutPadding()
+        .encodeToString(raw.getBytes(StandardCharsets.UTF_8));
+  }
+
+  private static Trace decodeCursor(String cursor) {
+    try {
+      String raw = new String(Base64.getUrlDecoder().decode(cursor), StandardCharsets.UTF_8);
+      String[] parts = raw.split("\n", -1);
+      if (parts.length == 4 && parts[0].equals("v1")) {
+        Instant at = Timestamps.parse(parts[1]);
+        return new Trace(
+            parts[3],
+            Namespace.of(parts[2]),
+            "null",
+            Optional.empty(),
+            at,
+            at,
+            false,
+            1,
+            List.of());
+      }
+    } catch (IllegalArgumentException | DateTimeParseException | InvalidRequestException e) {
+      // reported below
+    }
+    throw new InvalidRequestException(
+        "cursor", "expected a cursor returned by an earlier search, found '" + cursor + "'");
+  }
+
+  // ---------------------------------------------------------------- decisions
+
+  /** Add: a new trace with a fresh UUID v7, replay count 1. */
+  public Engine.Decision<Trace> decideAdd(
+      Engine.CommandContext ctx, Namespace ns, String content, List<String> tags) {
+    String json = Json.compactValue(content, "content");
+    List<String> cleanTags = checkTags(tags);
+    Trace t = fresh(ctx.newId(), ns, json, Optional.empty(), ctx.now(), cleanTags);
+    return new Engine.Decision<>(List.of(event(ADDED, t)), Set.of(t.uid()), t);
+  }
+
+  /** AddIdempotent: replay count +1 if {@code uid} exists (content kept), else Add with it. */
+  public Engine.Decision<Trace> decideAddIdempotent(
+      Engine.CommandContext ctx, Namespace ns, String uid, String content, List<String> tags) {
+    checkUid(uid, "uid");
+    String json = Json.compactValue(content, "content");
+    List<String> cleanTags = checkTags(tags);
+    Optional<Trace> existing = find(ns, uid);
+    if (existing.isPresent()) {
+      return new Engine.Decision<>(
+          List.of(uidEvent(REPLAYED, uid)), Set.of(uid), existing.get().replayed());
+    }
+    Trace t = fresh(uid, ns, json, Optional.empty(), ctx.now(), cleanTags);
+    return new Engine.Decision<>(List.of(event(ADDED, t)), Set.of(uid), t);
+  }
+
+  /** Update: same uid, new content, {@code updated_at} bumped. */
+  public Engine.Decision<Trace> decideUpdate(
+      Engine.CommandContext ctx, Namespace ns, String uid, String content) {
+    String json = Json.compactValue(content, "content");
+    Trace t = require(ns, uid, "uid").withContent(json, ctx.now());
+    ObjectNode data = Json.object();
+    data.put("uid", uid);
+    data.put("content", json);
+    data.put("updated_at", Timestamps.format(ctx.now()));
+    return new Engine.Decision<>(List.of(new Event(UPDATED, data)), Set.of(uid), t);
+  }
+
+  /** Revise: a new trace linked to its predecessor, which may be retired. */
+  public Engine.Decision<Trace> decideRevise(
+      Engine.CommandContext ctx,
+      Namespace ns,
+      String predecessorUid,
+      String content,
+      List<String> tags) {
+    String json = Json.compactValue(content, "content");
+    List<String> cleanTags = checkTags(tags);
+    require(ns, predecessorUid, "predecessor_uid");
+    Trace t = fresh(ctx.newId(), ns, json, Optional.of(predecessorUid), ctx.now(), cleanTags);
+    return new Engine.Decision<>(List.of(event(REVISED, t)), Set.of(predecessorUid, t.uid()), t);
+  }
+
+  /** Retire: hidden from search, kept for get and history. Retiring twice changes nothing. */
+  public Engine.Decision<Trace> decideRetire(Namespace ns, String uid) {
+    Trace t = require(ns, uid, "uid");
+    if (t.retired()) {
+      return new Engine.Decision<>(List.of(), Set.of(uid), t);
+    }
+    return new Engine.Decision<>(List.of(uidEvent(RETIRED, uid)), Set.of(uid), t.asRetired());
+  }
+
+  /** One operation of an import, already parsed, with the line it came from. */
+  public record ImportOp(long line, String op, Event event, String uid) {}
+
+  /** What an import chunk decided: the events to append and the operations skipped, with why. */
+  public record ImportDecision(int applied, Map<Long, String> skipped) {}
+
+  /**
+   * Decides a chunk of imported operations in order, each against current state plus the operations
+   * before it; operations that do not apply are skipped with a reason.
+   */
+  public Engine.Decision<ImportDecision> decideImport(Namespace ns, List<ImportOp> ops) {
+    Map<String, Trace> overlay = new LinkedHashMap<>();
+    List<Event> events = new ArrayList<>();
+    Set<String> keys = new LinkedHashSet<>();
+    Map<Long, String> skipped = new LinkedHashMap<>();
+    for (ImportOp op : ops) {
+      try {
+        applyTo(overlay, ns, op.event());
+        events.add(op.event());
+        keys.add(op.uid());
+      } catch (IllegalStateException e) {
+        skipped.put(op.line(), e.getMessage());
+      }
+    }
+    return new Engine.Decision<>(events, keys, new ImportDecision(events.size(), skipped));
+  }
+
+  // ---------------------------------------------------------------- projection
+
+  @Override
+  public Runnable prepare(JournalEntry entry, List<Event> events) {
+    Map<String, Trace> overlay = new LinkedHashMap<>();
+    for (Event e : events) {
+      applyTo(overlay, entry.namespace(), e);
+    }
+    Namespace ns = entry.namespace();
+    return () -> {
+      Shelf shelf = shelves.computeIfAbsent(ns, k -> new Shelf());
+      overlay.values().forEach(shelf::put);
+    };
+  }
+
+  /** Applies one event to {@code overlay}, reading through to the projection. */
+  private void applyTo(Map<String, Trace> overlay, Namespace ns, Event e) {
+    JsonNode d = e.data();
+    switch (e.type()) {
+      case ADDED, REVISED -> {
+        Trace t = fromJson(ns, d);
+        if (overlay.containsKey(t.uid()) || find(ns, t.uid()).isPresent()) {
+          throw new IllegalStateException("trace '" + t.uid() + "' already exists in " + ns);
+        }
+        overlay.put(t.uid(), t);
+      }
+      case UPDATED -> {
+        Trace t = current(overlay, ns, d);
+        overlay.put(
+            t.uid(), t.withContent(text(d, "content"), Timestamps.parse(text(d, "updated_at"))));
+      }
+      case RETIRED -> {
+        Trace t = current(overlay, ns, d);
+        overlay.put(t.uid(), t.asRetired());
+      }
+      case REPLAYED -> {
+        Trace t = current(overlay, ns, d);
+        overlay.put(t.uid(), t.replayed());
+      }
+      default -> throw new IllegalStateException("unknown event type '" + e.type() + "'");
+    }
+  }
+
+  private Trace current(Map<String, Trace> overlay, Namespace ns, JsonNode d) {
+    String uid = text(d, "uid");
+    Trace t = overlay.get(uid);
+    if (t == null) {
+      t = find(ns, uid).orElse(null);
+    }
+    if (t == null) {
+      throw new IllegalStateException("trace '" + uid + "' does not exist in " + ns);
+    }
+    return t;
+  }
+
+  @Override
+  public Iterable<JsonNode> capture() {
+    List<Trace> all = new ArrayList<>();
+    shelves.values().forEach(s -> all.addAll(s.byUid.values()));
+    return () ->
+        all.stream()
+            .map(
+                t -> {
+                  ObjectNode o = toJson(t);
+                  o.put("ns", t.namespace().value());
+                  return (JsonNode) o;
+                })
+            .iterator();
+  }
+
+  @Override
+  public void restore(JsonNode record, int version) {
+    if (version != 1) {
+      throw new IllegalArgumentException(
+          "trace snapshot records of version " + version + " are unknown; this build reads 1");
+    }
+    Trace t = fromJson(Namespace.of(text(record, "ns")), record);
+    shelves.computeIfAbsent(t.namespace(), k -> new Shelf()).put(t);
+  }
+
+  @Override
+  public void clear() {
+    shelves.clear();
+  }
+
+  // ---------------------------------------------------------------- codecs and checks
+
+  private static Trace fresh(
+      String uid,
+      Namespace ns,
+      String content,
+      Optional<String> predecessor,
+      Instant now,
+      List<String> tags) {
+    return new Trace(uid, ns, content, predecessor, now, now, false, 1, tags);
+  }
+
+  static Event event(String type, Trace t) {
+    return new Event(type, toJson(t));
+  }
+
+  private static Event uidEvent(String type, String uid) {
+    ObjectNode data = Json.object();
+    data.put("uid", uid);
+    return new Event(type, data);
+  }
+
+  /** A trace in the event and snapshot encoding (without its namespace). */
+  static ObjectNode toJson(Trace t) {
+    ObjectNode o = Json.object();
+    o.put("uid", t.uid());
+    o.put("content", t.content());
+    t.predecessorUid().ifPresent(p -> o.put("predecessor_uid", p));
+    o.put("created_at", Timestamps.format(t.createdAt()));
+    o.put("updated_at", Timestamps.format(t.updatedAt()));
+    o.put("retired", t.retired());
+    o.put("replay_count", t.replayCount());
+    ArrayNode tags = o.putArray("tags");
+    t.tags().forEach(tags::add);
+    return o;
+  }
+
+  static Trace fromJson(Namespace ns, JsonNode d) {
+    List<String> tags = new ArrayList<>();
+    d.path("tags").forEach(n -> tags.add(n.asText()));
+    JsonNode pred = d.get("predecessor_uid");
+    try {
+      return new Trace(
+          text(d, "uid"),
+          ns,
+          text(d, "content"),
+          pred == null || pred.isNull() ? Optional.empty() : Optional.of(pred.asText()),
+          Timestamps.parse(text(d, "created_at")),
+          Timestamps.parse(text(d, "updated_at")),
+          d.path("retired").asBoolean(false),
+          d.path("replay_count").asInt(1),
+          tags);
+    } catch (DateTimeParseException e) {
+      throw new IllegalStateException("bad timestamp in trace event: " + e.getMessage());
+    }
+  }
+
+  private static String text(JsonNode d, String field) {
+    JsonNode n = d.get(field);
+    if (n == null || !n.isTextual()) {
+      throw new IllegalStateException("event field '" + field + "' is missing or not a string");
+    }
+    return n.asText();
+  }
+
+  /**
+   * Checks a caller-chosen uid.
+   *
+   * @throws InvalidRequestException naming {@code field}
+   */
+  public static void checkUid(String uid, String field) {
+    if (!UID.matcher(uid).matches()) {
+      throw new InvalidRequestException(
+          field, "expected " + UID_RULE + ", found '" + shorten(uid) + "'");
+    }
+  }
+
+  /**
+   * Checks tags and removes duplicates, keeping the first occurrence.
+   *
+   * @throws InvalidRequestException naming {@code tags}
+   */
+  public static List<String> checkTags(List<String> tags) {
+    LinkedHashSet<String> clean = new LinkedHashSet<>();
+    for (String tag : tags) {
+      if (tag.isBlank()
+          || tag.length() > MAX_TAG_LENGTH
+          || tag.chars().anyMatch(Character::isISOControl)) {
+        throw new InvalidRequestException(
+            "tags",
+            "expected each tag to be 1-"
+                + MAX_TAG_LENGTH
+                + " characters, not blank, without control characters; found '"
+                + shorten(tag)
+                + "'");
+      }
+      clean.add(tag);
+    }
+    return List.copyOf(clean);
+  }
+
+  private static String shorten(String s) {
+    return s.length() > 80 ? s.substring(0, 80) + "..." : s;
+  }
+}

@@ -1,0 +1,77 @@
+package dev.loci.spi;
+
+import dev.loci.Damage;
+import java.util.function.Consumer;
+
+/**
+ * The source of truth: an append-only sequence of atomic batches.
+ *
+ * <p>Implementations are thread-safe. {@link #append} calls are ordered: each gets the next
+ * sequence number in the order the calls are made. Durability is prefix-closed: once {@link
+ * Appended#awaitDurable()} returns for a batch, every batch before it is durable too.
+ */
+public interface Journal extends AutoCloseable {
+
+  /** A batch that has its sequence number and has been written, though maybe not yet durable. */
+  interface Appended {
+    /** The batch's sequence number. */
+    long seq();
+
+    /**
+     * Blocks until the batch is as durable as the journal's policy promises.
+     *
+     * @throws dev.loci.StorageException if the journal failed to make it durable; the batch must
+     *     then be treated as lost and the journal as unusable
+     */
+    void awaitDurable();
+  }
+
+  /**
+   * Writes a batch after every earlier one.
+   *
+   * @throws dev.loci.StorageException if the write failed; the batch was not written and its
+   *     sequence number is not used
+   */
+  Appended append(Batch batch);
+
+  /** Appends a batch and waits for it to be durable; returns its sequence number. */
+  default long appendDurably(Batch batch) {
+    Appended appended = append(batch);
+    appended.awaitDurable();
+    return appended.seq();
+  }
+
+  /** The sequence number of the last batch written, or 0 if none. */
+  long lastSeq();
+
+  /**
+   * Reads committed batches with sequence numbers from {@code fromSeq} on, in order. Lines that
+   * cannot be read are skipped and passed to {@code damage}.
+   */
+  void read(long fromSeq, Consumer<JournalEntry> entries, Consumer<Damage> damage);
+
+  /**
+   * Ensures the next batch gets a sequence number above {@code seq}. Used when a snapshot covers
+   * more batches than the journal still holds, so that numbers are never reused.
+   */
+  void advanceTo(long seq);
+
+  /** Makes every batch written so far durable, whatever the policy. */
+  void sync();
+
+  /**
+   * Starts a new segment so that later batches are stored apart from earlier ones. A no-op for
+   * journals without segments.
+   */
+  void roll();
+
+  /**
+   * Deletes stored batches whose sequence numbers are all at most {@code seq}, once a snapshot
+   * covers them. Returns how many storage units (segments) were removed.
+   */
+  int deleteThrough(long seq);
+
+  /** Makes everything durable and releases the journal's resources. */
+  @Override
+  void close();
+}
