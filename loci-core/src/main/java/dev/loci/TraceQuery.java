@@ -8,7 +8,8 @@ import java.util.Optional;
 
 /**
  * A trace search: which namespaces, which filters, and which page. Results are ordered by creation
- * time, then uid. Retired traces are left out unless {@link #includeRetired()}.
+ * time, then uid (UUID v7 uids order by creation too), then namespace. Retired traces are left out
+ * unless {@link #includeRetired()}.
  *
  * @param scope the namespace, or namespace and descendants, to search
  * @param tags every one of these tags must be on a trace for it to match

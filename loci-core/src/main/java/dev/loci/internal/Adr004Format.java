@@ -172,6 +172,7 @@ public final class Adr004Format {
         case "content" -> {
           int start = (int) p.currentTokenLocation().getCharOffset();
           p.skipChildren();
+          p.finishToken(); // scalars are read lazily; the end offset needs the whole token
           int end = (int) p.currentLocation().getCharOffset();
           f.content = v == JsonToken.VALUE_NULL ? null : line.substring(start, end);
         }

@@ -64,6 +64,8 @@ public final class FileJournal implements Journal {
   private long segmentSize; // guarded by writeLock
   private long lastSeq; // guarded by writeLock
   private volatile long durableSeq;
+  private final java.util.concurrent.atomic.AtomicLong fsyncs =
+      new java.util.concurrent.atomic.AtomicLong();
   private volatile Throwable failure;
   private volatile boolean closed;
   private final ScheduledExecutorService syncer;
@@ -164,6 +166,11 @@ public final class FileJournal implements Journal {
     return openDamage;
   }
 
+  /** How many fsyncs the write path has issued; with group commit, fewer than durable appends. */
+  public long fsyncCount() {
+    return fsyncs.get();
+  }
+
   /** The directory holding the segments. */
   public Path directory() {
     return dir;
@@ -250,6 +257,7 @@ public final class FileJournal implements Journal {
       }
       try {
         ch.force(false);
+        fsyncs.incrementAndGet();
       } catch (ClosedChannelException e) {
         // a roll or close forced and closed this segment; it advanced durableSeq before closing
         if (durableSeq < seq) {

@@ -67,8 +67,8 @@ public final class TraceLayer implements Layer {
 
   private static final Comparator<Trace> ORDER =
       Comparator.comparing(Trace::createdAt)
-          .thenComparing(t -> t.namespace().value())
-          .thenComparing(Trace::uid);
+          .thenComparing(Trace::uid)
+          .thenComparing(t -> t.namespace().value());
 
   /** The traces of one namespace, by uid and in listing order. */
   private static final class Shelf {

@@ -1,0 +1,273 @@
+package dev.loci.internal;
+
+import static java.nio.charset.StandardCharsets.UTF_8;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.loci.Damage;
+import dev.loci.Durability;
+import dev.loci.Loci;
+import dev.loci.Namespace;
+import dev.loci.NamespaceScope;
+import dev.loci.Trace;
+import dev.loci.spi.Batch;
+import dev.loci.spi.Event;
+import dev.loci.spi.JournalEntry;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.zip.CRC32C;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The journal's line format, group commit, rolling and the recovery rules the seed lists. */
+class FileJournalTest {
+  private static final Namespace NS = Namespace.of("acme");
+  private static final Instant TS = Instant.parse("2026-11-22T10:00:00.123456Z");
+
+  @TempDir Path dir;
+
+  private static Batch batch(String uid) {
+    ObjectNode data = Json.object();
+    data.put("uid", uid);
+    return new Batch(TS, NS, "test", List.of(new Event("trace.retired", data)));
+  }
+
+  @Test
+  void encode_line_matchesTheDesignFormatAndChecksum() {
+    byte[] line =
+        JournalLines.encode(42, batch("u"), JournalLines.encodeEvents(batch("u").events()));
+    String text = new String(line, UTF_8);
+
+    assertThat(text)
+        .startsWith(
+            "{\"seq\":42,\"ts\":\"2026-11-22T10:00:00.123456Z\",\"ns\":\"acme\",\"actor\":\"test\","
+                + "\"events\":[{\"type\":\"trace.retired\",\"data\":{\"uid\":\"u\"}}],\"crc32c\":\"")
+        .endsWith("\"}\n");
+    String prefix = text.substring(0, text.indexOf(",\"crc32c\""));
+    CRC32C crc = new CRC32C();
+    crc.update(prefix.getBytes(UTF_8));
+    assertThat(text).contains(String.format("\"crc32c\":\"%08x\"", crc.getValue()));
+  }
+
+  @Test
+  void decode_flippedByte_rejectedAsChecksumMismatch() {
+    byte[] line =
+        JournalLines.encode(7, batch("u"), JournalLines.encodeEvents(batch("u").events()));
+    line[30] ^= 0x01;
+    assertThat(JournalLines.checksumMatches(line, 0, line.length - 1)).isFalse();
+  }
+
+  @Test
+  void append_thenRead_returnsBatchesInOrder() {
+    try (FileJournal j = FileJournal.open(dir, Durability.always(), 1 << 20)) {
+      for (int i = 0; i < 5; i++) {
+        assertThat(j.appendDurably(batch("u" + i))).isEqualTo(i + 1);
+      }
+    }
+    List<JournalEntry> read = new ArrayList<>();
+    List<Damage> damage = new ArrayList<>();
+    try (FileJournal j = FileJournal.open(dir, Durability.always(), 1 << 20)) {
+      assertThat(j.lastSeq()).isEqualTo(5);
+      j.read(1, read::add, damage::add);
+      assertThat(j.appendDurably(batch("next"))).isEqualTo(6);
+    }
+    assertThat(damage).isEmpty();
+    assertThat(read).extracting(JournalEntry::seq).containsExactly(1L, 2L, 3L, 4L, 5L);
+    assertThat(read.get(2).events().get(0).data().get("uid").asText()).isEqualTo("u2");
+    assertThat(read.get(2).ts()).isEqualTo(TS);
+  }
+
+  @Test
+  void append_pastSegmentSize_rollsToSegmentNamedByFirstSeq() throws Exception {
+    try (FileJournal j = FileJournal.open(dir, Durability.always(), 1024)) {
+      for (int i = 0; i < 40; i++) {
+        j.appendDurably(batch("uid-" + i));
+      }
+    }
+    List<Path> segments = FileJournal.segments(dir);
+    assertThat(segments).hasSizeGreaterThan(3);
+    assertThat(segments.get(0).getFileName().toString()).isEqualTo("00000000000000000001.jsonl");
+    for (Path s : segments) {
+      assertThat(Files.size(s)).isLessThanOrEqualTo(1024);
+      String first = Files.readAllLines(s).get(0);
+      assertThat(first).startsWith("{\"seq\":" + FileJournal.firstSeq(s) + ",");
+    }
+    List<JournalEntry> read = new ArrayList<>();
+    FileJournal.read(
+        dir,
+        1,
+        read::add,
+        d -> {
+          throw new AssertionError(d.toString());
+        });
+    assertThat(read).hasSize(40);
+  }
+
+  @Test
+  void awaitDurable_concurrentWriters_shareFsyncs() throws Exception {
+    int writers = 8;
+    int perWriter = 200;
+    try (FileJournal j = FileJournal.open(dir, Durability.always(), 64 << 20)) {
+      ExecutorService pool = Executors.newFixedThreadPool(writers);
+      CountDownLatch start = new CountDownLatch(1);
+      List<Future<?>> futures = new ArrayList<>();
+      for (int w = 0; w < writers; w++) {
+        int id = w;
+        futures.add(
+            pool.submit(
+                () -> {
+                  start.await();
+                  for (int i = 0; i < perWriter; i++) {
+                    j.appendDurably(batch(id + "-" + i));
+                  }
+                  return null;
+                }));
+      }
+      start.countDown();
+      for (Future<?> f : futures) {
+        f.get();
+      }
+      pool.shutdown();
+      assertThat(j.lastSeq()).isEqualTo(writers * perWriter);
+      assertThat(j.fsyncCount())
+          .as("group commit: fsyncs for %d durable appends", writers * perWriter)
+          .isLessThan(writers * perWriter);
+    }
+  }
+
+  @Test
+  void open_corruptedMiddleLine_skippedAndReportedWithFileOffsetAndSeq() throws Exception {
+    Path data = dir.resolve("data");
+    try (Loci loci = Loci.builder().dataDir(data).snapshotAfter(0).open()) {
+      for (int i = 0; i < 3; i++) {
+        loci.traces().addIdempotent(NS, "t" + i, "{\"i\":" + i + "}", List.of());
+      }
+    }
+    Path segment = FileJournal.segments(data.resolve("journal")).get(0);
+    List<String> lines = Files.readAllLines(segment);
+    long offset = lines.get(0).length() + 1;
+    lines.set(1, lines.get(1).replace("\"i\\\":1", "\"i\\\":9"));
+    Files.write(segment, lines);
+
+    try (Loci loci = Loci.builder().dataDir(data).snapshotAfter(0).open()) {
+      assertThat(loci.openDamage())
+          .singleElement()
+          .satisfies(
+              d -> {
+                assertThat(d.kind()).isEqualTo(Damage.Kind.BAD_LINE);
+                assertThat(d.file()).isEqualTo(segment);
+                assertThat(d.offset()).isEqualTo(offset);
+                assertThat(d.seq()).hasValue(2);
+                assertThat(d.detail()).contains("crc32c");
+              });
+      assertThat(loci.traces().find(NS, "t0")).isPresent();
+      assertThat(loci.traces().find(NS, "t1")).isEmpty();
+      assertThat(loci.traces().find(NS, "t2")).isPresent();
+      Trace added = loci.traces().add(NS, "{}", List.of());
+      assertThat(loci.lastSeq()).isEqualTo(4);
+      assertThat(loci.traces().get(NS, added.uid())).isEqualTo(added);
+    }
+    assertThat(Loci.verify(data).ok()).isFalse();
+  }
+
+  @Test
+  void open_batchThatNoLongerApplies_skippedAsApplyErrorWholeBatch() throws Exception {
+    Path data = dir.resolve("data");
+    try (Loci loci = Loci.builder().dataDir(data).snapshotAfter(0).open()) {
+      loci.traces().addIdempotent(NS, "kept", "{}", List.of());
+    }
+    // a well-formed batch, correct checksum, whose second event refers to a trace that never
+    // existed: the first event must not apply either
+    ObjectNode ok = Json.object();
+    ok.put("uid", "kept");
+    ObjectNode missing = Json.object();
+    missing.put("uid", "never-added");
+    Batch bad =
+        new Batch(
+            TS,
+            NS,
+            "hand-edit",
+            List.of(new Event("trace.retired", ok), new Event("trace.retired", missing)));
+    Path segment = FileJournal.segments(data.resolve("journal")).get(0);
+    Files.write(
+        segment,
+        JournalLines.encode(2, bad, JournalLines.encodeEvents(bad.events())),
+        StandardOpenOption.APPEND);
+    Files.write(
+        segment,
+        JournalLines.encode(3, batch("kept"), JournalLines.encodeEvents(batch("kept").events())),
+        StandardOpenOption.APPEND);
+
+    try (Loci loci = Loci.builder().dataDir(data).snapshotAfter(0).open()) {
+      assertThat(loci.openDamage())
+          .singleElement()
+          .satisfies(
+              d -> {
+                assertThat(d.kind()).isEqualTo(Damage.Kind.APPLY_ERROR);
+                assertThat(d.seq()).hasValue(2);
+                assertThat(d.detail()).contains("never-added");
+              });
+      assertThat(loci.traces().get(NS, "kept").retired()).as("batch 3 applied").isTrue();
+      assertThat(loci.lastSeq()).isEqualTo(3);
+      assertThat(loci.traces().count(NamespaceScope.exactly(NS))).isEqualTo(1);
+    }
+  }
+
+  @Test
+  void open_tornTail_truncatedWithWarningAndNextAppendContinues() throws Exception {
+    Path data = dir.resolve("data");
+    try (Loci loci = Loci.builder().dataDir(data).snapshotAfter(0).open()) {
+      loci.traces().addIdempotent(NS, "a", "{}", List.of());
+      loci.traces().addIdempotent(NS, "b", "{}", List.of());
+    }
+    Path segment = FileJournal.segments(data.resolve("journal")).get(0);
+    long goodSize = Files.size(segment);
+    Files.write(segment, "{\"seq\":3,\"ts\":\"2026-".getBytes(UTF_8), StandardOpenOption.APPEND);
+
+    try (Loci loci = Loci.builder().dataDir(data).snapshotAfter(0).open()) {
+      assertThat(loci.openDamage())
+          .singleElement()
+          .satisfies(
+              d -> {
+                assertThat(d.kind()).isEqualTo(Damage.Kind.TORN_TAIL);
+                assertThat(d.offset()).isEqualTo(goodSize);
+              });
+      assertThat(Files.size(segment)).isEqualTo(goodSize);
+      loci.traces().addIdempotent(NS, "c", "{}", List.of());
+      assertThat(loci.lastSeq()).isEqualTo(3);
+    }
+    assertThat(Loci.verify(data).ok()).isTrue();
+    assertThat(Loci.verify(data).damage()).isEmpty();
+  }
+
+  @Test
+  void open_missingJournalDirectory_startsEmpty() {
+    try (Loci loci = Loci.builder().dataDir(dir.resolve("fresh")).open()) {
+      assertThat(loci.lastSeq()).isZero();
+      assertThat(loci.openDamage()).isEmpty();
+    }
+  }
+
+  @Test
+  void read_lineLongerThanScannerBuffer_readBack() throws Exception {
+    String big = "x".repeat(3 << 20);
+    Path data = dir.resolve("data");
+    try (Loci loci = Loci.builder().dataDir(data).snapshotAfter(0).open()) {
+      loci.traces().addIdempotent(NS, "big", "{\"s\":\"" + big + "\"}", List.of());
+      loci.traces().addIdempotent(NS, "after", "{}", List.of());
+    }
+    try (Loci loci = Loci.builder().dataDir(data).snapshotAfter(0).open()) {
+      assertThat(loci.openDamage()).isEmpty();
+      assertThat(loci.traces().get(NS, "big").content()).hasSize(big.length() + 8);
+      assertThat(loci.traces().find(NS, "after")).isPresent();
+    }
+  }
+}
