@@ -1,0 +1,80 @@
+package dev.loci;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A real full disk: a 1 MiB tmpfs mounted for the test. Needs the right to mount (root, as on the
+ * CI machine); elsewhere the test is skipped and says why.
+ */
+class FullDiskTest {
+  private static final Namespace NS = Namespace.of("disk");
+
+  @TempDir Path tmp;
+  private Path mount;
+
+  @BeforeEach
+  void mountSmallFilesystem() throws Exception {
+    mount = tmp.resolve("small");
+    Files.createDirectories(mount);
+    Process p =
+        new ProcessBuilder("mount", "-t", "tmpfs", "-o", "size=1m", "tmpfs", mount.toString())
+            .redirectErrorStream(true)
+            .start();
+    boolean done = p.waitFor(10, TimeUnit.SECONDS);
+    assumeTrue(done && p.exitValue() == 0, "cannot mount a small tmpfs here (needs root)");
+  }
+
+  @AfterEach
+  void unmount() throws Exception {
+    new ProcessBuilder("umount", mount.toString()).start().waitFor(10, TimeUnit.SECONDS);
+  }
+
+  @Test
+  void add_diskFull_failsCleanlyKeepsAcknowledgedAndRecoversWhenSpaceFrees() throws Exception {
+    Path filler = mount.resolve("filler");
+    Files.write(filler, new byte[256 * 1024]);
+    Path data = mount.resolve("data");
+    String content = "{\"pad\":\"" + "x".repeat(8 * 1024) + "\"}";
+    List<Trace> acknowledged = new ArrayList<>();
+    try (Loci loci = Loci.builder().dataDir(data).snapshotAfter(0).open()) {
+      StorageException full = null;
+      for (int i = 0; i < 1000 && full == null; i++) {
+        try {
+          acknowledged.add(loci.traces().add(NS, content, List.of("n" + i)));
+        } catch (StorageException e) {
+          full = e;
+        }
+      }
+      assertThat(full).as("the disk filled up").isNotNull();
+      assertThat(full.getMessage()).contains("nothing was written");
+      long seq = loci.lastSeq();
+      assertThat(seq).isEqualTo(acknowledged.size());
+      assertThat(loci.traces().count(NamespaceScope.exactly(NS))).isEqualTo(acknowledged.size());
+      assertThatThrownBy(() -> loci.traces().add(NS, content, List.of()))
+          .isInstanceOf(StorageException.class);
+
+      Files.delete(filler);
+      acknowledged.add(loci.traces().add(NS, content, List.of("after")));
+    }
+    try (Loci loci = Loci.builder().dataDir(data).snapshotAfter(0).open()) {
+      assertThat(loci.openDamage()).isEmpty();
+      for (Trace t : acknowledged) {
+        assertThat(loci.traces().get(NS, t.uid())).isEqualTo(t);
+      }
+      assertThat(loci.traces().count(NamespaceScope.exactly(NS))).isEqualTo(acknowledged.size());
+    }
+    assertThat(Loci.verify(data).damage()).isEmpty();
+  }
+}
