@@ -1,0 +1,53 @@
+package dev.loci.cli;
+
+import dev.loci.Loci;
+import dev.loci.VerifyReport;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.ExitCode;
+
+/** {@code loci verify} and {@code loci compact}: looking after a data directory. */
+final class AdminCommands {
+  private AdminCommands() {}
+
+  @Command(
+      name = "verify",
+      mixinStandardHelpOptions = true,
+      description = {
+        "Check every journal segment and snapshot of the data directory and list the damage.",
+        "Reads only, so it can run beside a live instance. Exits 1 if committed data may be"
+            + " missing or unreadable; a torn tail alone is a warning."
+      })
+  static final class Verify extends LociCommand {
+    @Override
+    public Integer call() {
+      Path dataDir = main().dataDir();
+      if (!Files.isDirectory(dataDir)) {
+        throw usageError("no data directory at " + dataDir);
+      }
+      VerifyReport report = Loci.verify(dataDir);
+      output().verified(dataDir, report);
+      if (!report.ok()) {
+        spec.commandLine().getErr().println("loci: damage found in " + dataDir);
+        return ExitCode.SOFTWARE;
+      }
+      return ExitCode.OK;
+    }
+  }
+
+  @Command(
+      name = "compact",
+      mixinStandardHelpOptions = true,
+      description =
+          "Write a snapshot, then delete the journal segments and older snapshots it covers.")
+  static final class Compact extends LociCommand {
+    @Override
+    public Integer call() {
+      try (Loci loci = open()) {
+        output().compacted(loci.compact());
+      }
+      return ExitCode.OK;
+    }
+  }
+}

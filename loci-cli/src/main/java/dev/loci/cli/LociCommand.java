@@ -1,0 +1,35 @@
+package dev.loci.cli;
+
+import dev.loci.Loci;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+
+/**
+ * A runnable {@code loci} subcommand: reaches the global options of the {@code loci} command it
+ * runs under and returns its exit code. Failures are thrown and translated by {@link ErrorHandler}.
+ */
+abstract class LociCommand implements Callable<Integer> {
+  @Spec CommandSpec spec;
+
+  /** The top command, holding the global options. */
+  final Main main() {
+    return (Main) spec.root().userObject();
+  }
+
+  /** Opens the data directory; see {@link Main#open()}. */
+  final Loci open() {
+    return main().open();
+  }
+
+  /** The printer for this run. */
+  final Output output() {
+    return main().output();
+  }
+
+  /** A usage error (exit 2) about this command's arguments. */
+  final ParameterException usageError(String message) {
+    return new ParameterException(spec.commandLine(), message);
+  }
+}

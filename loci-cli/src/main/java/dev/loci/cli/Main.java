@@ -1,0 +1,151 @@
+package dev.loci.cli;
+
+import dev.loci.Damage;
+import dev.loci.Durability;
+import dev.loci.Loci;
+import java.io.InputStream;
+import java.io.OutputStreamWriter;
+import java.io.PrintStream;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.IVersionProvider;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ScopeType;
+
+/**
+ * The {@code loci} command: the global options every subcommand inherits, and the entry points.
+ *
+ * <p>{@link #main} runs the command line and exits the JVM with its exit code; {@link #run} does
+ * the same in-process and returns the code, for tests and embedding. Each run builds a fresh
+ * command tree, so runs share no state.
+ */
+@Command(
+    name = "loci",
+    mixinStandardHelpOptions = true,
+    versionProvider = Main.Version.class,
+    description = "Loci, a local-first memory engine for AI agents.",
+    subcommands = {
+      TraceCommands.class,
+      InteropCommands.Import.class,
+      InteropCommands.Export.class,
+      AdminCommands.Verify.class,
+      AdminCommands.Compact.class
+    })
+public final class Main {
+  /**
+   * The core logs the damage it finds on open; the CLI prints {@link Loci#openDamage()} itself, so
+   * only errors are let through. Held here so the configured logger is not garbage-collected.
+   */
+  private static final Logger CORE_LOG = Logger.getLogger("dev.loci");
+
+  @Option(
+      names = "--data",
+      scope = ScopeType.INHERIT,
+      defaultValue = "./loci-data",
+      paramLabel = "DIR",
+      description = "The data directory (default: ${DEFAULT-VALUE}).")
+  private Path dataDir;
+
+  @Option(
+      names = "--json",
+      scope = ScopeType.INHERIT,
+      description = "Print machine-readable JSON instead of text.")
+  private boolean json;
+
+  @Option(
+      names = "--durability",
+      scope = ScopeType.INHERIT,
+      defaultValue = "always",
+      paramLabel = "POLICY",
+      description =
+          "When a write counts as done: always, none or interval=<ms> (default: ${DEFAULT-VALUE}).")
+  private Durability durability;
+
+  private final InputStream stdin;
+  private final PrintWriter out;
+  private final PrintWriter err;
+
+  private Main(InputStream stdin, PrintWriter out, PrintWriter err) {
+    this.stdin = stdin;
+    this.out = out;
+    this.err = err;
+  }
+
+  /** Runs the command line with the process's standard streams and exits with its exit code. */
+  public static void main(String... args) {
+    CORE_LOG.setLevel(Level.SEVERE);
+    System.exit(run(System.in, System.out, System.err, args));
+  }
+
+  /**
+   * Runs the command line in-process and returns its exit code: 0 ok, 1 failure, 2 usage error or
+   * invalid input. Output is written as UTF-8 and flushed before returning.
+   *
+   * @param stdin what {@code --content -} reads
+   * @param out where results go
+   * @param err where errors and warnings go
+   * @param args the arguments, without the program name
+   */
+  public static int run(InputStream stdin, PrintStream out, PrintStream err, String... args) {
+    PrintWriter o = new PrintWriter(new OutputStreamWriter(out, StandardCharsets.UTF_8), true);
+    PrintWriter e = new PrintWriter(new OutputStreamWriter(err, StandardCharsets.UTF_8), true);
+    try {
+      return commandLine(new Main(stdin, o, e)).execute(args);
+    } finally {
+      o.flush();
+      e.flush();
+    }
+  }
+
+  private static CommandLine commandLine(Main main) {
+    CommandLine cmd = new CommandLine(main).setExpandAtFiles(false);
+    Converters.register(cmd);
+    ErrorHandler handler = new ErrorHandler();
+    return cmd.setOut(main.out)
+        .setErr(main.err)
+        .setExecutionExceptionHandler(handler)
+        .setParameterExceptionHandler(handler);
+  }
+
+  /**
+   * Opens the data directory with the global options and prints the damage found on the way as
+   * warnings. The caller closes it.
+   */
+  Loci open() {
+    Loci loci = Loci.builder().dataDir(dataDir).durability(durability).open();
+    Output output = output();
+    for (Damage d : loci.openDamage()) {
+      output.warning(Output.describe(d));
+    }
+    return loci;
+  }
+
+  /** The data directory given by {@code --data}. */
+  Path dataDir() {
+    return dataDir;
+  }
+
+  /** Where {@code --content -} reads from. */
+  InputStream stdin() {
+    return stdin;
+  }
+
+  /** Prints results in the format {@code --json} selects. */
+  Output output() {
+    return new Output(out, err, json);
+  }
+
+  /** Reports the version recorded in the jar's manifest. */
+  static final class Version implements IVersionProvider {
+    @Override
+    public String[] getVersion() {
+      String v = Main.class.getPackage().getImplementationVersion();
+      return new String[] {"loci " + (v == null ? "(development build)" : v)};
+    }
+  }
+}

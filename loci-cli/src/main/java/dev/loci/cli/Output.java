@@ -1,0 +1,232 @@
+package dev.loci.cli;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.databind.util.RawValue;
+import dev.loci.Damage;
+import dev.loci.ImportReport;
+import dev.loci.Loci;
+import dev.loci.Namespace;
+import dev.loci.Page;
+import dev.loci.Trace;
+import dev.loci.VerifyReport;
+import java.io.PrintWriter;
+import java.io.UncheckedIOException;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * Prints results either for people (one labelled block per trace) or, with {@code --json}, as one
+ * line of JSON with snake_case fields. Trace content is embedded as the JSON value it is, never as
+ * a string; timestamps are ISO-8601 UTC.
+ *
+ * <p>Results go to stdout; warnings and skipped import lines to stderr, each prefixed {@code
+ * loci:}.
+ */
+final class Output {
+  private static final ObjectMapper MAPPER = new ObjectMapper();
+
+  private final PrintWriter out;
+  private final PrintWriter err;
+  private final boolean json;
+
+  Output(PrintWriter out, PrintWriter err, boolean json) {
+    this.out = out;
+    this.err = err;
+    this.json = json;
+  }
+
+  /** Prints one trace. */
+  void trace(Trace t) {
+    if (json) {
+      print(traceNode(t));
+    } else {
+      traceBlock(t);
+    }
+  }
+
+  /** Prints a revision chain, newest first, as a JSON array or consecutive blocks. */
+  void history(List<Trace> chain) {
+    if (json) {
+      ArrayNode array = MAPPER.createArrayNode();
+      chain.forEach(t -> array.add(traceNode(t)));
+      print(array);
+    } else {
+      traceBlocks(chain);
+    }
+  }
+
+  /** Prints a page of search results and the cursor for the next page. */
+  void page(Page<Trace> page) {
+    if (json) {
+      ObjectNode node = MAPPER.createObjectNode();
+      ArrayNode items = node.putArray("items");
+      page.items().forEach(t -> items.add(traceNode(t)));
+      page.nextCursor()
+          .ifPresentOrElse(c -> node.put("next_cursor", c), () -> node.putNull("next_cursor"));
+      print(node);
+      return;
+    }
+    if (page.items().isEmpty()) {
+      out.println("no traces");
+    }
+    traceBlocks(page.items());
+    page.nextCursor().ifPresent(c -> out.printf("%nnext cursor: %s%n", c));
+  }
+
+  /** Prints what an import did; in text mode the skipped lines go to stderr. */
+  void imported(Namespace ns, ImportReport report) {
+    if (json) {
+      ObjectNode node = MAPPER.createObjectNode();
+      node.put("namespace", ns.value());
+      node.put("lines", report.lines());
+      node.put("applied", report.applied());
+      ArrayNode skipped = node.putArray("skipped");
+      for (ImportReport.Skipped s : report.skipped()) {
+        skipped.addObject().put("line", s.line()).put("reason", s.reason());
+      }
+      print(node);
+      return;
+    }
+    for (ImportReport.Skipped s : report.skipped()) {
+      err.println("loci: line " + s.line() + " skipped: " + s.reason());
+    }
+    out.printf(
+        "imported %d of %d lines into %s, %d skipped%n",
+        report.applied(), report.lines(), ns, report.skipped().size());
+  }
+
+  /** Prints what an export to a file did. */
+  void exported(Namespace ns, long count, Path file) {
+    if (json) {
+      print(
+          MAPPER
+              .createObjectNode()
+              .put("namespace", ns.value())
+              .put("exported", count)
+              .put("out", file.toString()));
+    } else {
+      out.printf("exported %d traces from %s to %s%n", count, ns, file);
+    }
+  }
+
+  /** Prints a verification report: the counts, every damage found and the verdict. */
+  void verified(Path dataDir, VerifyReport report) {
+    if (json) {
+      ObjectNode node = MAPPER.createObjectNode();
+      node.put("ok", report.ok());
+      node.put("segments", report.segments());
+      node.put("batches", report.batches());
+      node.put("snapshots", report.snapshots());
+      ArrayNode damage = node.putArray("damage");
+      report.damage().forEach(d -> damage.add(damageNode(d)));
+      print(node);
+      return;
+    }
+    out.printf(
+        "checked %s: %d segments, %d batches, %d snapshots%n",
+        dataDir, report.segments(), report.batches(), report.snapshots());
+    report.damage().forEach(d -> out.println("  " + describe(d)));
+    if (report.ok()) {
+      out.println(report.damage().isEmpty() ? "ok" : "ok (warnings only, nothing committed lost)");
+    } else {
+      out.println("DAMAGED: committed data may be missing or unreadable");
+    }
+  }
+
+  /** Prints what a compaction did. */
+  void compacted(Loci.CompactReport report) {
+    if (json) {
+      print(
+          MAPPER
+              .createObjectNode()
+              .put("snapshot_seq", report.snapshotSeq())
+              .put("segments_deleted", report.segmentsDeleted()));
+    } else {
+      out.printf(
+          "snapshot at seq %d, %d journal segments deleted%n",
+          report.snapshotSeq(), report.segmentsDeleted());
+    }
+  }
+
+  /** Prints a warning line to stderr, in either mode. */
+  void warning(String message) {
+    err.println("loci: warning: " + message);
+  }
+
+  /** One line naming the damage, its file, byte offset and sequence number. */
+  static String describe(Damage d) {
+    return d.kind().name().toLowerCase(Locale.ROOT)
+        + " in "
+        + d.file()
+        + (d.offset() >= 0 ? " at byte " + d.offset() : "")
+        + (d.seq().isPresent() ? " (seq " + d.seq().getAsLong() + ")" : "")
+        + ": "
+        + d.detail();
+  }
+
+  private void traceBlocks(List<Trace> traces) {
+    for (int i = 0; i < traces.size(); i++) {
+      if (i > 0) {
+        out.println();
+      }
+      traceBlock(traces.get(i));
+    }
+  }
+
+  private void traceBlock(Trace t) {
+    field("uid", t.uid());
+    field("namespace", t.namespace().value());
+    field("created", t.createdAt().toString());
+    field("updated", t.updatedAt().toString());
+    field("retired", t.retired() ? "yes" : "no");
+    field("replay count", Integer.toString(t.replayCount()));
+    field("tags", t.tags().isEmpty() ? "-" : String.join(", ", t.tags()));
+    t.predecessorUid().ifPresent(p -> field("predecessor", p));
+    field("content", t.content());
+  }
+
+  private void field(String label, String value) {
+    out.printf("%-13s %s%n", label, value);
+  }
+
+  private static ObjectNode traceNode(Trace t) {
+    ObjectNode node = MAPPER.createObjectNode();
+    node.put("uid", t.uid());
+    node.put("namespace", t.namespace().value());
+    node.putRawValue("content", new RawValue(t.content()));
+    t.predecessorUid().ifPresent(p -> node.put("predecessor_uid", p));
+    node.put("created_at", t.createdAt().toString());
+    node.put("updated_at", t.updatedAt().toString());
+    node.put("retired", t.retired());
+    node.put("replay_count", t.replayCount());
+    ArrayNode tags = node.putArray("tags");
+    t.tags().forEach(tags::add);
+    return node;
+  }
+
+  private static ObjectNode damageNode(Damage d) {
+    ObjectNode node = MAPPER.createObjectNode();
+    node.put("kind", d.kind().name().toLowerCase(Locale.ROOT));
+    node.put("lossy", d.kind().lossy());
+    node.put("file", d.file().toString());
+    if (d.offset() >= 0) {
+      node.put("offset", d.offset());
+    }
+    d.seq().ifPresent(seq -> node.put("seq", seq));
+    node.put("detail", d.detail());
+    return node;
+  }
+
+  private void print(JsonNode node) {
+    try {
+      out.println(MAPPER.writeValueAsString(node));
+    } catch (JsonProcessingException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+}
