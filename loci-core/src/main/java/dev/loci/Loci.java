@@ -113,7 +113,7 @@ public final class Loci implements AutoCloseable {
   public static VerifyReport verify(Path dataDir) {
     Path journalDir = dataDir.resolve("journal");
     if (!Files.isDirectory(journalDir)) {
-      throw new NotFoundException("data", "no Loci journal in " + dataDir);
+      throw new NotFoundException("data", "data: no Loci journal in " + dataDir);
     }
     List<Damage> damage = new ArrayList<>();
     long[] batches = {0};
@@ -198,8 +198,18 @@ public final class Loci implements AutoCloseable {
     private String actor = "local";
     private Clock clock = Clock.systemUTC();
     private long snapshotAfter = 10_000;
+    private boolean createIfMissing = true;
 
     private Builder() {}
+
+    /**
+     * Whether {@link #open()} creates a missing data directory (the default) or reports it, as a
+     * read-only tool should, so that a mistyped path is not mistaken for an empty store.
+     */
+    public Builder createIfMissing(boolean create) {
+      this.createIfMissing = create;
+      return this;
+    }
 
     /** The data directory; default {@code ./loci-data}. */
     public Builder dataDir(Path dataDir) {
@@ -255,8 +265,15 @@ public final class Loci implements AutoCloseable {
      * Opens the data directory, creating it if missing.
      *
      * @throws StorageException if the directory is locked by another instance or unreadable
+     * @throws NotFoundException naming {@code data} if the directory holds no journal and {@link
+     *     #createIfMissing(boolean)} is off
      */
     public Loci open() {
+      if (!createIfMissing && !Files.isDirectory(dataDir.resolve("journal"))) {
+        throw new NotFoundException(
+            "data",
+            "data: no Loci data directory at " + dataDir + " (nothing has been stored there)");
+      }
       try {
         Directories.create(dataDir);
       } catch (IOException e) {

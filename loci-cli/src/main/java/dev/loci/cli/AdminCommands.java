@@ -44,7 +44,7 @@ final class AdminCommands {
   static final class Compact extends LociCommand {
     @Override
     public Integer call() {
-      try (Loci loci = open()) {
+      try (Loci loci = openExisting()) {
         output().compacted(loci.compact());
       }
       return ExitCode.OK;

@@ -94,7 +94,7 @@ final class InteropCommands {
     @Override
     public Integer call() {
       format.check(this);
-      try (Loci loci = open()) {
+      try (Loci loci = openExisting()) {
         if (out.isEmpty()) {
           PrintWriter stdout = spec.commandLine().getOut();
           loci.traces().exportAdr004(ns.ns, stdout);

@@ -18,9 +18,14 @@ abstract class LociCommand implements Callable<Integer> {
     return (Main) spec.root().userObject();
   }
 
-  /** Opens the data directory; see {@link Main#open()}. */
+  /** Opens the data directory, creating it if missing; see {@link Main#open(boolean)}. */
   final Loci open() {
-    return main().open();
+    return main().open(true);
+  }
+
+  /** Opens an existing data directory; a missing one is a usage error naming {@code data}. */
+  final Loci openExisting() {
+    return main().open(false);
   }
 
   /** The printer for this run. */

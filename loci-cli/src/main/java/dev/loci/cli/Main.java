@@ -114,10 +114,12 @@ public final class Main {
 
   /**
    * Opens the data directory with the global options and prints the damage found on the way as
-   * warnings. The caller closes it.
+   * warnings. The caller closes it. Commands that only read pass {@code create = false}, so a
+   * mistyped {@code --data} is reported instead of becoming a new, empty store.
    */
-  Loci open() {
-    Loci loci = Loci.builder().dataDir(dataDir).durability(durability).open();
+  Loci open(boolean create) {
+    Loci loci =
+        Loci.builder().dataDir(dataDir).durability(durability).createIfMissing(create).open();
     Output output = output();
     for (Damage d : loci.openDamage()) {
       output.warning(Output.describe(d));

@@ -86,6 +86,14 @@ final class TraceCommands {
       }
       return ExitCode.OK;
     }
+
+    /** Like {@link #run}, for operations that only read: the data directory must exist. */
+    final <T> Integer read(Function<Traces, T> op, BiConsumer<Output, T> printer) {
+      try (Loci loci = openExisting()) {
+        printer.accept(output(), op.apply(loci.traces()));
+      }
+      return ExitCode.OK;
+    }
   }
 
   @Command(
@@ -185,7 +193,7 @@ final class TraceCommands {
 
     @Override
     public Integer call() {
-      return run(traces -> traces.get(ns.ns, uid), Output::trace);
+      return read(traces -> traces.get(ns.ns, uid), Output::trace);
     }
   }
 
@@ -201,7 +209,7 @@ final class TraceCommands {
 
     @Override
     public Integer call() {
-      return run(traces -> traces.history(ns.ns, uid), Output::history);
+      return read(traces -> traces.history(ns.ns, uid), Output::history);
     }
   }
 
@@ -267,7 +275,7 @@ final class TraceCommands {
       before.ifPresent(query::createdBefore);
       cursor.ifPresent(query::cursor);
       TraceQuery built = query.build();
-      return run(traces -> traces.search(built), Output::page);
+      return read(traces -> traces.search(built), Output::page);
     }
   }
 }

@@ -29,6 +29,22 @@ class TraceCommandsTest {
   }
 
   @Test
+  void readCommands_missingDataDirectory_exitTwoAndCreateNothing() {
+    for (String[] args :
+        List.of(
+            new String[] {"trace", "get", "some-uid"},
+            new String[] {"trace", "history", "some-uid"},
+            new String[] {"trace", "search"},
+            new String[] {"export"},
+            new String[] {"compact"})) {
+      CliRunner.Result r = cli.run(args);
+      assertThat(r.exitCode()).as(String.join(" ", args)).isEqualTo(2);
+      assertThat(r.err()).contains("data: no Loci data directory at");
+    }
+    assertThat(data).doesNotExist();
+  }
+
+  @Test
   void add_humanMode_printsOneLabelledBlock() {
     CliRunner.Result r =
         cli.run("trace", "add", "--ns", "acme", "--content", "{\"fact\": \"tea\"}", "--tag", "a");
@@ -252,6 +268,7 @@ class TraceCommandsTest {
 
   @Test
   void get_unknownUid_exitsTwoNamingTheUid() {
+    cli.add("other", "1");
     CliRunner.Result r = cli.run("trace", "get", "no-such-uid", "--ns", "acme");
 
     assertThat(r.exitCode()).isEqualTo(2);
@@ -369,6 +386,7 @@ class TraceCommandsTest {
 
   @Test
   void search_nothingFound_saysSo() {
+    cli.add("other", "1");
     CliRunner.Result human = cli.run("trace", "search", "--ns", "acme");
     CliRunner.Result json = cli.run("--json", "trace", "search", "--ns", "acme");
 
