@@ -4,9 +4,7 @@ import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.loci.internal.FileJournal;
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -23,8 +21,6 @@ import java.util.Random;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
-import java.util.concurrent.BlockingQueue;
-import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.function.UnaryOperator;
 import java.util.stream.LongStream;
@@ -398,13 +394,15 @@ final class CrashFixture {
   /**
    * Starts {@link CrashWriter} on {@code dataDir}, waits until it has printed {@code killAfter}
    * acknowledgements, kills it with SIGKILL ({@link Process#destroyForcibly()}), and collects every
-   * acknowledgement it printed before dying. Never waits longer than {@code timeoutSeconds} and
-   * always kills the child.
+   * acknowledgement it printed before dying. The child writes its output to a file that is polled,
+   * so no read can block; never waits longer than {@code timeoutSeconds} and always kills the
+   * child.
    */
   static KillResult runAndKill(
       Path dataDir, String durability, int threads, int killAfter, long timeoutSeconds)
       throws IOException, InterruptedException {
     String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    Path stdout = Files.createTempFile(dataDir.getParent(), "crash-writer", ".out");
     Path stderr = Files.createTempFile(dataDir.getParent(), "crash-writer", ".err");
     ProcessBuilder pb =
         new ProcessBuilder(
@@ -416,67 +414,30 @@ final class CrashFixture {
                 dataDir.toString(),
                 durability,
                 Integer.toString(threads))
+            .redirectOutput(stdout.toFile())
             .redirectError(stderr.toFile());
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(timeoutSeconds);
     Process child = pb.start();
-    BlockingQueue<String> lines = new LinkedBlockingQueue<>();
-    String eof = "\u0000EOF";
-    Thread reader =
-        new Thread(
-            () -> {
-              try (BufferedReader in =
-                  new BufferedReader(new InputStreamReader(child.getInputStream(), UTF_8))) {
-                String line;
-                while ((line = in.readLine()) != null) {
-                  lines.add(line);
-                }
-              } catch (IOException e) {
-                lines.add("ERR reading child output: " + e);
-              } finally {
-                lines.add(eof);
-              }
-            },
-            "crash-writer-stdout");
-    reader.setDaemon(true);
-    reader.start();
-    Map<String, String> acks = new LinkedHashMap<>();
-    List<String> errors = new ArrayList<>();
     try {
-      boolean killed = false;
-      while (true) {
-        long left = deadline - System.nanoTime();
-        if (left <= 0) {
+      while (ackLines(stdout) < killAfter) {
+        if (!child.isAlive()) {
           throw new AssertionError(
-              "child did not reach "
+              "child exited with status "
+                  + child.exitValue()
+                  + " before "
                   + killAfter
-                  + " acks in time; has "
-                  + acks.size()
+                  + " acks; output: "
+                  + tail(stdout)
                   + "; stderr: "
-                  + Files.readString(stderr));
+                  + tail(stderr));
         }
-        String line = lines.poll(left, TimeUnit.NANOSECONDS);
-        if (line == null) {
-          continue;
+        if (System.nanoTime() > deadline) {
+          throw new AssertionError(
+              "child did not reach " + killAfter + " acks in time; stderr: " + tail(stderr));
         }
-        if (line.equals(eof)) {
-          break;
-        }
-        String[] parts = line.split(" ", 4);
-        if (parts.length == 4 && parts[0].equals("ACK") && parts[3].equals(".")) {
-          acks.put(parts[1], parts[2]);
-        } else if (!line.equals("READY")) {
-          errors.add(line);
-        }
-        if (!killed && acks.size() >= killAfter) {
-          child.destroyForcibly();
-          killed = true;
-        }
+        Thread.sleep(10);
       }
-      assertThat(killed)
-          .as(
-              "child exited by itself before %d acks; stderr: %s",
-              killAfter, Files.readString(stderr))
-          .isTrue();
+      child.destroyForcibly();
       assertThat(child.waitFor(Math.max(1, deadline - System.nanoTime()), TimeUnit.NANOSECONDS))
           .as("killed child is gone")
           .isTrue();
@@ -487,7 +448,39 @@ final class CrashFixture {
       child.destroyForcibly();
       child.waitFor(10, TimeUnit.SECONDS);
     }
+    Map<String, String> acks = new LinkedHashMap<>();
+    List<String> errors = new ArrayList<>();
+    String out = Files.readString(stdout, UTF_8);
+    // only newline-terminated lines were printed whole
+    for (String line : out.substring(0, out.lastIndexOf('\n') + 1).split("\n")) {
+      String[] parts = line.split(" ", 4);
+      if (parts.length == 4 && parts[0].equals("ACK") && parts[3].equals(".")) {
+        String old = acks.put(parts[1], parts[2]);
+        if (old != null) {
+          errors.add("uid acknowledged twice: " + line);
+        }
+      } else if (!line.equals("READY")) {
+        errors.add(line);
+      }
+    }
     return new KillResult(Collections.unmodifiableMap(acks), List.copyOf(errors));
+  }
+
+  /** Counts the complete acknowledgement lines in the child's output so far. */
+  private static long ackLines(Path stdout) throws IOException {
+    byte[] b = Files.readAllBytes(stdout);
+    long n = 0;
+    for (int i = 0; i < b.length; i++) {
+      if (b[i] == '\n') {
+        n++;
+      }
+    }
+    return n - (b.length > 0 && b[0] == 'R' ? 1 : 0); // minus READY
+  }
+
+  private static String tail(Path file) throws IOException {
+    String s = Files.readString(file, UTF_8);
+    return s.length() > 2000 ? "..." + s.substring(s.length() - 2000) : s;
   }
 
   static byte[] bytes(Path file) {
