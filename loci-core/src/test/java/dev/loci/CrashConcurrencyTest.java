@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.loci.internal.FileJournal;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -29,6 +30,8 @@ import org.junit.jupiter.api.RepeatedTest;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Many threads writing and reading one instance at once: every acknowledged write is in the journal
@@ -45,21 +48,24 @@ class CrashConcurrencyTest {
   /** One acknowledged write as the calling thread saw it. */
   private record Write(String kind, Namespace ns, String target, String sent, Trace result) {}
 
-  @RepeatedTest(2)
+  /** Once with one big segment, once with 1 KiB segments so that rolls race group commits. */
+  @ParameterizedTest(name = "segments of {0} bytes")
+  @ValueSource(longs = {FileJournal.DEFAULT_SEGMENT_BYTES, 1024})
   @Timeout(value = 60, unit = TimeUnit.SECONDS)
-  void mixedWritersAndReaders_loseAndDuplicateNothing_andReopenIdentical(@TempDir Path tmp)
-      throws Exception {
+  void mixedWritersAndReaders_loseAndDuplicateNothing_andReopenIdentical(
+      long segmentBytes, @TempDir Path tmp) throws Exception {
     long seed = CrashFixture.BASE_SEED ^ System.nanoTime();
-    CrashFixture.withSeed(seed, () -> runMixed(tmp.resolve("data"), seed));
+    CrashFixture.withSeed(seed, () -> runMixed(tmp.resolve("data"), segmentBytes, seed));
   }
 
-  private void runMixed(Path dir, long seed) throws Exception {
+  private void runMixed(Path dir, long segmentBytes, long seed) throws Exception {
     List<Trace> known = new CopyOnWriteArrayList<>();
     Set<String> retireClaimed = ConcurrentHashMap.newKeySet();
     List<Write> writes = Collections.synchronizedList(new ArrayList<>());
     Map<String, Trace> before;
     long lastSeq;
-    try (Loci loci = CrashFixture.open(dir)) {
+    try (Loci loci =
+        Loci.builder().dataDir(dir).segmentBytes(segmentBytes).snapshotAfter(0).open()) {
       // a few traces to start from, so every thread can update and revise at once; the shared
       // idempotent uids exist before the race (a race on a new one is its own test below)
       for (Namespace ns : SPACES) {
@@ -408,6 +414,74 @@ class CrashConcurrencyTest {
       Trace after = loci.traces().add(CrashFixture.ALPHA, "{\"after\":true}", List.of());
       assertThat(loci.traces().get(CrashFixture.ALPHA, before.uid())).isEqualTo(before);
       assertThat(loci.traces().get(CrashFixture.ALPHA, after.uid())).isEqualTo(after);
+    }
+  }
+
+  /**
+   * {@link Loci} is thread-safe, so snapshots and compactions may be requested from several threads
+   * (a scheduled compaction, an operator's, the one on close) while writers run. None may fail, and
+   * the directory must reopen to the same state.
+   */
+  @Disabled(
+      "bug: SnapshotStore.write names its temporary file only by seq and pid; two snapshots at the"
+          + " same seq share it, so one rename fails (NoSuchFileException) or both write one file")
+  @Test
+  @Timeout(value = 60, unit = TimeUnit.SECONDS)
+  void snapshotAndCompact_fromSeveralThreadsWhileWriting_neverFail(@TempDir Path tmp)
+      throws Exception {
+    Map<String, Trace> before;
+    List<String> failures = Collections.synchronizedList(new ArrayList<>());
+    try (Loci loci = Loci.builder().dataDir(tmp).segmentBytes(1024).snapshotAfter(0).open()) {
+      ExecutorService pool = Executors.newFixedThreadPool(6);
+      try {
+        List<Future<?>> done = new ArrayList<>();
+        for (int w = 0; w < 2; w++) {
+          int writer = w;
+          done.add(
+              pool.submit(
+                  () -> {
+                    for (int i = 0; i < 300; i++) {
+                      loci.traces()
+                          .add(
+                              CrashFixture.ALPHA,
+                              "{\"w\":" + writer + ",\"i\":" + i + "}",
+                              List.of());
+                    }
+                    return null;
+                  }));
+        }
+        for (int m = 0; m < 4; m++) {
+          boolean compact = m % 2 == 1;
+          done.add(
+              pool.submit(
+                  () -> {
+                    for (int k = 0; k < 15; k++) {
+                      try {
+                        if (compact) {
+                          loci.compact();
+                        } else {
+                          loci.snapshot();
+                        }
+                      } catch (RuntimeException e) {
+                        failures.add(e.toString());
+                      }
+                    }
+                    return null;
+                  }));
+        }
+        for (Future<?> f : done) {
+          f.get(50, TimeUnit.SECONDS);
+        }
+      } finally {
+        pool.shutdownNow();
+      }
+      before = CrashFixture.state(loci);
+    }
+    assertThat(failures).isEmpty();
+    assertThat(Loci.verify(tmp).damage()).isEmpty();
+    try (Loci loci = CrashFixture.open(tmp)) {
+      assertThat(loci.openDamage()).isEmpty();
+      assertThat(CrashFixture.state(loci)).isEqualTo(before);
     }
   }
 

@@ -3,6 +3,7 @@ package dev.loci;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.loci.CrashFixture.Built;
+import dev.loci.internal.FileJournal;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -45,7 +46,8 @@ class CrashDurabilityTest {
   @Timeout(value = 90, unit = TimeUnit.SECONDS)
   void kill9_duringConcurrentAdds_losesNothingAcknowledged(String durability, @TempDir Path tmp)
       throws Exception {
-    CrashKillTest.killAndCheck(tmp.resolve("data"), durability, 1000);
+    CrashKillTest.killAndCheck(
+        tmp.resolve("data"), durability, FileJournal.DEFAULT_SEGMENT_BYTES, 1000);
   }
 
   /**

@@ -399,7 +399,12 @@ final class CrashFixture {
    * child.
    */
   static KillResult runAndKill(
-      Path dataDir, String durability, int threads, int killAfter, long timeoutSeconds)
+      Path dataDir,
+      String durability,
+      long segmentBytes,
+      int threads,
+      int killAfter,
+      long timeoutSeconds)
       throws IOException, InterruptedException {
     String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
     Path stdout = Files.createTempFile(dataDir.getParent(), "crash-writer", ".out");
@@ -413,7 +418,8 @@ final class CrashFixture {
                 CrashWriter.class.getName(),
                 dataDir.toString(),
                 durability,
-                Integer.toString(threads))
+                Integer.toString(threads),
+                Long.toString(segmentBytes))
             .redirectOutput(stdout.toFile())
             .redirectError(stderr.toFile());
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(timeoutSeconds);

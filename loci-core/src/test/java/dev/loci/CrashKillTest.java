@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.loci.CrashFixture.KillResult;
+import dev.loci.internal.FileJournal;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.List;
@@ -28,15 +29,24 @@ class CrashKillTest {
   @Timeout(value = 90, unit = TimeUnit.SECONDS)
   void kill9_duringConcurrentAddsWithDurabilityAlways_losesNothingAcknowledged(@TempDir Path tmp)
       throws Exception {
-    killAndCheck(tmp.resolve("data"), "always", 2000);
+    killAndCheck(tmp.resolve("data"), "always", FileJournal.DEFAULT_SEGMENT_BYTES, 2000);
+  }
+
+  /** The same with 4 KiB segments, so the kill often lands near a roll. */
+  @RepeatedTest(2)
+  @Timeout(value = 90, unit = TimeUnit.SECONDS)
+  void kill9_whileSegmentsRollEveryFewLines_losesNothingAcknowledged(@TempDir Path tmp)
+      throws Exception {
+    killAndCheck(tmp.resolve("data"), "always", 4096, 2000);
   }
 
   /**
    * Runs {@link CrashWriter} with {@code durability}, kills it after {@code acks} acknowledgements,
    * and checks the reopened directory against every acknowledgement printed.
    */
-  static void killAndCheck(Path dir, String durability, int acks) throws Exception {
-    KillResult result = CrashFixture.runAndKill(dir, durability, THREADS, acks, 60);
+  static void killAndCheck(Path dir, String durability, long segmentBytes, int acks)
+      throws Exception {
+    KillResult result = CrashFixture.runAndKill(dir, durability, segmentBytes, THREADS, acks, 60);
     assertThat(result.errors()).as("child reported errors").isEmpty();
     assertThat(result.acks()).hasSizeGreaterThanOrEqualTo(acks);
 

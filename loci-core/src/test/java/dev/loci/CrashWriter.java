@@ -14,9 +14,9 @@ import java.util.List;
  * until it is killed, printing {@code ACK <uid> <content> .} for each add only after {@code add}
  * returned, so every printed line is a promise that the trace is durable.
  *
- * <p>Usage: {@code CrashWriter <dataDir> <durability> <threads>}. Prints {@code READY} once open
- * and {@code ERR ...} if a write fails. It stops on its own when its standard input closes (the
- * parent died) or after two minutes, so a broken test cannot leave it running.
+ * <p>Usage: {@code CrashWriter <dataDir> <durability> <threads> [<segmentBytes>]}. Prints {@code
+ * READY} once open and {@code ERR ...} if a write fails. It stops on its own when its standard
+ * input closes (the parent died) or after two minutes, so a broken test cannot leave it running.
  */
 public final class CrashWriter {
   static final Namespace NS = Namespace.of("crash.writer");
@@ -28,9 +28,16 @@ public final class CrashWriter {
     Path dir = Path.of(args[0]);
     Durability durability = Durability.parse(args[1]);
     int threads = Integer.parseInt(args[2]);
+    long segmentBytes = args.length > 3 ? Long.parseLong(args[3]) : 64L << 20;
     PrintStream out = new PrintStream(new FileOutputStream(FileDescriptor.out), false, UTF_8);
     watchdog();
-    Loci loci = Loci.builder().dataDir(dir).durability(durability).snapshotAfter(0).open();
+    Loci loci =
+        Loci.builder()
+            .dataDir(dir)
+            .durability(durability)
+            .segmentBytes(segmentBytes)
+            .snapshotAfter(0)
+            .open();
     print(out, "READY");
     for (int w = 0; w < threads; w++) {
       int writer = w;
