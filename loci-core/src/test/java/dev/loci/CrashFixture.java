@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.loci.internal.FileJournal;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
@@ -54,7 +53,13 @@ final class CrashFixture {
       body.run();
     } catch (AssertionError | Exception e) {
       throw new AssertionError(
-          "failed with seed " + seed + " (rerun with -Dloci.test.seed or this seed): " + e, e);
+          "failed with seed "
+              + seed
+              + " (the seeds of a run derive from -Dloci.test.seed="
+              + BASE_SEED
+              + "): "
+              + e,
+          e);
     }
   }
 
@@ -96,10 +101,6 @@ final class CrashFixture {
   record Built(Path dir, List<Op> ops, List<Map<String, Trace>> states, List<Long> snapshotSeqs) {
     Map<String, Trace> finalState() {
       return states.get(states.size() - 1);
-    }
-
-    int batches() {
-      return ops.size();
     }
   }
 
@@ -180,9 +181,11 @@ final class CrashFixture {
           snapshots.add(loci.snapshot());
         }
       }
-      assertThat(expect(ops, Set.of()).state())
-          .as("the test model agrees with the engine")
-          .isEqualTo(states.get(states.size() - 1));
+      for (int k = 0; k <= ops.size(); k++) {
+        assertThat(expect(ops.subList(0, k), Set.of()).state())
+            .as("the test model agrees with the engine after %d batches", k)
+            .isEqualTo(states.get(k));
+      }
     }
     return new Built(dir, List.copyOf(ops), List.copyOf(states), List.copyOf(snapshots));
   }
@@ -487,14 +490,6 @@ final class CrashFixture {
   private static String tail(Path file) throws IOException {
     String s = Files.readString(file, UTF_8);
     return s.length() > 2000 ? "..." + s.substring(s.length() - 2000) : s;
-  }
-
-  static byte[] bytes(Path file) {
-    try {
-      return Files.readAllBytes(file);
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
   }
 
   /** The parts one after another. */

@@ -110,7 +110,7 @@ class CrashTornTailTest {
   }
 
   static Stream<Arguments> singleLineGarbage() {
-    byte[] last = Arrays.copyOfRange(journal(), (int) starts[BATCHES - 1], journal.length);
+    byte[] last = Arrays.copyOfRange(journal, (int) starts[BATCHES - 1], journal.length);
     String lastLine = new String(last, UTF_8);
     byte[] nextLine =
         lastLine
@@ -136,7 +136,7 @@ class CrashTornTailTest {
 
   static Stream<Arguments> multiLineGarbage() {
     byte[] zeros = new byte[100];
-    byte[] half = Arrays.copyOf(journal(), (int) starts[1] / 2);
+    byte[] half = Arrays.copyOf(journal, (int) starts[1] / 2);
     return Stream.of(
         Arguments.of(
             "zeros, newline, half a line", CrashFixture.concat(zeros, new byte[] {'\n'}, half)),
@@ -180,10 +180,6 @@ class CrashTornTailTest {
       assertThat(CrashFixture.state(loci)).isEqualTo(CrashFixture.with(expected, added));
     }
     assertThat(Loci.verify(dir).ok()).isTrue();
-  }
-
-  private static byte[] journal() {
-    return journal;
   }
 
   private static byte[] badChecksum(byte[] line) {
