@@ -142,19 +142,8 @@ public final class Loci implements AutoCloseable {
                   e.getMessage()));
         }
       }
-      long first = segments.isEmpty() ? 1 : FileJournal.firstSeq(segments.get(0));
-      if (first > 1 && newestGoodSnapshot < first - 1) {
-        damage.add(
-            new Damage(
-                Damage.Kind.SEQUENCE_GAP,
-                segments.get(0),
-                0,
-                OptionalLong.of(first),
-                "batches up to "
-                    + (first - 1)
-                    + " are in no segment and no valid snapshot covers them"));
-      }
-      FileJournal.read(journalDir, first, e -> batches[0]++, damage::add);
+      // every line of every segment is checked; batches a valid snapshot covers need not be there
+      FileJournal.read(journalDir, newestGoodSnapshot + 1, true, e -> batches[0]++, damage::add);
       return new VerifyReport(segments.size(), batches[0], snapshots.size(), damage);
     } catch (IOException e) {
       throw new StorageException("cannot read " + dataDir + ": " + e.getMessage(), e);

@@ -25,7 +25,6 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.RepeatedTest;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -316,11 +315,6 @@ class CrashConcurrencyTest {
    * Exactly one of N concurrent addIdempotent calls of a new uid adds it; the others replay it, and
    * each caller is told a distinct replay count, 1 to N.
    */
-  @Disabled(
-      "bug: Engine.execute decides against the projection, then checks pendingKeys under applyLock;"
-          + " a batch applied in between is in neither place, so a second trace.added of the same uid"
-          + " is appended (engine halts: 'durable batch 2 did not apply') or a stale replay count"
-          + " is returned")
   @RepeatedTest(5)
   @Timeout(value = 30, unit = TimeUnit.SECONDS)
   void addIdempotent_sameUidFromManyThreads_makesOneTraceWithReplayCountN(@TempDir Path tmp)
@@ -389,11 +383,6 @@ class CrashConcurrencyTest {
    * own write fail, but must not take the instance down for every other thread. FileChannel closes
    * itself when a thread blocked in it, or entering it, is interrupted.
    */
-  @Disabled(
-      "bug: FileJournal does its write and force on the caller's thread; an interrupted caller"
-          + " closes the shared FileChannel (ClosedByInterruptException), FileJournal records it as"
-          + " a failure and every later write of every thread throws until the directory is"
-          + " reopened")
   @Test
   @Timeout(value = 30, unit = TimeUnit.SECONDS)
   void interruptedWriter_doesNotStopOtherWriters(@TempDir Path tmp) throws Exception {
@@ -422,9 +411,6 @@ class CrashConcurrencyTest {
    * (a scheduled compaction, an operator's, the one on close) while writers run. None may fail, and
    * the directory must reopen to the same state.
    */
-  @Disabled(
-      "bug: SnapshotStore.write names its temporary file only by seq and pid; two snapshots at the"
-          + " same seq share it, so one rename fails (NoSuchFileException) or both write one file")
   @Test
   @Timeout(value = 60, unit = TimeUnit.SECONDS)
   void snapshotAndCompact_fromSeveralThreadsWhileWriting_neverFail(@TempDir Path tmp)

@@ -10,7 +10,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -54,10 +53,6 @@ class CrashDurabilityTest {
    * Closing an instance whose background fsync is running must still close cleanly and fsync. With
    * a 1 ms interval the fsync thread is busy often enough that a few dozen closes hit it.
    */
-  @Disabled(
-      "bug: FileJournal.close calls syncer.shutdownNow(), whose interrupt closes the FileChannel"
-          + " under a running force(); close then fails with ClosedChannelException ('failed:"
-          + " null') and skips the final fsync")
   @Test
   @Timeout(value = 60, unit = TimeUnit.SECONDS)
   void close_whileTheIntervalFsyncRuns_closesCleanly(@TempDir Path tmp) {

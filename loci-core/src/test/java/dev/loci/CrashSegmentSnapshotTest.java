@@ -19,7 +19,6 @@ import java.util.TreeSet;
 import java.util.stream.LongStream;
 import java.util.zip.CRC32C;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -310,9 +309,6 @@ class CrashSegmentSnapshotTest {
    * must say that those batches are gone, as {@link Loci#verify} does, instead of only that the
    * snapshot is bad and "an older snapshot or the journal" is used: neither holds them.
    */
-  @Disabled(
-      "bug: FileJournal.read starts lastGood at max(fromSeq, firstSeq(first segment)) - 1, so the"
-          + " batches before the first segment are never reported as a SEQUENCE_GAP when opening")
   @Test
   void corruptSnapshotAfterCompaction_openReportsTheBatchesNoLongerAnywhere() throws IOException {
     Path dir = CrashFixture.copy(segmented.dir(), tmp.resolve("compact-rot"));
@@ -339,9 +335,6 @@ class CrashSegmentSnapshotTest {
    * Batches missing from the journal but covered by a valid snapshot are not lost: opening restores
    * them from the snapshot and reports nothing, so verify must not fail either.
    */
-  @Disabled(
-      "bug: Loci.verify discounts a valid snapshot only for batches before the first segment; a gap"
-          + " between segments that the newest snapshot covers is reported as a lossy SEQUENCE_GAP")
   @Test
   void verify_gapInTheJournalCoveredByASnapshot_isNotLoss() throws IOException {
     Path dir = CrashFixture.copy(snapshotted.dir(), tmp.resolve("gap-covered"));
@@ -396,9 +389,6 @@ class CrashSegmentSnapshotTest {
    * the file's own checksum says so. It must be skipped like any other damaged snapshot, not stop
    * the data directory from opening.
    */
-  @Disabled(
-      "bug: SnapshotStore.parseHeader rejects the version before the checksum is checked, so a"
-          + " flipped version digit makes open fail instead of falling back")
   @Test
   void snapshotVersionDigitFlipped_isABadSnapshot_notAnUnknownVersion() throws IOException {
     Path dir = CrashFixture.copy(snapshotted.dir(), tmp.resolve("v-flip"));

@@ -14,7 +14,6 @@ import java.util.Map;
 import java.util.Random;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -149,9 +148,6 @@ class CrashTornTailTest {
    * last good one (a page of the first never reached the disk, the second is half written). None of
    * them was acknowledged, so all of them are the torn tail.
    */
-  @Disabled(
-      "bug: FileJournal.open truncates only the final bad line; earlier trailing bad lines stay and"
-          + " become lossy BAD_LINE damage once a new batch is appended after them")
   @ParameterizedTest(name = "{0}")
   @MethodSource("multiLineGarbage")
   void garbage_ofSeveralLinesAfterTheLastLine_isTruncatedAsATornTail(String name, byte[] garbage)

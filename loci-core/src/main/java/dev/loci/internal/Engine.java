@@ -109,6 +109,7 @@ public final class Engine implements AutoCloseable {
   private final List<Damage> openDamage;
 
   private final ReentrantLock commandLock = new ReentrantLock();
+  private final ReentrantLock snapshotLock = new ReentrantLock();
   private final ReentrantReadWriteLock stateLock = new ReentrantReadWriteLock();
   private final ReentrantLock applyLock = new ReentrantLock();
   private final Condition appliedAdvanced = applyLock.newCondition();
@@ -281,18 +282,21 @@ public final class Engine implements AutoCloseable {
           now = lastNow; // the wall clock stepped back: keep command time monotonic
         }
         lastNow = now;
-        stateLock.readLock().lock();
-        try {
-          decision = command.decide(new CommandContext(now, ids));
-        } finally {
-          stateLock.readLock().unlock();
-        }
-        List<String> keys = new ArrayList<>(decision.keys().size());
-        for (String k : decision.keys()) {
-          keys.add(namespace.value() + '\u0000' + k);
-        }
+        List<String> keys;
+        // Deciding and checking pending keys happen under applyLock, so no batch can be applied
+        // in between: the decision saw every applied batch, and every other one is still pending.
         applyLock.lock();
         try {
+          stateLock.readLock().lock();
+          try {
+            decision = command.decide(new CommandContext(now, ids));
+          } finally {
+            stateLock.readLock().unlock();
+          }
+          keys = new ArrayList<>(decision.keys().size());
+          for (String k : decision.keys()) {
+            keys.add(namespace.value() + '\u0000' + k);
+          }
           for (String k : keys) {
             Long seq = pendingKeys.get(k);
             if (seq != null) {
@@ -423,6 +427,15 @@ public final class Engine implements AutoCloseable {
    * @throws IllegalStateException if the engine has no snapshot store
    */
   public long snapshot() {
+    snapshotLock.lock();
+    try {
+      return snapshotLocked();
+    } finally {
+      snapshotLock.unlock();
+    }
+  }
+
+  private long snapshotLocked() {
     SnapshotStore store =
         snapshots.orElseThrow(() -> new IllegalStateException("this journal keeps no snapshots"));
     Map<String, Map.Entry<Integer, Iterable<JsonNode>>> captured = new LinkedHashMap<>();
@@ -450,11 +463,16 @@ public final class Engine implements AutoCloseable {
    * @return the snapshot's sequence number and how many segments were deleted
    */
   public long[] compact() {
-    journal.roll();
-    long seq = snapshot();
-    int segments = journal.deleteThrough(seq);
-    snapshots.ifPresent(s -> s.deleteOlderThan(seq));
-    return new long[] {seq, segments};
+    snapshotLock.lock();
+    try {
+      journal.roll();
+      long seq = snapshotLocked();
+      int segments = journal.deleteThrough(seq);
+      snapshots.ifPresent(s -> s.deleteOlderThan(seq));
+      return new long[] {seq, segments};
+    } finally {
+      snapshotLock.unlock();
+    }
   }
 
   /** The journal the engine writes to. */

@@ -10,6 +10,7 @@ import dev.loci.spi.JournalEntry;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
+import java.nio.channels.ClosedByInterruptException;
 import java.nio.channels.ClosedChannelException;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
@@ -51,6 +52,7 @@ public final class FileJournal implements Journal {
 
   private static final System.Logger LOG = System.getLogger(FileJournal.class.getName());
   private static final Pattern SEGMENT_NAME = Pattern.compile("\\d{20}\\.jsonl");
+  private static final int MAX_INTERRUPTED_RETRIES = 10;
 
   private final Path dir;
   private final Durability durability;
@@ -137,7 +139,9 @@ public final class FileJournal implements Journal {
                   active,
                   tail.tornAt,
                   tail.tornSeq,
-                  "last line cut short or failed its checksum ("
+                  "last "
+                      + (tail.tornLines == 1 ? "line" : tail.tornLines + " lines")
+                      + " cut short or failing the checksum ("
                       + tail.tornDetail
                       + "); truncated "
                       + (tail.size - tail.tornAt)
@@ -189,11 +193,7 @@ public final class FileJournal implements Journal {
       }
       long before = segmentSize;
       try {
-        ByteBuffer buffer = ByteBuffer.wrap(line);
-        long pos = before;
-        while (buffer.hasRemaining()) {
-          pos += channel.write(buffer, pos);
-        }
+        writeAt(line, before);
       } catch (IOException e) {
         try {
           channel.truncate(before);
@@ -210,6 +210,47 @@ public final class FileJournal implements Journal {
       return new Written(seq);
     } finally {
       writeLock.unlock();
+    }
+  }
+
+  /**
+   * Writes {@code line} at {@code pos} of the active segment. An interrupt of the calling thread
+   * must not cost the journal its channel (the JDK closes an interruptible channel when a thread
+   * blocked in it is interrupted): the interrupt status is set aside during the write, and if an
+   * interrupt still closes the channel, it is reopened and the positional write repeated. The
+   * caller's interrupt status is restored afterwards.
+   */
+  private void writeAt(byte[] line, long pos) throws IOException {
+    boolean interrupted = Thread.interrupted();
+    try {
+      for (int attempt = 0; ; attempt++) {
+        try {
+          ByteBuffer buffer = ByteBuffer.wrap(line);
+          long at = pos;
+          while (buffer.hasRemaining()) {
+            at += channel.write(buffer, at);
+          }
+          return;
+        } catch (ClosedByInterruptException e) {
+          interrupted = true;
+          Thread.interrupted();
+          if (attempt >= MAX_INTERRUPTED_RETRIES) {
+            throw e;
+          }
+          reopenIfClosed(channel);
+        }
+      }
+    } finally {
+      if (interrupted) {
+        Thread.currentThread().interrupt();
+      }
+    }
+  }
+
+  /** Replaces the active channel if it is {@code broken} and closed; call under writeLock. */
+  private void reopenIfClosed(FileChannel broken) throws IOException {
+    if (channel == broken && !broken.isOpen() && !closed) {
+      channel = FileChannel.open(segment, StandardOpenOption.WRITE);
     }
   }
 
@@ -235,41 +276,63 @@ public final class FileJournal implements Journal {
     }
   }
 
-  /** Makes every batch up to {@code seq} durable, sharing the fsync with concurrent callers. */
+  /**
+   * Makes every batch up to {@code seq} durable, sharing the fsync with concurrent callers. Like
+   * {@link #writeAt}, it survives interrupts: a channel closed by an interrupt (of this thread or
+   * of another writer) is reopened and the fsync repeated, which flushes the file whichever
+   * descriptor wrote it.
+   */
   private void syncThrough(long seq) {
     if (durableSeq >= seq) {
       return;
     }
     syncLock.lock();
+    boolean interrupted = Thread.interrupted();
     try {
-      if (durableSeq >= seq) {
-        return;
-      }
-      checkUsable();
-      FileChannel ch;
-      long target;
-      writeLock.lock();
-      try {
-        ch = channel;
-        target = lastSeq;
-      } finally {
-        writeLock.unlock();
-      }
-      try {
-        ch.force(false);
-        fsyncs.incrementAndGet();
-      } catch (ClosedChannelException e) {
-        // a roll or close forced and closed this segment; it advanced durableSeq before closing
-        if (durableSeq < seq) {
+      for (int attempt = 0; durableSeq < seq; attempt++) {
+        checkUsable();
+        FileChannel ch;
+        long target;
+        writeLock.lock();
+        try {
+          ch = channel;
+          target = lastSeq;
+        } finally {
+          writeLock.unlock();
+        }
+        try {
+          ch.force(false);
+          fsyncs.incrementAndGet();
+          advanceDurable(target);
+        } catch (ClosedChannelException e) {
+          // closed by a roll (which forced it first), by close(), or by an interrupt
+          if (e instanceof ClosedByInterruptException) {
+            interrupted = true;
+            Thread.interrupted();
+          }
+          if (durableSeq >= seq) {
+            return;
+          }
+          if (attempt >= MAX_INTERRUPTED_RETRIES) {
+            throw fail(e);
+          }
+          writeLock.lock();
+          try {
+            reopenIfClosed(ch);
+          } catch (IOException reopen) {
+            throw fail(reopen);
+          } finally {
+            writeLock.unlock();
+          }
+        } catch (IOException e) {
           throw fail(e);
         }
-        return;
-      } catch (IOException e) {
-        throw fail(e);
       }
-      advanceDurable(target);
     } finally {
       syncLock.unlock();
+      if (interrupted) {
+        Thread.currentThread().interrupt();
+      }
     }
   }
 
@@ -382,7 +445,7 @@ public final class FileJournal implements Journal {
   @Override
   public void read(long fromSeq, Consumer<JournalEntry> entries, Consumer<Damage> damage) {
     try {
-      read(dir, fromSeq, entries, damage);
+      read(dir, fromSeq, false, entries, damage);
     } catch (IOException e) {
       throw new StorageException("cannot read journal in " + dir + ": " + e.getMessage(), e);
     }
@@ -391,22 +454,28 @@ public final class FileJournal implements Journal {
   /**
    * Reads the segments in {@code dir} without opening them for writing: used by {@link #read} and
    * by verification of a directory another process may hold open.
+   *
+   * @param fromSeq batches below this are covered elsewhere (a snapshot): a gap below it is not
+   *     damage
+   * @param everything if true, every line of every segment is checked and every good batch passed
+   *     on, even below {@code fromSeq} (verification); if false, segments and lines below {@code
+   *     fromSeq} are skipped (opening)
    */
   public static void read(
-      Path dir, long fromSeq, Consumer<JournalEntry> entries, Consumer<Damage> damage)
+      Path dir,
+      long fromSeq,
+      boolean everything,
+      Consumer<JournalEntry> entries,
+      Consumer<Damage> damage)
       throws IOException {
     List<Path> segments = segments(dir);
-    ReadState state = new ReadState(fromSeq, entries, damage);
+    ReadState state = new ReadState(fromSeq, everything, entries, damage);
     for (int i = 0; i < segments.size(); i++) {
-      if (i + 1 < segments.size() && firstSeq(segments.get(i + 1)) <= fromSeq) {
+      if (!everything && i + 1 < segments.size() && firstSeq(segments.get(i + 1)) <= fromSeq) {
         continue;
       }
-      Path file = segments.get(i);
-      if (state.lastGood < 0) {
-        state.lastGood = Math.max(fromSeq, firstSeq(file)) - 1;
-      }
-      state.file = file;
-      LineScanner.scan(file, state::line);
+      state.file = segments.get(i);
+      LineScanner.scan(state.file, state::line);
       state.endOfSegment(i == segments.size() - 1);
     }
   }
@@ -414,16 +483,19 @@ public final class FileJournal implements Journal {
   /** Per-read bookkeeping: the last good sequence number and lines awaiting classification. */
   private static final class ReadState {
     private final long fromSeq;
+    private final boolean everything;
     private final Consumer<JournalEntry> entries;
     private final Consumer<Damage> damage;
     private final Map<String, Namespace> namespaces = JournalLines.namespaceCache();
     private Path file;
-    private long lastGood = -1;
+    private long lastGood;
     private long badSinceGood;
     private Damage pendingBad;
 
-    ReadState(long fromSeq, Consumer<JournalEntry> entries, Consumer<Damage> damage) {
+    ReadState(
+        long fromSeq, boolean everything, Consumer<JournalEntry> entries, Consumer<Damage> damage) {
       this.fromSeq = fromSeq;
+      this.everything = everything;
       this.entries = entries;
       this.damage = damage;
     }
@@ -431,25 +503,52 @@ public final class FileJournal implements Journal {
     void line(long offset, byte[] buf, int off, int len, boolean terminated) {
       flushBad();
       OptionalLong peeked = JournalLines.peekSeq(buf, off, len);
-      if (terminated
+      if (!everything
+          && terminated
           && peeked.isPresent()
           && peeked.getAsLong() < fromSeq
           && JournalLines.checksumMatches(buf, off, len)) {
         return;
       }
-      JournalEntry entry;
-      try {
-        if (!terminated) {
-          throw new JournalLines.BadLineException("line has no newline: cut short", peeked);
-        }
-        entry = JournalLines.decode(buf, off, len, namespaces);
-      } catch (JournalLines.BadLineException e) {
-        pendingBad = new Damage(Damage.Kind.BAD_LINE, file, offset, e.seq(), e.getMessage());
+      if (!terminated) {
+        pendingBad =
+            new Damage(
+                Damage.Kind.BAD_LINE, file, offset, peeked, "line has no newline: cut short");
         badSinceGood++;
         return;
       }
+      try {
+        accept(offset, JournalLines.decode(buf, off, len, namespaces));
+      } catch (JournalLines.BadLineException e) {
+        JournalLines.Salvage salvage = JournalLines.salvage(buf, off, len, namespaces);
+        if (salvage.entries().isEmpty()) {
+          pendingBad = new Damage(Damage.Kind.BAD_LINE, file, offset, e.seq(), e.getMessage());
+          badSinceGood++;
+          return;
+        }
+        damage.accept(
+            new Damage(
+                Damage.Kind.BAD_LINE,
+                file,
+                offset,
+                e.seq(),
+                "line holds "
+                    + (salvage.entries().size() + salvage.badParts())
+                    + " batches run together (a damaged line break); "
+                    + salvage.entries().size()
+                    + " recovered, "
+                    + salvage.badParts()
+                    + " unreadable"));
+        badSinceGood += salvage.badParts();
+        for (JournalEntry entry : salvage.entries()) {
+          accept(offset, entry);
+        }
+      }
+    }
+
+    private void accept(long offset, JournalEntry entry) {
       long seq = entry.seq();
-      if (seq < fromSeq) {
+      if (!everything && seq < fromSeq) {
         return;
       }
       if (seq <= lastGood) {
@@ -463,7 +562,9 @@ public final class FileJournal implements Journal {
         badSinceGood++;
         return;
       }
-      long missing = seq - lastGood - 1;
+      // batches missing before this one, not counting those a snapshot covers
+      long firstMissing = Math.max(lastGood + 1, fromSeq);
+      long missing = seq - firstMissing;
       if (missing > badSinceGood) {
         damage.accept(
             new Damage(
@@ -471,11 +572,7 @@ public final class FileJournal implements Journal {
                 file,
                 offset,
                 OptionalLong.of(seq),
-                "batches "
-                    + (lastGood + 1)
-                    + " to "
-                    + (seq - 1)
-                    + " are missing before this line"));
+                "batches " + firstMissing + " to " + (seq - 1) + " are missing before this line"));
       }
       lastGood = seq;
       badSinceGood = 0;
@@ -498,7 +595,7 @@ public final class FileJournal implements Journal {
                 d.file(),
                 d.offset(),
                 d.seq(),
-                d.detail() + " (last line of the journal: an unacknowledged write cut short)");
+                d.detail() + " (last line of the journal: a write cut short, truncated on open)");
       }
       flushBad();
     }
@@ -536,7 +633,15 @@ public final class FileJournal implements Journal {
       return;
     }
     if (syncer != null) {
-      syncer.shutdownNow();
+      // not shutdownNow: an interrupt would land in the background fsync
+      syncer.shutdown();
+      try {
+        if (!syncer.awaitTermination(10, TimeUnit.SECONDS)) {
+          LOG.log(System.Logger.Level.WARNING, "journal background fsync did not stop in 10 s");
+        }
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
     }
     writeLock.lock();
     try {
@@ -585,17 +690,20 @@ public final class FileJournal implements Journal {
     return Math.max(firstSeq(segment) - 1, TailState.read(segment).maxSeq);
   }
 
-  /** What the end of a segment looks like: its highest good sequence and a torn last line. */
+  /**
+   * What the end of a segment looks like: its highest good sequence number and the torn region, if
+   * any. The torn region starts at the first bad line after the last good one and runs to the end
+   * of the file: the unsynced tail a crash can leave, as partial lines, zeros, or both. A line that
+   * holds a complete batch with a valid checksum (even run together with another) is never part of
+   * it, because a cut-short write cannot produce one.
+   */
   private static final class TailState {
     long size;
     long maxSeq;
     long tornAt = -1;
     OptionalLong tornSeq = OptionalLong.empty();
     String tornDetail = "";
-    private long lastOffset = -1;
-    private boolean lastBad;
-    private String lastDetail = "";
-    private OptionalLong lastPeek = OptionalLong.empty();
+    int tornLines;
 
     static TailState read(Path segment) throws IOException {
       TailState t = new TailState();
@@ -604,35 +712,43 @@ public final class FileJournal implements Journal {
       LineScanner.scan(
           segment,
           (offset, buf, off, len, terminated) -> {
-            t.lastOffset = offset;
-            t.lastPeek = JournalLines.peekSeq(buf, off, len);
-            t.lastBad = false;
+            OptionalLong peek = JournalLines.peekSeq(buf, off, len);
+            String problem = null;
+            long good = -1;
             if (!terminated) {
-              t.lastBad = true;
-              t.lastDetail = "no newline";
-              return;
-            }
-            if (!JournalLines.checksumMatches(buf, off, len) || t.lastPeek.isEmpty()) {
-              t.lastBad = true;
-              t.lastDetail = "crc32c mismatch";
-              return;
-            }
-            if (offset + len + 1 == t.size) {
-              try {
-                JournalLines.decode(buf, off, len, namespaces);
-              } catch (JournalLines.BadLineException e) {
-                t.lastBad = true;
-                t.lastDetail = e.getMessage();
-                return;
+              problem = "no newline";
+            } else if (JournalLines.checksumMatches(buf, off, len) && peek.isPresent()) {
+              good = peek.getAsLong();
+              if (offset + len + 1 == t.size) {
+                try {
+                  JournalLines.decode(buf, off, len, namespaces);
+                } catch (JournalLines.BadLineException e) {
+                  problem = e.getMessage();
+                }
+              }
+            } else {
+              JournalLines.Salvage salvage = JournalLines.salvage(buf, off, len, namespaces);
+              if (salvage.entries().isEmpty()) {
+                problem = "crc32c mismatch";
+              } else {
+                for (JournalEntry e : salvage.entries()) {
+                  good = Math.max(good, e.seq());
+                }
               }
             }
-            t.maxSeq = Math.max(t.maxSeq, t.lastPeek.getAsLong());
+            if (problem == null) {
+              t.maxSeq = Math.max(t.maxSeq, good);
+              t.tornAt = -1;
+              t.tornLines = 0;
+            } else {
+              if (t.tornAt < 0) {
+                t.tornAt = offset;
+                t.tornSeq = peek;
+                t.tornDetail = problem;
+              }
+              t.tornLines++;
+            }
           });
-      if (t.lastBad) {
-        t.tornAt = t.lastOffset;
-        t.tornSeq = t.lastPeek;
-        t.tornDetail = t.lastDetail;
-      }
       return t;
     }
   }

@@ -199,6 +199,59 @@ public final class JournalLines {
     }
   }
 
+  /**
+   * What {@link #salvage} recovered from a bad line.
+   *
+   * @param entries the batches that decoded, in line order
+   * @param badParts how many parts of the line did not decode
+   */
+  public record Salvage(List<JournalEntry> entries, int badParts) {
+    /** Copies the list. */
+    public Salvage {
+      entries = List.copyOf(entries);
+    }
+  }
+
+  /**
+   * Recovers the batches of a bad line that is really several lines run together because a line
+   * break was damaged: the line is split before every embedded {@code {"seq":} (dropping the byte
+   * before it, the damaged break) and each part that passes its checksum is kept. A line with no
+   * embedded start yields nothing.
+   */
+  public static Salvage salvage(byte[] buf, int off, int len, Map<String, Namespace> namespaces) {
+    List<Integer> starts = new ArrayList<>();
+    int end = off + len;
+    for (int i = off; i + SEQ_MARK.length <= end; i++) {
+      if (buf[i] == '{' && matchesAt(buf, i, SEQ_MARK)) {
+        starts.add(i);
+      }
+    }
+    if (starts.isEmpty() || (starts.size() == 1 && starts.get(0) == off)) {
+      return new Salvage(List.of(), 1);
+    }
+    List<JournalEntry> entries = new ArrayList<>();
+    int bad = starts.get(0) > off ? 1 : 0;
+    for (int k = 0; k < starts.size(); k++) {
+      int from = starts.get(k);
+      int to = k + 1 < starts.size() ? starts.get(k + 1) - 1 : end;
+      try {
+        entries.add(decode(buf, from, to - from, namespaces));
+      } catch (BadLineException e) {
+        bad++;
+      }
+    }
+    return new Salvage(entries, bad);
+  }
+
+  private static boolean matchesAt(byte[] buf, int at, byte[] mark) {
+    for (int i = 0; i < mark.length; i++) {
+      if (buf[at + i] != mark[i]) {
+        return false;
+      }
+    }
+    return true;
+  }
+
   /** A fresh namespace cache for one read pass. */
   public static Map<String, Namespace> namespaceCache() {
     return new HashMap<>();

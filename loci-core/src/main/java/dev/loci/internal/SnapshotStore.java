@@ -39,7 +39,9 @@ import java.util.zip.CRC32C;
  * </pre>
  *
  * A file is written under a temporary name, fsynced, renamed atomically and the directory fsynced,
- * so a reader sees a whole snapshot or none. Readers refuse versions they do not know by name.
+ * so a reader sees a whole snapshot or none. The framing (header first, checksummed end line last)
+ * is the same in every version; readers check it first and then refuse versions they do not know by
+ * name.
  */
 public final class SnapshotStore {
   /** The first field of every snapshot. */
@@ -53,11 +55,13 @@ public final class SnapshotStore {
 
   private static final Pattern NAME = Pattern.compile("\\d{20}\\.snapshot");
   private static final String FOOTER_START = "{\"end\":true";
+  private static final java.util.concurrent.atomic.AtomicLong TEMP_IDS =
+      new java.util.concurrent.atomic.AtomicLong();
 
   private final Path dir;
 
   /** What a snapshot's header says. */
-  public record Header(long seq, Instant ts, Map<String, Integer> layers) {
+  public record Header(int version, long seq, Instant ts, Map<String, Integer> layers) {
     /** Copies the layer versions. */
     public Header {
       layers = Map.copyOf(layers);
@@ -124,7 +128,15 @@ public final class SnapshotStore {
       long seq, Instant ts, Map<String, Map.Entry<Integer, Iterable<JsonNode>>> layers) {
     String name = String.format("%020d.snapshot", seq);
     Path target = dir.resolve(name);
-    Path tmp = dir.resolve("." + name + "." + ProcessHandle.current().pid() + ".tmp");
+    Path tmp =
+        dir.resolve(
+            "."
+                + name
+                + "."
+                + ProcessHandle.current().pid()
+                + "-"
+                + TEMP_IDS.incrementAndGet()
+                + ".tmp");
     try {
       try (FileChannel ch =
           FileChannel.open(
@@ -253,6 +265,20 @@ public final class SnapshotStore {
           footerOffset[0],
           "end line counts " + end.path("records").asLong(-1) + " records, file has " + records[0]);
     }
+    // only an intact file can be of an unknown version; a damaged version digit is damage
+    if (header[0].version() != VERSION) {
+      throw new StorageException(
+          "snapshot "
+              + file
+              + " is format "
+              + FORMAT
+              + " version "
+              + header[0].version()
+              + "; this Loci reads version "
+              + VERSION
+              + " only. Use a Loci release that reads it, or move the file away to rebuild from"
+              + " the journal");
+    }
     return header[0];
   }
 
@@ -268,23 +294,11 @@ public final class SnapshotStore {
           file, 0, "header lacks magic " + MAGIC + " and format " + FORMAT);
     }
     int version = h.path("version").asInt(-1);
-    if (version != VERSION) {
-      throw new StorageException(
-          "snapshot "
-              + file
-              + " is format "
-              + FORMAT
-              + " version "
-              + version
-              + "; this Loci reads version "
-              + VERSION
-              + " only. Use a Loci release that reads it, or move the file away to rebuild from"
-              + " the journal");
-    }
     Map<String, Integer> layers = new LinkedHashMap<>();
     h.path("layers").fields().forEachRemaining(e -> layers.put(e.getKey(), e.getValue().asInt()));
     try {
-      return new Header(h.path("seq").asLong(), Timestamps.parse(h.path("ts").asText()), layers);
+      return new Header(
+          version, h.path("seq").asLong(), Timestamps.parse(h.path("ts").asText()), layers);
     } catch (RuntimeException e) {
       throw new CorruptJournalException(file, 0, "header has a bad ts: " + e.getMessage());
     }

@@ -104,6 +104,7 @@ class FileJournalTest {
     FileJournal.read(
         dir,
         1,
+        true,
         read::add,
         d -> {
           throw new AssertionError(d.toString());

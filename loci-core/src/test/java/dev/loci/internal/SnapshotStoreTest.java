@@ -54,14 +54,33 @@ class SnapshotStoreTest {
   @Test
   void check_futureVersion_refusedNamingTheVersion() throws Exception {
     Path file = write(SnapshotStore.open(dir), 1, 1);
-    String text = Files.readString(file).replace("\"version\":1", "\"version\":99");
-    Files.writeString(file, text);
+    List<String> lines = Files.readAllLines(file);
+    lines.set(0, lines.get(0).replace("\"version\":1", "\"version\":99"));
+    java.util.zip.CRC32C crc = new java.util.zip.CRC32C();
+    for (String line : lines.subList(0, lines.size() - 1)) {
+      crc.update((line + "\n").getBytes(StandardCharsets.UTF_8));
+    }
+    lines.set(
+        lines.size() - 1,
+        lines
+            .get(lines.size() - 1)
+            .replaceAll("[0-9a-f]{8}\"}$", String.format("%08x\"}", crc.getValue())));
+    Files.write(file, lines);
 
     assertThatThrownBy(() -> SnapshotStore.check(file))
         .isInstanceOf(StorageException.class)
         .isNotInstanceOf(CorruptJournalException.class)
         .hasMessageContaining("version 99")
         .hasMessageContaining("reads version 1");
+  }
+
+  @Test
+  void check_versionDigitDamaged_isCorruptionNotAnUnknownVersion() throws Exception {
+    Path file = write(SnapshotStore.open(dir), 1, 1);
+    Files.writeString(file, Files.readString(file).replace("\"version\":1", "\"version\":3"));
+    assertThatThrownBy(() -> SnapshotStore.check(file))
+        .isInstanceOf(CorruptJournalException.class)
+        .hasMessageContaining("crc32c mismatch");
   }
 
   @Test
