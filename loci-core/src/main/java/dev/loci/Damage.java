@@ -17,8 +17,10 @@ public record Damage(Kind kind, Path file, long offset, OptionalLong seq, String
   /** The sorts of problem. */
   public enum Kind {
     /**
-     * A partial last line of the last segment: a write that was cut short and never acknowledged.
-     * Opening truncates it; it loses nothing that was acknowledged.
+     * Bad lines at the very end of the last segment, after the last good one: what a crash leaves
+     * of writes that were cut short and never acknowledged. Opening truncates them. Bit rot in the
+     * final line of a quiet journal looks the same and cannot be told apart; a line with a valid
+     * checksum, which a cut-short write cannot produce, is never treated as torn.
      */
     TORN_TAIL(false),
     /** A line that fails to parse, fails its checksum, or repeats a sequence number; skipped. */
