@@ -8,6 +8,7 @@ import dev.loci.Traces;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
+import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.FileStore;
 import java.nio.file.Files;
@@ -22,8 +23,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.concurrent.CancellationException;
-import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Stream;
 
 /**
@@ -75,6 +74,8 @@ public final class JournalBenchmark {
    * @param measurement how long acknowledged writes are counted, per measurement
    * @param replayEvents how many traces the replayed journal holds
    * @param noteBytes the length of the {@code note} string in each record's content
+   * @param jitWarmupRecords records each side writes without fsync before the first measurement, so
+   *     the JIT has compiled the write paths of both before any window is counted; 0 skips it
    */
   public record Options(
       Path workDir,
@@ -82,7 +83,8 @@ public final class JournalBenchmark {
       Duration warmup,
       Duration measurement,
       int replayEvents,
-      int noteBytes) {
+      int noteBytes,
+      int jitWarmupRecords) {
     /** Checks every field and copies the writer counts. */
     public Options {
       Objects.requireNonNull(workDir, "workDir");
@@ -113,11 +115,15 @@ public final class JournalBenchmark {
         throw new IllegalArgumentException(
             "noteBytes must be between 1 and 1,000,000, found " + noteBytes);
       }
+      if (jitWarmupRecords < 0) {
+        throw new IllegalArgumentException(
+            "jitWarmupRecords must be 0 or more, found " + jitWarmupRecords);
+      }
     }
 
     /**
      * The issue's settings: work directory {@code ./loci-bench-work}, 1 and 8 writers, 2 s warm-up,
-     * 10 s measured, 1,000,000 replay events, 100-character notes.
+     * 10 s measured, 1,000,000 replay events, 100-character notes, 100,000 JIT warm-up records.
      */
     public static Options defaults() {
       return new Options(
@@ -126,37 +132,50 @@ public final class JournalBenchmark {
           Duration.ofSeconds(2),
           Duration.ofSeconds(10),
           (int) GOAL_REPLAY_EVENTS,
-          100);
+          100,
+          100_000);
     }
 
     /** These options with another work directory. */
     public Options withWorkDir(Path workDir) {
-      return new Options(workDir, writerCounts, warmup, measurement, replayEvents, noteBytes);
+      return new Options(
+          workDir, writerCounts, warmup, measurement, replayEvents, noteBytes, jitWarmupRecords);
     }
 
     /** These options with other writer counts. */
     public Options withWriterCounts(List<Integer> writerCounts) {
-      return new Options(workDir, writerCounts, warmup, measurement, replayEvents, noteBytes);
+      return new Options(
+          workDir, writerCounts, warmup, measurement, replayEvents, noteBytes, jitWarmupRecords);
     }
 
     /** These options with another warm-up per measurement. */
     public Options withWarmup(Duration warmup) {
-      return new Options(workDir, writerCounts, warmup, measurement, replayEvents, noteBytes);
+      return new Options(
+          workDir, writerCounts, warmup, measurement, replayEvents, noteBytes, jitWarmupRecords);
     }
 
     /** These options with another measured window per measurement. */
     public Options withMeasurement(Duration measurement) {
-      return new Options(workDir, writerCounts, warmup, measurement, replayEvents, noteBytes);
+      return new Options(
+          workDir, writerCounts, warmup, measurement, replayEvents, noteBytes, jitWarmupRecords);
     }
 
     /** These options with another replayed journal size. */
     public Options withReplayEvents(int replayEvents) {
-      return new Options(workDir, writerCounts, warmup, measurement, replayEvents, noteBytes);
+      return new Options(
+          workDir, writerCounts, warmup, measurement, replayEvents, noteBytes, jitWarmupRecords);
     }
 
     /** These options with another note length. */
     public Options withNoteBytes(int noteBytes) {
-      return new Options(workDir, writerCounts, warmup, measurement, replayEvents, noteBytes);
+      return new Options(
+          workDir, writerCounts, warmup, measurement, replayEvents, noteBytes, jitWarmupRecords);
+    }
+
+    /** These options with another JIT warm-up size; 0 skips the warm-up. */
+    public Options withJitWarmupRecords(int jitWarmupRecords) {
+      return new Options(
+          workDir, writerCounts, warmup, measurement, replayEvents, noteBytes, jitWarmupRecords);
     }
   }
 
@@ -169,6 +188,8 @@ public final class JournalBenchmark {
    * @param os operating system name, version and architecture
    * @param fileSystem type and name of the file store holding the work directory
    * @param maxHeapBytes the JVM's maximum heap
+   * @param loadAverage the system load average over the last minute when the run started, or a
+   *     negative number if the platform does not report it; other work on the machine shows here
    * @param date when the run started
    */
   public record Machine(
@@ -178,6 +199,7 @@ public final class JournalBenchmark {
       String os,
       String fileSystem,
       long maxHeapBytes,
+      double loadAverage,
       Instant date) {
     /** Checks every field is present. */
     public Machine {
@@ -210,6 +232,7 @@ public final class JournalBenchmark {
               + System.getProperty("os.arch"),
           fs,
           Runtime.getRuntime().maxMemory(),
+          ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage(),
           Instant.now().truncatedTo(ChronoUnit.SECONDS));
     }
 
@@ -235,8 +258,10 @@ public final class JournalBenchmark {
    *
    * @param operations operations acknowledged inside the window
    * @param seconds the window's length
+   * @param processCpuSeconds CPU time the whole benchmark process used inside the window (writers,
+   *     JIT, GC), or -1 if the JVM does not report it
    */
-  public record Throughput(long operations, double seconds) {
+  public record Throughput(long operations, double seconds, double processCpuSeconds) {
     /** Checks the figures are not negative and the window is not empty. */
     public Throughput {
       if (operations < 0 || !(seconds > 0)) {
@@ -248,6 +273,11 @@ public final class JournalBenchmark {
     /** Operations per second. */
     public double perSecond() {
       return operations / seconds;
+    }
+
+    /** Process CPU microseconds per operation, or -1 if unknown or nothing was acknowledged. */
+    public double cpuMicrosPerOperation() {
+      return processCpuSeconds < 0 || operations == 0 ? -1 : processCpuSeconds * 1e6 / operations;
     }
   }
 
@@ -350,7 +380,9 @@ public final class JournalBenchmark {
           .append(mib(machine.maxHeapBytes()))
           .append(", data on ")
           .append(machine.fileSystem())
-          .append(", ")
+          .append(", load average ")
+          .append(fixed(machine.loadAverage(), 2))
+          .append(" at start, ")
           .append(machine.date())
           .append(".\n\n");
       b.append("Appends: ")
@@ -359,8 +391,11 @@ public final class JournalBenchmark {
           .append(seconds(options.measurement()))
           .append(" s measured per row; records `{\"note\":\"<")
           .append(options.noteBytes())
-          .append(" chars>\",\"i\":N}` with one tag. SQLite: WAL, `synchronous=FULL`,")
-          .append(" one connection per writer, one transaction per record.\n\n");
+          .append(" chars>\",\"i\":N}` with one tag, after ")
+          .append(count(options.jitWarmupRecords()))
+          .append(" unmeasured JIT warm-up records per side. SQLite: WAL, `synchronous=FULL`,")
+          .append(" one connection per writer, one transaction per record. CPU is the whole")
+          .append(" process's CPU time per acknowledged write.\n\n");
       b.append("| Measurement | Rate | Detail |\n");
       b.append("|---|---:|---|\n");
       for (AppendResult a : appends) {
@@ -417,6 +452,7 @@ public final class JournalBenchmark {
       b.append(", \"os\": ").append(quote(machine.os()));
       b.append(", \"file_system\": ").append(quote(machine.fileSystem()));
       b.append(", \"max_heap_bytes\": ").append(machine.maxHeapBytes());
+      b.append(", \"load_average\": ").append(number(machine.loadAverage()));
       b.append(", \"date\": ").append(quote(machine.date().toString()));
       b.append("},\n  \"options\": {");
       b.append("\"work_dir\": ").append(quote(options.workDir().toString()));
@@ -425,6 +461,7 @@ public final class JournalBenchmark {
       b.append(", \"measurement_seconds\": ").append(seconds(options.measurement()));
       b.append(", \"replay_events\": ").append(options.replayEvents());
       b.append(", \"note_bytes\": ").append(options.noteBytes());
+      b.append(", \"jit_warmup_records\": ").append(options.jitWarmupRecords());
       b.append("},\n  \"appends\": [");
       for (int i = 0; i < appends.size(); i++) {
         AppendResult a = appends.get(i);
@@ -462,7 +499,10 @@ public final class JournalBenchmark {
     }
 
     private static String detail(Throughput t) {
-      return count(t.operations()) + " in " + fixed(t.seconds(), 2) + " s";
+      String d = count(t.operations()) + " in " + fixed(t.seconds(), 2) + " s";
+      return t.cpuMicrosPerOperation() < 0
+          ? d
+          : d + ", " + fixed(t.cpuMicrosPerOperation(), 0) + " us CPU each";
     }
 
     private static String json(Throughput t) {
@@ -472,6 +512,8 @@ public final class JournalBenchmark {
           + number(t.seconds())
           + ", \"per_second\": "
           + number(t.perSecond())
+          + ", \"process_cpu_seconds\": "
+          + number(t.processCpuSeconds())
           + "}";
     }
   }
@@ -501,6 +543,9 @@ public final class JournalBenchmark {
       log.println("warning: the work directory is on tmpfs, where fsync costs nothing");
     }
     BenchRecords records = new BenchRecords(options.noteBytes());
+    if (options.jitWarmupRecords() > 0) {
+      jitWarmup(options, records, log);
+    }
     List<AppendResult> appends = new ArrayList<>();
     for (int writers : options.writerCounts()) {
       Throughput loci = lociAppends(options, records, writers, log);
@@ -520,14 +565,14 @@ public final class JournalBenchmark {
       long stored;
       try (Loci loci =
           Loci.builder().dataDir(dir).durability(Durability.always()).snapshotAfter(0).open()) {
-        Traces traces = loci.traces();
-        Namespace ns = Namespace.of(BenchRecords.NAMESPACE);
-        List<ThroughputRun.Writer> ws = new ArrayList<>();
-        for (int k = 0; k < writers; k++) {
-          ws.add(i -> traces.add(ns, records.content(i), BenchRecords.TAGS));
-        }
-        r = ThroughputRun.run("loci-" + writers, ws, options.warmup(), options.measurement());
-        stored = traces.count(NamespaceScope.of(BenchRecords.SCOPE));
+        System.gc();
+        r =
+            ThroughputRun.run(
+                "loci-" + writers,
+                lociWriters(loci, records, writers),
+                options.warmup(),
+                options.measurement());
+        stored = loci.traces().count(NamespaceScope.of(BenchRecords.SCOPE));
       }
       check(label, r.total(), stored);
       return logged(log, label, "appends/s", r);
@@ -542,11 +587,12 @@ public final class JournalBenchmark {
       Path dir = scratch.path();
       ThroughputRun.Result r;
       long stored;
-      try (SqlitePeer peer = SqlitePeer.create(dir.resolve("traces.db"))) {
+      try (SqlitePeer peer = SqlitePeer.create(dir.resolve("traces.db"), true)) {
         List<ThroughputRun.Writer> ws = new ArrayList<>();
         for (int k = 0; k < writers; k++) {
           ws.add(peer.writer(records));
         }
+        System.gc();
         r = ThroughputRun.run("sqlite-" + writers, ws, options.warmup(), options.measurement());
         stored = peer.count();
       } catch (SQLException e) {
@@ -559,15 +605,17 @@ public final class JournalBenchmark {
 
   private static Throughput logged(
       PrintStream log, String label, String unit, ThroughputRun.Result r) {
-    Throughput t = new Throughput(r.measured(), r.seconds());
+    Throughput t = new Throughput(r.measured(), r.seconds(), r.cpuSeconds());
     log.printf(
         Locale.ROOT,
-        "%s: %s %s (%,d in %.2f s; %,d acknowledged and stored in all)%n",
+        "%s: %s %s (%,d in %.2f s, %.0f us process CPU each; %,d acknowledged and stored in"
+            + " all)%n",
         label,
         rate(t.perSecond()),
         unit,
         r.measured(),
         r.seconds(),
+        t.cpuMicrosPerOperation(),
         r.total());
     return t;
   }
@@ -631,49 +679,55 @@ public final class JournalBenchmark {
   /** Writes {@code events} one-trace batches with {@code none} durability and no snapshot. */
   private static void build(Path dir, BenchRecords records, long events) {
     int threads = Math.max(1, Runtime.getRuntime().availableProcessors());
-    AtomicLong next = new AtomicLong();
-    AtomicReference<Throwable> failure = new AtomicReference<>();
-    try (Loci loci =
-        Loci.builder().dataDir(dir).durability(Durability.none()).snapshotAfter(0).open()) {
-      Traces traces = loci.traces();
-      Namespace ns = Namespace.of(BenchRecords.NAMESPACE);
-      List<Thread> workers = new ArrayList<>();
-      for (int k = 0; k < threads; k++) {
-        Thread t =
-            new Thread(
-                () -> {
-                  try {
-                    long i;
-                    while (failure.get() == null && (i = next.getAndIncrement()) < events) {
-                      traces.add(ns, records.content(i), BenchRecords.TAGS);
-                    }
-                  } catch (Throwable e) {
-                    failure.compareAndSet(null, e);
-                  }
-                },
-                "replay-build-" + k);
-        t.setDaemon(true);
-        workers.add(t);
-      }
-      workers.forEach(Thread::start);
-      for (Thread t : workers) {
-        join(t);
-      }
-      if (failure.get() != null) {
-        throw new IllegalStateException(
-            "building the replay journal failed: " + failure.get(), failure.get());
-      }
+    try (Loci loci = openNone(dir)) {
+      ThroughputRun.runCount("replay-build", lociWriters(loci, records, threads), events);
       check("replay journal", events, loci.traces().count(NamespaceScope.of(BenchRecords.SCOPE)));
     }
   }
 
-  private static void join(Thread t) {
-    try {
-      t.join();
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new CancellationException("interrupted while building a journal");
+  /**
+   * Writes {@link Options#jitWarmupRecords()} records on each side without fsync, from as many
+   * threads as the largest writer count, so both sides' write paths are compiled before any window
+   * is counted. Nothing here is measured.
+   */
+  private static void jitWarmup(Options options, BenchRecords records, PrintStream log) {
+    int threads = options.writerCounts().stream().mapToInt(Integer::intValue).max().orElse(1);
+    long n = options.jitWarmupRecords();
+    long t0 = System.nanoTime();
+    try (ScratchDir scratch = ScratchDir.create(options.workDir(), "warmup-loci-");
+        Loci loci = openNone(scratch.path())) {
+      ThroughputRun.runCount("warmup-loci", lociWriters(loci, records, threads), n);
     }
+    try (ScratchDir scratch = ScratchDir.create(options.workDir(), "warmup-sqlite-");
+        SqlitePeer peer = SqlitePeer.create(scratch.path().resolve("traces.db"), false)) {
+      List<ThroughputRun.Writer> ws = new ArrayList<>();
+      for (int k = 0; k < threads; k++) {
+        ws.add(peer.writer(records));
+      }
+      ThroughputRun.runCount("warmup-sqlite", ws, n);
+    } catch (SQLException e) {
+      throw new IllegalStateException("SQLite warm-up: " + e.getMessage(), e);
+    }
+    log.printf(
+        Locale.ROOT,
+        "JIT warm-up: %,d records per side without fsync in %.2f s (not measured)%n",
+        n,
+        (System.nanoTime() - t0) / 1e9);
+  }
+
+  private static Loci openNone(Path dir) {
+    return Loci.builder().dataDir(dir).durability(Durability.none()).snapshotAfter(0).open();
+  }
+
+  private static List<ThroughputRun.Writer> lociWriters(
+      Loci loci, BenchRecords records, int writers) {
+    Traces traces = loci.traces();
+    Namespace ns = Namespace.of(BenchRecords.NAMESPACE);
+    List<ThroughputRun.Writer> ws = new ArrayList<>(writers);
+    for (int k = 0; k < writers; k++) {
+      ws.add(i -> traces.add(ns, records.content(i), BenchRecords.TAGS));
+    }
+    return ws;
   }
 
   private static void checkOpen(String what, Loci loci, long events, NamespaceScope scope) {
@@ -799,7 +853,8 @@ public final class JournalBenchmark {
    * Runs the benchmark from the command line, prints progress to stderr and the Markdown table to
    * stdout. Options: {@code --work-dir DIR}, {@code --writers 1,8}, {@code --warmup SECONDS},
    * {@code --seconds SECONDS} (measured window), {@code --replay-events N}, {@code --note-bytes N},
-   * {@code --json FILE} (also write the JSON report). Exits 2 on a usage error.
+   * {@code --jit-warmup-records N}, {@code --json FILE} (also write the JSON report). Exits 2 on a
+   * usage error.
    */
   public static void main(String[] args) throws IOException {
     Options options;
@@ -823,6 +878,8 @@ public final class JournalBenchmark {
           case "--seconds" -> options = options.withMeasurement(secondsOf(v));
           case "--replay-events" -> options = options.withReplayEvents(Integer.parseInt(v));
           case "--note-bytes" -> options = options.withNoteBytes(Integer.parseInt(v));
+          case "--jit-warmup-records" ->
+              options = options.withJitWarmupRecords(Integer.parseInt(v));
           case "--json" -> json = Path.of(v);
           default -> throw new IllegalArgumentException("unknown option " + arg);
         }
@@ -843,7 +900,8 @@ public final class JournalBenchmark {
 
   private static final String USAGE =
       "usage: JournalBenchmark [--work-dir DIR] [--writers 1,8] [--warmup SECONDS]"
-          + " [--seconds SECONDS] [--replay-events N] [--note-bytes N] [--json FILE]";
+          + " [--seconds SECONDS] [--replay-events N] [--note-bytes N] [--jit-warmup-records N]"
+          + " [--json FILE]";
 
   private static List<Integer> ints(String csv) {
     List<Integer> out = new ArrayList<>();

@@ -1,5 +1,7 @@
 package dev.loci.bench;
 
+import java.lang.management.ManagementFactory;
+import java.lang.management.OperatingSystemMXBean;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -33,8 +35,10 @@ final class ThroughputRun {
    * @param measured writes acknowledged inside the measured window
    * @param seconds the length of the measured window
    * @param total writes acknowledged over the whole run, warm-up included
+   * @param cpuSeconds CPU time the whole process used inside the measured window, or -1 if the JVM
+   *     does not report it
    */
-  record Result(long measured, double seconds, long total) {}
+  record Result(long measured, double seconds, long total, double cpuSeconds) {}
 
   private ThroughputRun() {}
 
@@ -79,14 +83,18 @@ final class ThroughputRun {
     long c1 = 0;
     long t0 = 0;
     long t1 = 0;
+    long cpu0 = -1;
+    long cpu1 = -1;
     try {
       start.countDown();
       pause(warmup, stop);
       c0 = acked.sum();
       t0 = System.nanoTime();
+      cpu0 = processCpuNanos();
       pause(measure, stop);
       c1 = acked.sum();
       t1 = System.nanoTime();
+      cpu1 = processCpuNanos();
     } catch (InterruptedException e) {
       interrupted = true;
     } finally {
@@ -109,7 +117,69 @@ final class ThroughputRun {
     if (f != null) {
       throw new IllegalStateException(label + ": a writer failed: " + f, f);
     }
-    return new Result(c1 - c0, (t1 - t0) / 1e9, acked.sum());
+    double cpu = cpu0 < 0 || cpu1 < 0 ? -1 : (cpu1 - cpu0) / 1e9;
+    return new Result(c1 - c0, (t1 - t0) / 1e9, acked.sum(), cpu);
+  }
+
+  /**
+   * Runs the writers until {@code records} writes are acknowledged in all, each writer taking the
+   * next record number until none are left. Used to build data and to warm up the JIT.
+   *
+   * @throws IllegalStateException naming {@code label} if a writer failed, with its failure as
+   *     cause
+   * @throws CancellationException if the calling thread is interrupted (its flag stays set)
+   */
+  static void runCount(String label, List<Writer> writers, long records) {
+    AtomicLong next = new AtomicLong();
+    AtomicReference<Throwable> failure = new AtomicReference<>();
+    List<Thread> threads = new ArrayList<>(writers.size());
+    for (int k = 0; k < writers.size(); k++) {
+      Writer w = writers.get(k);
+      Thread t =
+          new Thread(
+              () -> {
+                try {
+                  long i;
+                  while (failure.get() == null && (i = next.getAndIncrement()) < records) {
+                    w.write(i);
+                  }
+                } catch (Throwable e) {
+                  failure.compareAndSet(null, e);
+                }
+              },
+              label + "-writer-" + k);
+      t.setDaemon(true);
+      threads.add(t);
+    }
+    threads.forEach(Thread::start);
+    boolean interrupted = false;
+    for (Thread t : threads) {
+      while (t.isAlive()) {
+        try {
+          t.join();
+        } catch (InterruptedException e) {
+          interrupted = true;
+          failure.compareAndSet(null, e);
+        }
+      }
+    }
+    if (interrupted) {
+      Thread.currentThread().interrupt();
+      throw new CancellationException(label + ": interrupted");
+    }
+    Throwable f = failure.get();
+    if (f != null) {
+      throw new IllegalStateException(label + ": a writer failed: " + f, f);
+    }
+  }
+
+  /** CPU time used by the whole process so far, or -1 if the JVM does not report it. */
+  static long processCpuNanos() {
+    OperatingSystemMXBean os = ManagementFactory.getOperatingSystemMXBean();
+    if (os instanceof com.sun.management.OperatingSystemMXBean hotspot) {
+      return hotspot.getProcessCpuTime();
+    }
+    return -1;
   }
 
   /** Sleeps for {@code d}, in short slices so a failed writer ends the wait early. */

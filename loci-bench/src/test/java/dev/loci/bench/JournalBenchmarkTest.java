@@ -29,7 +29,8 @@ class JournalBenchmarkTest {
             .withWarmup(Duration.ofMillis(200))
             .withMeasurement(Duration.ofMillis(500))
             .withReplayEvents(2_000)
-            .withNoteBytes(40);
+            .withNoteBytes(40)
+            .withJitWarmupRecords(500);
     ByteArrayOutputStream logBytes = new ByteArrayOutputStream();
     PrintStream log = new PrintStream(logBytes, true, StandardCharsets.UTF_8);
 
@@ -75,7 +76,9 @@ class JournalBenchmarkTest {
         .contains("\"from_snapshot_events_per_second\": ")
         .doesNotContain("null");
 
-    assertThat(logBytes.toString(StandardCharsets.UTF_8)).contains("opened from snapshot");
+    assertThat(logBytes.toString(StandardCharsets.UTF_8))
+        .contains("JIT warm-up: 500 records")
+        .contains("opened from snapshot");
     try (Stream<Path> left = Files.list(work.resolve("bench"))) {
       assertThat(left).isEmpty();
     }
@@ -102,6 +105,9 @@ class JournalBenchmarkTest {
     assertThatThrownBy(() -> d.withNoteBytes(0))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("noteBytes");
+    assertThatThrownBy(() -> d.withJitWarmupRecords(-1))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("jitWarmupRecords");
   }
 
   @Test
