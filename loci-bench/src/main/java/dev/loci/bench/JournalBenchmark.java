@@ -33,21 +33,22 @@ import java.util.stream.Stream;
  * <p>Run standalone from the repository root:
  *
  * <pre>
- * ./mvnw -q -B -pl loci-bench -am package -DskipTests
- * ./mvnw -q -B -pl loci-bench dependency:build-classpath -Dmdep.outputFile=cp.txt
- * java -Xmx4g -cp "loci-bench/target/classes:$(cat loci-bench/cp.txt)" \
+ * ./mvnw -q -B -pl loci-bench -am package dependency:build-classpath -DskipTests \
+ *     -DincludeScope=runtime -Dmdep.outputFile=$PWD/target/cp.txt
+ * java -Xmx4g -cp "loci-bench/target/classes:$(cat target/cp.txt)" \
  *     dev.loci.bench.JournalBenchmark --work-dir target/bench-work --json target/journal.json
  * </pre>
  *
- * <p>Design. Appends: for each writer count, Loci and then SQLite each get a fresh directory, the
- * writer threads run flat out for a warm-up and then a measured window, and only acknowledged
- * writes count (an {@code add} that returned, an {@code INSERT} that committed). Afterwards the
- * benchmark checks that the store holds exactly as many records as were acknowledged. Replay: a
- * journal of {@code replayEvents} one-trace batches is built with {@code none} durability (not
- * measured), then opening it is timed, then a snapshot is written and opening is timed again; each
- * open is checked to restore every trace. The journal files are in the page cache when they are
- * replayed, so replay figures are warm-cache figures. Every measurement's directory is deleted once
- * it is done.
+ * <p>Design. Appends: first both sides write {@code jitWarmupRecords} records without fsync, so the
+ * JIT has compiled both write paths before anything is counted. Then, for each writer count, Loci
+ * and then SQLite each get a fresh directory, the writer threads run flat out for a warm-up and
+ * then a measured window, and only acknowledged writes count (an {@code add} that returned, an
+ * {@code INSERT} that committed). Afterwards the benchmark checks that the store holds exactly as
+ * many records as were acknowledged. Replay: a journal of {@code replayEvents} one-trace batches is
+ * built with {@code none} durability (not measured), then opening it is timed, then a snapshot is
+ * written and opening is timed again; each open is checked to restore every trace. The journal
+ * files are in the page cache when they are replayed, so replay figures are warm-cache figures.
+ * Every measurement's directory is deleted once it is done.
  */
 public final class JournalBenchmark {
   /** The append goal: Loci at {@link #GOAL_WRITERS} writers sustains this many times SQLite. */
