@@ -1,0 +1,9 @@
+/**
+ * End-to-end benchmarks of Loci against peers measured in the same process run, so every figure
+ * comes with a ratio and the machine it ran on. {@link dev.loci.bench.JournalBenchmark} measures
+ * durable appends against SQLite and replay speed on open.
+ *
+ * <p>Benchmarks write real files under a work directory given by the caller and delete what they
+ * wrote when done. No method accepts or returns {@code null}.
+ */
+package dev.loci.bench;
