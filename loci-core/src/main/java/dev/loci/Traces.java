@@ -2,6 +2,7 @@ package dev.loci;
 
 import dev.loci.internal.Adr004Format;
 import dev.loci.internal.Engine;
+import dev.loci.internal.Json;
 import dev.loci.internal.Timestamps;
 import dev.loci.internal.TraceLayer;
 import java.io.BufferedReader;
@@ -52,7 +53,8 @@ public final class Traces {
    * @throws InvalidRequestException naming {@code content} or {@code tags}
    */
   public Trace add(Namespace ns, String content, List<String> tags) {
-    return engine.execute(ns, actor, ctx -> layer.decideAdd(ctx, ns, content, tags));
+    TraceLayer.Draft draft = TraceLayer.Draft.of(content, tags);
+    return engine.execute(ns, actor, ctx -> layer.decideAdd(ctx, ns, draft));
   }
 
   /**
@@ -62,7 +64,9 @@ public final class Traces {
    * @throws InvalidRequestException naming {@code uid}, {@code content} or {@code tags}
    */
   public Trace addIdempotent(Namespace ns, String uid, String content, List<String> tags) {
-    return engine.execute(ns, actor, ctx -> layer.decideAddIdempotent(ctx, ns, uid, content, tags));
+    TraceLayer.checkUid(uid, "uid");
+    TraceLayer.Draft draft = TraceLayer.Draft.of(content, tags);
+    return engine.execute(ns, actor, ctx -> layer.decideAddIdempotent(ctx, ns, uid, draft));
   }
 
   /**
@@ -71,7 +75,8 @@ public final class Traces {
    * @throws NotFoundException naming {@code uid}
    */
   public Trace update(Namespace ns, String uid, String content) {
-    return engine.execute(ns, actor, ctx -> layer.decideUpdate(ctx, ns, uid, content));
+    String json = Json.compactValue(content, "content");
+    return engine.execute(ns, actor, ctx -> layer.decideUpdate(ctx, ns, uid, json));
   }
 
   /**
@@ -81,8 +86,8 @@ public final class Traces {
    * @throws NotFoundException naming {@code predecessor_uid}
    */
   public Trace revise(Namespace ns, String predecessorUid, String content, List<String> tags) {
-    return engine.execute(
-        ns, actor, ctx -> layer.decideRevise(ctx, ns, predecessorUid, content, tags));
+    TraceLayer.Draft draft = TraceLayer.Draft.of(content, tags);
+    return engine.execute(ns, actor, ctx -> layer.decideRevise(ctx, ns, predecessorUid, draft));
   }
 
   /**

@@ -1,6 +1,5 @@
 package dev.loci.internal;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import dev.loci.CorruptJournalException;
 import dev.loci.Damage;
 import dev.loci.LociException;
@@ -438,7 +437,7 @@ public final class Engine implements AutoCloseable {
   private long snapshotLocked() {
     SnapshotStore store =
         snapshots.orElseThrow(() -> new IllegalStateException("this journal keeps no snapshots"));
-    Map<String, Map.Entry<Integer, Iterable<JsonNode>>> captured = new LinkedHashMap<>();
+    Map<String, Map.Entry<Integer, Iterable<String>>> captured = new LinkedHashMap<>();
     long seq;
     Instant ts;
     stateLock.readLock().lock();

@@ -3,8 +3,6 @@ package dev.loci.internal;
 import static java.nio.charset.StandardCharsets.UTF_8;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.loci.InvalidRequestException;
 import dev.loci.Namespace;
 import dev.loci.spi.Batch;
@@ -57,29 +55,31 @@ public final class JournalLines {
 
   /** Serializes events to the JSON array that goes into a line. */
   public static String encodeEvents(List<Event> events) {
-    ArrayNode array = Json.MAPPER.createArrayNode();
-    for (Event e : events) {
-      ObjectNode o = array.addObject();
-      o.put("type", e.type());
-      o.set("data", e.data());
+    StringBuilder sb = new StringBuilder(256);
+    sb.append('[');
+    for (int i = 0; i < events.size(); i++) {
+      Event e = events.get(i);
+      if (i > 0) {
+        sb.append(',');
+      }
+      // event types are [a-z0-9_.] only, so they need no escaping
+      sb.append("{\"type\":\"")
+          .append(e.type())
+          .append("\",\"data\":")
+          .append(e.json())
+          .append('}');
     }
-    return Json.write(array);
+    return sb.append(']').toString();
   }
 
   /** Builds a complete line, newline included. */
   public static byte[] encode(long seq, Batch batch, String eventsJson) {
-    String prefix =
-        "{\"seq\":"
-            + seq
-            + ",\"ts\":\""
-            + Timestamps.format(batch.ts())
-            + "\",\"ns\":\""
-            + batch.namespace().value()
-            + "\",\"actor\":"
-            + Json.quote(batch.actor())
-            + ",\"events\":"
-            + eventsJson;
-    byte[] head = prefix.getBytes(UTF_8);
+    StringBuilder sb = new StringBuilder(eventsJson.length() + 128);
+    sb.append("{\"seq\":").append(seq).append(",\"ts\":\"");
+    Timestamps.append(sb, batch.ts()).append("\",\"ns\":\"").append(batch.namespace().value());
+    sb.append("\",\"actor\":");
+    Json.appendQuoted(sb, batch.actor()).append(",\"events\":").append(eventsJson);
+    byte[] head = sb.toString().getBytes(UTF_8);
     CRC32C crc = new CRC32C();
     crc.update(head, 0, head.length);
     byte[] line = new byte[head.length + SUFFIX_LENGTH + 1];

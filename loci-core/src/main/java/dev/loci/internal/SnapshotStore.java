@@ -55,6 +55,9 @@ public final class SnapshotStore {
 
   private static final Pattern NAME = Pattern.compile("\\d{20}\\.snapshot");
   private static final String FOOTER_START = "{\"end\":true";
+  // record lines are {"layer":"<name>","data":<record>}; layer names are [a-z0-9_]
+  private static final String LAYER_START = "{\"layer\":\"";
+  private static final String DATA_START = "\",\"data\":";
   private static final java.util.concurrent.atomic.AtomicLong TEMP_IDS =
       new java.util.concurrent.atomic.AtomicLong();
 
@@ -125,7 +128,7 @@ public final class SnapshotStore {
    * @param layers each layer's name, snapshot version and captured records
    */
   public Path write(
-      long seq, Instant ts, Map<String, Map.Entry<Integer, Iterable<JsonNode>>> layers) {
+      long seq, Instant ts, Map<String, Map.Entry<Integer, Iterable<String>>> layers) {
     String name = String.format("%020d.snapshot", seq);
     Path target = dir.resolve(name);
     Path tmp =
@@ -156,16 +159,10 @@ public final class SnapshotStore {
         layers.forEach((layer, v) -> versions.put(layer, v.getKey()));
         writeLine(out, crc, Json.MAPPER.writeValueAsBytes(header));
         long records = 0;
-        for (Map.Entry<String, Map.Entry<Integer, Iterable<JsonNode>>> layer : layers.entrySet()) {
-          byte[] prefix =
-              ("{\"layer\":" + Json.quote(layer.getKey()) + ",\"data\":").getBytes(UTF_8);
-          for (JsonNode record : layer.getValue().getValue()) {
-            byte[] body = Json.MAPPER.writeValueAsBytes(record);
-            byte[] line = new byte[prefix.length + body.length + 1];
-            System.arraycopy(prefix, 0, line, 0, prefix.length);
-            System.arraycopy(body, 0, line, prefix.length, body.length);
-            line[line.length - 1] = '}';
-            writeLine(out, crc, line);
+        for (Map.Entry<String, Map.Entry<Integer, Iterable<String>>> layer : layers.entrySet()) {
+          String prefix = LAYER_START + layer.getKey() + DATA_START;
+          for (String record : layer.getValue().getValue()) {
+            writeLine(out, crc, (prefix + record + "}").getBytes(UTF_8));
             records++;
           }
         }
@@ -320,7 +317,7 @@ public final class SnapshotStore {
    * Reads the records of a snapshot already {@link #check checked}, passing each with its layer
    * name.
    */
-  public static void load(Path file, BiConsumer<String, JsonNode> records) {
+  public static void load(Path file, BiConsumer<String, String> records) {
     boolean[] first = {true};
     try {
       LineScanner.scan(
@@ -333,8 +330,14 @@ public final class SnapshotStore {
             if (startsWith(buf, off, len, FOOTER_START)) {
               return;
             }
-            JsonNode line = Json.MAPPER.readTree(buf, off, len);
-            records.accept(line.path("layer").asText(), line.get("data"));
+            String line = new String(buf, off, len, UTF_8);
+            int data = line.indexOf(DATA_START);
+            if (!line.startsWith(LAYER_START) || data < 0 || !line.endsWith("}")) {
+              throw new CorruptJournalException(file, offset, "not a snapshot record line");
+            }
+            records.accept(
+                line.substring(LAYER_START.length(), data),
+                line.substring(data + DATA_START.length(), line.length() - 1));
           });
     } catch (IOException e) {
       throw new StorageException("cannot read snapshot " + file + ": " + e.getMessage(), e);

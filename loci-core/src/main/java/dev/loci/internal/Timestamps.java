@@ -24,17 +24,48 @@ public final class Timestamps {
    * (only imported timestamps do).
    */
   public static String format(Instant t) {
-    String base = t.minusNanos(t.getNano()).toString(); // 2026-11-22T10:00:00Z
-    int nanos = t.getNano();
-    boolean micro = nanos % 1000 == 0;
-    String digits = Integer.toString(micro ? nanos / 1000 : nanos);
-    int width = micro ? 6 : 9;
-    StringBuilder sb = new StringBuilder(base.length() + width + 1);
-    sb.append(base, 0, base.length() - 1).append('.');
-    for (int i = digits.length(); i < width; i++) {
-      sb.append('0');
+    return append(new StringBuilder(30), t).toString();
+  }
+
+  /** Appends {@link #format(Instant)} of {@code t} without building intermediate strings. */
+  public static StringBuilder append(StringBuilder sb, Instant t) {
+    long seconds = t.getEpochSecond();
+    long day = Math.floorDiv(seconds, 86_400L);
+    int secOfDay = (int) Math.floorMod(seconds, 86_400L);
+    LocalDate date = LocalDate.ofEpochDay(day);
+    int year = date.getYear();
+    if (year < 0 || year > 9999) {
+      String iso = t.toString(); // rare: let the JDK write the extended year form
+      return sb.append(iso, 0, iso.length() - 1).append('Z');
     }
-    return sb.append(digits).append('Z').toString();
+    pad(sb, year, 4).append('-');
+    pad(sb, date.getMonthValue(), 2).append('-');
+    pad(sb, date.getDayOfMonth(), 2).append('T');
+    pad(sb, secOfDay / 3600, 2).append(':');
+    pad(sb, secOfDay / 60 % 60, 2).append(':');
+    pad(sb, secOfDay % 60, 2).append('.');
+    int nanos = t.getNano();
+    if (nanos % 1000 == 0) {
+      pad(sb, nanos / 1000, 6);
+    } else {
+      pad(sb, nanos, 9);
+    }
+    return sb.append('Z');
+  }
+
+  private static StringBuilder pad(StringBuilder sb, int value, int width) {
+    for (int p = width - 1, scale = pow10(p); p >= 0; p--, scale /= 10) {
+      sb.append((char) ('0' + value / scale % 10));
+    }
+    return sb;
+  }
+
+  private static int pow10(int p) {
+    int v = 1;
+    for (int i = 0; i < p; i++) {
+      v *= 10;
+    }
+    return v;
   }
 
   /**

@@ -1,8 +1,6 @@
 package dev.loci.internal;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.loci.CorruptDataException;
 import dev.loci.InvalidRequestException;
 import dev.loci.Namespace;
@@ -65,10 +63,18 @@ public final class TraceLayer implements Layer {
   private static final Pattern UID = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._:-]{0,127}");
   private static final int MAX_TAG_LENGTH = 256;
 
-  private static final Comparator<Trace> ORDER =
-      Comparator.comparing(Trace::createdAt)
-          .thenComparing(Trace::uid)
-          .thenComparing(t -> t.namespace().value());
+  /**
+   * Listing order: creation time, then uid, then namespace. Hand-written: it is on every insert.
+   */
+  static final Comparator<Trace> ORDER =
+      (a, b) -> {
+        int c = a.createdAt().compareTo(b.createdAt());
+        if (c != 0) {
+          return c;
+        }
+        c = a.uid().compareTo(b.uid());
+        return c != 0 ? c : a.namespace().value().compareTo(b.namespace().value());
+      };
 
   /** The traces of one namespace, by uid and in listing order. */
   private static final class Shelf {
@@ -85,6 +91,7 @@ public final class TraceLayer implements Layer {
   }
 
   private final Map<Namespace, Shelf> shelves = new HashMap<>();
+  private final Map<String, Namespace> restoreNamespaces = new HashMap<>();
 
   @Override
   public String name() {
@@ -249,53 +256,59 @@ public final class TraceLayer implements Layer {
 
   // ---------------------------------------------------------------- decisions
 
+  /**
+   * Caller input that has been checked: content is one JSON value in compact form, tags are valid
+   * and without duplicates. Checking needs no state, so it happens before a command takes the
+   * engine's locks.
+   */
+  public record Draft(String content, List<String> tags) {
+    /** Checks and normalizes {@code content} and {@code tags}. */
+    public static Draft of(String content, List<String> tags) {
+      return new Draft(Json.compactValue(content, "content"), checkTags(tags));
+    }
+  }
+
   /** Add: a new trace with a fresh UUID v7, replay count 1. */
-  public Engine.Decision<Trace> decideAdd(
-      Engine.CommandContext ctx, Namespace ns, String content, List<String> tags) {
-    String json = Json.compactValue(content, "content");
-    List<String> cleanTags = checkTags(tags);
-    Trace t = fresh(ctx.newId(), ns, json, Optional.empty(), ctx.now(), cleanTags);
+  public Engine.Decision<Trace> decideAdd(Engine.CommandContext ctx, Namespace ns, Draft draft) {
+    Trace t = fresh(ctx.newId(), ns, draft.content(), Optional.empty(), ctx.now(), draft.tags());
     return new Engine.Decision<>(List.of(event(ADDED, t)), Set.of(t.uid()), t);
   }
 
-  /** AddIdempotent: replay count +1 if {@code uid} exists (content kept), else Add with it. */
+  /**
+   * AddIdempotent: replay count +1 if {@code uid} exists (content kept), else Add with it. The uid
+   * must have passed {@link #checkUid}.
+   */
   public Engine.Decision<Trace> decideAddIdempotent(
-      Engine.CommandContext ctx, Namespace ns, String uid, String content, List<String> tags) {
-    checkUid(uid, "uid");
-    String json = Json.compactValue(content, "content");
-    List<String> cleanTags = checkTags(tags);
+      Engine.CommandContext ctx, Namespace ns, String uid, Draft draft) {
     Optional<Trace> existing = find(ns, uid);
     if (existing.isPresent()) {
-      return new Engine.Decision<>(
-          List.of(uidEvent(REPLAYED, uid)), Set.of(uid), existing.get().replayed());
+      Trace replayed = existing.get().replayed();
+      return new Engine.Decision<>(List.of(uidEvent(REPLAYED, replayed)), Set.of(uid), replayed);
     }
-    Trace t = fresh(uid, ns, json, Optional.empty(), ctx.now(), cleanTags);
+    Trace t = fresh(uid, ns, draft.content(), Optional.empty(), ctx.now(), draft.tags());
     return new Engine.Decision<>(List.of(event(ADDED, t)), Set.of(uid), t);
   }
 
   /** Update: same uid, new content, {@code updated_at} bumped. */
   public Engine.Decision<Trace> decideUpdate(
-      Engine.CommandContext ctx, Namespace ns, String uid, String content) {
-    String json = Json.compactValue(content, "content");
-    Trace t = require(ns, uid, "uid").withContent(json, ctx.now());
-    ObjectNode data = Json.object();
-    data.put("uid", uid);
-    data.put("content", json);
-    data.put("updated_at", Timestamps.format(ctx.now()));
-    return new Engine.Decision<>(List.of(new Event(UPDATED, data)), Set.of(uid), t);
+      Engine.CommandContext ctx, Namespace ns, String uid, String compactContent) {
+    Trace t = require(ns, uid, "uid").withContent(compactContent, ctx.now());
+    StringBuilder data = new StringBuilder(compactContent.length() + 96);
+    data.append("{\"uid\":");
+    Json.appendQuoted(data, uid).append(",\"content\":");
+    Json.appendQuoted(data, compactContent).append(",\"updated_at\":\"");
+    Timestamps.append(data, ctx.now()).append("\"}");
+    return new Engine.Decision<>(
+        List.of(Event.ofJson(UPDATED, data.toString(), t)), Set.of(uid), t);
   }
 
   /** Revise: a new trace linked to its predecessor, which may be retired. */
   public Engine.Decision<Trace> decideRevise(
-      Engine.CommandContext ctx,
-      Namespace ns,
-      String predecessorUid,
-      String content,
-      List<String> tags) {
-    String json = Json.compactValue(content, "content");
-    List<String> cleanTags = checkTags(tags);
+      Engine.CommandContext ctx, Namespace ns, String predecessorUid, Draft draft) {
     require(ns, predecessorUid, "predecessor_uid");
-    Trace t = fresh(ctx.newId(), ns, json, Optional.of(predecessorUid), ctx.now(), cleanTags);
+    Trace t =
+        fresh(
+            ctx.newId(), ns, draft.content(), Optional.of(predecessorUid), ctx.now(), draft.tags());
     return new Engine.Decision<>(List.of(event(REVISED, t)), Set.of(predecessorUid, t.uid()), t);
   }
 
@@ -305,7 +318,8 @@ public final class TraceLayer implements Layer {
     if (t.retired()) {
       return new Engine.Decision<>(List.of(), Set.of(uid), t);
     }
-    return new Engine.Decision<>(List.of(uidEvent(RETIRED, uid)), Set.of(uid), t.asRetired());
+    Trace retired = t.asRetired();
+    return new Engine.Decision<>(List.of(uidEvent(RETIRED, retired)), Set.of(uid), retired);
   }
 
   /** One operation of an import, already parsed, with the line it came from. */
@@ -350,36 +364,43 @@ public final class TraceLayer implements Layer {
     };
   }
 
-  /** Applies one event to {@code overlay}, reading through to the projection. */
+  /**
+   * Applies one event to {@code overlay}, reading through to the projection. Events this layer just
+   * decided carry the resulting trace ({@link Event#decoded()}), which saves parsing their data;
+   * events read from the journal are parsed.
+   */
   private void applyTo(Map<String, Trace> overlay, Namespace ns, Event e) {
-    JsonNode d = e.data();
+    Trace hint = (Trace) e.decoded().orElse(null);
     switch (e.type()) {
       case ADDED, REVISED -> {
-        Trace t = fromJson(ns, d);
+        Trace t = hint != null ? hint : fromJson(ns, e.data());
         if (overlay.containsKey(t.uid()) || find(ns, t.uid()).isPresent()) {
           throw new IllegalStateException("trace '" + t.uid() + "' already exists in " + ns);
         }
         overlay.put(t.uid(), t);
       }
       case UPDATED -> {
-        Trace t = current(overlay, ns, d);
+        Trace t = current(overlay, ns, hint != null ? hint.uid() : text(e.data(), "uid"));
         overlay.put(
-            t.uid(), t.withContent(text(d, "content"), Timestamps.parse(text(d, "updated_at"))));
+            t.uid(),
+            hint != null
+                ? t.withContent(hint.content(), hint.updatedAt())
+                : t.withContent(
+                    text(e.data(), "content"), Timestamps.parse(text(e.data(), "updated_at"))));
       }
       case RETIRED -> {
-        Trace t = current(overlay, ns, d);
+        Trace t = current(overlay, ns, hint != null ? hint.uid() : text(e.data(), "uid"));
         overlay.put(t.uid(), t.asRetired());
       }
       case REPLAYED -> {
-        Trace t = current(overlay, ns, d);
+        Trace t = current(overlay, ns, hint != null ? hint.uid() : text(e.data(), "uid"));
         overlay.put(t.uid(), t.replayed());
       }
       default -> throw new IllegalStateException("unknown event type '" + e.type() + "'");
     }
   }
 
-  private Trace current(Map<String, Trace> overlay, Namespace ns, JsonNode d) {
-    String uid = text(d, "uid");
+  private Trace current(Map<String, Trace> overlay, Namespace ns, String uid) {
     Trace t = overlay.get(uid);
     if (t == null) {
       t = find(ns, uid).orElse(null);
@@ -390,34 +411,31 @@ public final class TraceLayer implements Layer {
     return t;
   }
 
+  /** Snapshot records in listing order per namespace, so restoring inserts in sorted order. */
   @Override
-  public Iterable<JsonNode> capture() {
+  public Iterable<String> capture() {
     List<Trace> all = new ArrayList<>();
-    shelves.values().forEach(s -> all.addAll(s.byUid.values()));
+    shelves.entrySet().stream()
+        .sorted(Map.Entry.comparingByKey())
+        .forEach(e -> all.addAll(e.getValue().ordered));
     return () ->
-        all.stream()
-            .map(
-                t -> {
-                  ObjectNode o = toJson(t);
-                  o.put("ns", t.namespace().value());
-                  return (JsonNode) o;
-                })
-            .iterator();
+        all.stream().map(t -> appendJson(new StringBuilder(256), t, true).toString()).iterator();
   }
 
   @Override
-  public void restore(JsonNode record, int version) {
+  public void restore(String record, int version) {
     if (version != 1) {
       throw new IllegalArgumentException(
           "trace snapshot records of version " + version + " are unknown; this build reads 1");
     }
-    Trace t = fromJson(Namespace.of(text(record, "ns")), record);
+    Trace t = TraceRecords.parse(record, restoreNamespaces);
     shelves.computeIfAbsent(t.namespace(), k -> new Shelf()).put(t);
   }
 
   @Override
   public void clear() {
     shelves.clear();
+    restoreNamespaces.clear();
   }
 
   // ---------------------------------------------------------------- codecs and checks
@@ -433,28 +451,38 @@ public final class TraceLayer implements Layer {
   }
 
   static Event event(String type, Trace t) {
-    return new Event(type, toJson(t));
+    return Event.ofJson(type, appendJson(new StringBuilder(256), t, false).toString(), t);
   }
 
-  private static Event uidEvent(String type, String uid) {
-    ObjectNode data = Json.object();
-    data.put("uid", uid);
-    return new Event(type, data);
+  private static Event uidEvent(String type, Trace result) {
+    StringBuilder data = new StringBuilder(48).append("{\"uid\":");
+    return Event.ofJson(type, Json.appendQuoted(data, result.uid()).append('}').toString(), result);
   }
 
-  /** A trace in the event and snapshot encoding (without its namespace). */
-  static ObjectNode toJson(Trace t) {
-    ObjectNode o = Json.object();
-    o.put("uid", t.uid());
-    o.put("content", t.content());
-    t.predecessorUid().ifPresent(p -> o.put("predecessor_uid", p));
-    o.put("created_at", Timestamps.format(t.createdAt()));
-    o.put("updated_at", Timestamps.format(t.updatedAt()));
-    o.put("retired", t.retired());
-    o.put("replay_count", t.replayCount());
-    ArrayNode tags = o.putArray("tags");
-    t.tags().forEach(tags::add);
-    return o;
+  /**
+   * A trace in the event and snapshot encoding: {@code uid}, {@code content} (the compact JSON as a
+   * string), {@code predecessor_uid} if any, {@code created_at}, {@code updated_at}, {@code
+   * retired}, {@code replay_count}, {@code tags}, and {@code ns} in snapshots.
+   */
+  static StringBuilder appendJson(StringBuilder sb, Trace t, boolean withNamespace) {
+    sb.append("{\"uid\":");
+    Json.appendQuoted(sb, t.uid()).append(",\"content\":");
+    Json.appendQuoted(sb, t.content());
+    if (t.predecessorUid().isPresent()) {
+      Json.appendQuoted(sb.append(",\"predecessor_uid\":"), t.predecessorUid().get());
+    }
+    Timestamps.append(sb.append(",\"created_at\":\""), t.createdAt());
+    Timestamps.append(sb.append("\",\"updated_at\":\""), t.updatedAt());
+    sb.append("\",\"retired\":").append(t.retired());
+    sb.append(",\"replay_count\":").append(t.replayCount()).append(",\"tags\":[");
+    for (int i = 0; i < t.tags().size(); i++) {
+      Json.appendQuoted(i == 0 ? sb : sb.append(','), t.tags().get(i));
+    }
+    sb.append(']');
+    if (withNamespace) {
+      sb.append(",\"ns\":\"").append(t.namespace().value()).append('"');
+    }
+    return sb.append('}');
   }
 
   static Trace fromJson(Namespace ns, JsonNode d) {

@@ -13,9 +13,21 @@ import java.util.UUID;
  * <p>Thread-safe.
  */
 public final class UuidV7 {
-  private final SecureRandom random = new SecureRandom();
+  private final SecureRandom random = drbg();
   private long lastMillis = -1;
   private int counter;
+
+  /**
+   * An in-process DRBG: cryptographically strong like the platform default, but it does not read
+   * the operating system's random device on every call, as NativePRNG does.
+   */
+  private static SecureRandom drbg() {
+    try {
+      return SecureRandom.getInstance("DRBG");
+    } catch (java.security.NoSuchAlgorithmException e) {
+      return new SecureRandom();
+    }
+  }
 
   /** Returns a new id whose timestamp is {@code at}, or later if needed to stay increasing. */
   public synchronized UUID next(Instant at) {

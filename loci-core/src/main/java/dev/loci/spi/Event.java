@@ -1,34 +1,119 @@
 package dev.loci.spi;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.regex.Pattern;
 
 /**
  * One change inside a journal batch: a type such as {@code trace.added}, whose first label names
  * the {@link Layer} that applies it, and its JSON data.
  *
- * <p>The data tree is owned by the event once created: neither the creator nor any reader may
- * mutate it. Layers build fresh trees for every event.
+ * <p>An event holds its data as JSON text, as a tree, or both; each form is derived from the other
+ * on first use. Events made on the write path may also carry the layer's own decoded value of the
+ * data ({@link #decoded()}), so that applying them need not parse what the layer just built; events
+ * read back from the journal never do. The tree, once created, must not be mutated by anyone.
  *
- * @param type {@code <layer>.<verb>}, lower case
- * @param data the event's fields
+ * <p>Immutable in effect and thread-safe.
  */
-public record Event(String type, JsonNode data) {
+public final class Event {
   private static final Pattern TYPE = Pattern.compile("[a-z][a-z0-9_]*(\\.[a-z][a-z0-9_]*)+");
+  private static final ObjectMapper MAPPER = new ObjectMapper();
 
-  /** Checks the type follows {@code <layer>.<verb>}. */
-  public Event {
+  private final String type;
+  private volatile String json;
+  private volatile JsonNode tree;
+  private final Object decoded;
+
+  /**
+   * An event whose data is a tree.
+   *
+   * @param type {@code <layer>.<verb>}, lower case
+   * @param data the event's fields; owned by the event from now on
+   */
+  public Event(String type, JsonNode data) {
+    this.type = checkType(type);
+    this.tree = Objects.requireNonNull(data, "data");
+    this.json = null;
+    this.decoded = null;
+  }
+
+  private Event(String type, String json, Object decoded) {
+    this.type = checkType(type);
+    this.json = Objects.requireNonNull(json, "json");
+    this.decoded = Objects.requireNonNull(decoded, "decoded");
+  }
+
+  /**
+   * An event whose data is JSON text the layer built itself, with the layer's decoded value of it.
+   * The text must be one valid JSON value; it is written to the journal as it is.
+   */
+  public static Event ofJson(String type, String json, Object decoded) {
+    return new Event(type, json, decoded);
+  }
+
+  private static String checkType(String type) {
     Objects.requireNonNull(type, "type");
-    Objects.requireNonNull(data, "data");
     if (!TYPE.matcher(type).matches()) {
       throw new IllegalArgumentException(
           "event type must look like 'layer.verb' in lower case, found '" + type + "'");
     }
+    return type;
+  }
+
+  /** The type, {@code <layer>.<verb>}. */
+  public String type() {
+    return type;
   }
 
   /** The name of the layer that applies this event: the type up to its first dot. */
   public String layer() {
     return type.substring(0, type.indexOf('.'));
+  }
+
+  /** The data as a tree; do not mutate it. */
+  public JsonNode data() {
+    JsonNode t = tree;
+    if (t == null) {
+      try {
+        t = MAPPER.readTree(json);
+      } catch (JsonProcessingException e) {
+        throw new IllegalStateException("event data is not JSON: " + e.getOriginalMessage(), e);
+      }
+      tree = t;
+    }
+    return t;
+  }
+
+  /** The data as compact JSON text. */
+  public String json() {
+    String j = json;
+    if (j == null) {
+      j = tree.toString();
+      json = j;
+    }
+    return j;
+  }
+
+  /** The layer's decoded value of the data, present only on events the layer just made. */
+  public Optional<Object> decoded() {
+    return Optional.ofNullable(decoded);
+  }
+
+  @Override
+  public boolean equals(Object o) {
+    return o instanceof Event e && type.equals(e.type) && json().equals(e.json());
+  }
+
+  @Override
+  public int hashCode() {
+    return type.hashCode() * 31 + json().hashCode();
+  }
+
+  @Override
+  public String toString() {
+    return "Event[" + type + " " + json() + "]";
   }
 }

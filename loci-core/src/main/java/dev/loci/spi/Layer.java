@@ -1,6 +1,5 @@
 package dev.loci.spi;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import java.util.List;
 
 /**
@@ -32,17 +31,18 @@ public interface Layer {
   Runnable prepare(JournalEntry entry, List<Event> events);
 
   /**
-   * Captures the current state for a snapshot. Called under shared access; the returned iterable is
-   * consumed later, without access, so it must hold only immutable values.
+   * Captures the current state for a snapshot, one JSON text per record. Called under shared
+   * access; the returned iterable is consumed later, without access, so it must hold only immutable
+   * values.
    */
-  Iterable<JsonNode> capture();
+  Iterable<String> capture();
 
   /**
    * Restores one record written by {@link #capture()} of snapshot format {@code version}.
    *
    * @throws IllegalArgumentException if the record cannot be read
    */
-  void restore(JsonNode record, int version);
+  void restore(String record, int version);
 
   /** Forgets all state, before a restore or a replay from the start. */
   void clear();
