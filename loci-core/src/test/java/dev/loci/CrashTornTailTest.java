@@ -161,11 +161,20 @@ class CrashTornTailTest {
     CrashFixture.append(segment, garbage);
     Map<String, Trace> expected = base.finalState();
     Trace added;
+    boolean onlyZeros = true;
+    for (byte b : garbage) {
+      onlyZeros &= b == 0;
+    }
     try (Loci loci = CrashFixture.open(dir)) {
-      assertThat(CrashFixture.ofKind(loci.openDamage(), Damage.Kind.TORN_TAIL))
-          .as("torn tail reported")
-          .isNotEmpty()
-          .allSatisfy(d -> assertThat(d.file()).isEqualTo(segment));
+      if (onlyZeros) {
+        // zeros are what preallocation leaves: unwritten space, trimmed without a warning
+        assertThat(loci.openDamage()).as("zero tail is not damage").isEmpty();
+      } else {
+        assertThat(CrashFixture.ofKind(loci.openDamage(), Damage.Kind.TORN_TAIL))
+            .as("torn tail reported")
+            .isNotEmpty()
+            .allSatisfy(d -> assertThat(d.file()).isEqualTo(segment));
+      }
       assertThat(CrashFixture.lossy(loci.openDamage())).isEmpty();
       assertThat(Files.size(segment)).as("garbage removed").isEqualTo(journal.length);
       assertThat(CrashFixture.state(loci)).isEqualTo(expected);

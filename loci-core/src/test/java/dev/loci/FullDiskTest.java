@@ -15,8 +15,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A real full disk: a 1 MiB tmpfs mounted for the test. Needs the right to mount (root, as on the
- * CI machine); elsewhere the test is skipped and says why.
+ * A real full disk: a 1 MiB tmpfs mounted for the test. It also guards segment preallocation: a
+ * first version retried a failed zero-fill from the old allocation mark and wrote zeros over
+ * acknowledged lines, which this test caught. Needs the right to mount (root, as on the CI
+ * machine); elsewhere the test is skipped and says why.
  */
 class FullDiskTest {
   private static final Namespace NS = Namespace.of("disk");

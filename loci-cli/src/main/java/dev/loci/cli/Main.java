@@ -34,7 +34,8 @@ import picocli.CommandLine.ScopeType;
       InteropCommands.Import.class,
       InteropCommands.Export.class,
       AdminCommands.Verify.class,
-      AdminCommands.Compact.class
+      AdminCommands.Compact.class,
+      BenchCommands.class
     })
 public final class Main {
   /**
@@ -69,11 +70,13 @@ public final class Main {
   private final InputStream stdin;
   private final PrintWriter out;
   private final PrintWriter err;
+  private final PrintStream errStream;
 
-  private Main(InputStream stdin, PrintWriter out, PrintWriter err) {
+  private Main(InputStream stdin, PrintWriter out, PrintWriter err, PrintStream errStream) {
     this.stdin = stdin;
     this.out = out;
     this.err = err;
+    this.errStream = errStream;
   }
 
   /** Runs the command line with the process's standard streams and exits with its exit code. */
@@ -95,7 +98,7 @@ public final class Main {
     PrintWriter o = new PrintWriter(new OutputStreamWriter(out, StandardCharsets.UTF_8), true);
     PrintWriter e = new PrintWriter(new OutputStreamWriter(err, StandardCharsets.UTF_8), true);
     try {
-      return commandLine(new Main(stdin, o, e)).execute(args);
+      return commandLine(new Main(stdin, o, e, err)).execute(args);
     } finally {
       o.flush();
       e.flush();
@@ -130,6 +133,11 @@ public final class Main {
   /** The data directory given by {@code --data}. */
   Path dataDir() {
     return dataDir;
+  }
+
+  /** Standard error as a stream, for progress lines of long runs. */
+  PrintStream errStream() {
+    return errStream;
   }
 
   /** Where {@code --content -} reads from. */

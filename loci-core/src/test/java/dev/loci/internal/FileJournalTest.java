@@ -250,6 +250,27 @@ class FileJournalTest {
   }
 
   @Test
+  void append_preallocatesZeros_liveVerifyCleanAndCloseTrims() throws Exception {
+    Path data = dir.resolve("data");
+    Path segment;
+    try (Loci loci = Loci.builder().dataDir(data).snapshotAfter(0).open()) {
+      loci.traces().addIdempotent(NS, "a", "{}", List.of());
+      loci.traces().addIdempotent(NS, "b", "{}", List.of());
+      segment = FileJournal.segments(data.resolve("journal")).get(0);
+      byte[] live = Files.readAllBytes(segment);
+      int end = new String(live, UTF_8).lastIndexOf('\n') + 1;
+      assertThat(live.length).as("zeros preallocated past the lines").isGreaterThan(end + 4096);
+      for (int i = end; i < live.length; i++) {
+        assertThat(live[i]).isZero();
+      }
+      assertThat(Loci.verify(data).damage()).as("verify beside a live instance").isEmpty();
+    }
+    String closed = Files.readString(segment);
+    assertThat(closed).endsWith("\n").doesNotContain("\0");
+    assertThat(closed.lines()).hasSize(2);
+  }
+
+  @Test
   void open_missingJournalDirectory_startsEmpty() {
     try (Loci loci = Loci.builder().dataDir(dir.resolve("fresh")).open()) {
       assertThat(loci.lastSeq()).isZero();
