@@ -1,0 +1,50 @@
+package dev.loci.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** {@code loci bench journal} end to end, with tiny settings so it cannot rot. */
+class BenchCommandsTest {
+  @TempDir Path tmp;
+
+  @Test
+  void benchJournal_tinyRun_printsTableWithRatiosAndWritesJson() throws Exception {
+    Path out = tmp.resolve("report.json");
+    CliRunner.Result r =
+        CliRunner.runRaw(
+            "",
+            "bench",
+            "journal",
+            "--work-dir",
+            tmp.resolve("work").toString(),
+            "--writers",
+            "1,2",
+            "--warmup",
+            "0.1",
+            "--seconds",
+            "0.3",
+            "--replay-events",
+            "2000",
+            "--out",
+            out.toString());
+
+    assertThat(r.exitCode()).as(r.err()).isZero();
+    assertThat(r.out())
+        .contains("| Loci `always`, 1 writer |")
+        .contains("| SQLite WAL `synchronous=FULL`, 2 writers |")
+        .contains("| Ratio Loci / SQLite, 2 writers |")
+        .contains("Open from snapshot of 2,000 traces");
+    assertThat(new ObjectMapper().readTree(Files.readString(out)).isObject()).isTrue();
+  }
+
+  @Test
+  void benchJournal_badWriterCount_exitsTwo() {
+    CliRunner.Result r = CliRunner.runRaw("", "bench", "journal", "--writers", "x");
+    assertThat(r.exitCode()).isEqualTo(2);
+  }
+}
