@@ -31,15 +31,15 @@ import java.util.function.Supplier;
  * The write pipeline: command, then validation against current state, then events appended as one
  * batch, then durability, then projections, in sequence order.
  *
- * <p>Design. Commands decide one at a time under {@code commandLock}, reading the projections under
- * the shared state lock. A decision names the keys (record ids) it depends on. Its batch is
- * appended to the journal while the lock is still held, so sequence numbers follow decision order,
- * and is then registered as pending. The command releases the lock before waiting for durability,
- * so other commands decide and append meanwhile and the journal can share one fsync among them
- * (group commit). Once durable, batches are applied strictly in sequence order by whichever waiter
- * gets there first, so readers only ever see durable state. A command whose keys overlap a pending
- * batch's keys waits until that batch is applied and decides again: validation never misses a
- * change that is written but not yet visible.
+ * <p>Design. Commands decide one at a time under {@code applyLock}, the lock appliers hold too, so
+ * the projections cannot change while a command reads them. A decision names the keys (record ids)
+ * it depends on. Its batch is appended to the journal while the lock is still held, so sequence
+ * numbers follow decision order, and is then registered as pending. The command releases the lock
+ * before waiting for durability, so other commands decide and append meanwhile and the journal can
+ * share one fsync among them (group commit). Once durable, batches are applied strictly in sequence
+ * order by whichever waiter gets there first, so readers only ever see durable state. A command
+ * whose keys overlap a pending batch's keys waits until that batch is applied and decides again:
+ * validation never misses a change that is written but not yet visible.
  *
  * <p>Ids and timestamps come from the {@link CommandContext} when the command is decided and are
  * stored in the events, so replaying the journal rebuilds exactly the same state.
@@ -107,7 +107,6 @@ public final class Engine implements AutoCloseable {
   private final UuidV7 ids = new UuidV7();
   private final List<Damage> openDamage;
 
-  private final ReentrantLock commandLock = new ReentrantLock();
   private final ReentrantLock snapshotLock = new ReentrantLock();
   private final ReentrantReadWriteLock stateLock = new ReentrantReadWriteLock();
   private final ReentrantLock applyLock = new ReentrantLock();
@@ -117,7 +116,7 @@ public final class Engine implements AutoCloseable {
   private volatile long appliedSeq; // written under stateLock write + applyLock
   private volatile long snapshotSeq;
   private volatile LociException failure;
-  private Instant lastNow = Instant.EPOCH; // guarded by commandLock
+  private Instant lastNow = Instant.EPOCH; // guarded by applyLock
   private volatile boolean closed;
 
   private Engine(
@@ -273,7 +272,10 @@ public final class Engine implements AutoCloseable {
       Decision<R> decision;
       Journal.Appended appended = null;
       long waitFor = 0;
-      commandLock.lock();
+      // Deciding, checking pending keys, appending and registering happen under applyLock, which
+      // appliers hold too: the decision saw every applied batch, every other one is still
+      // pending, and sequence numbers follow decision order.
+      applyLock.lock();
       try {
         checkUsable();
         Instant now = Timestamps.truncate(clock.instant());
@@ -281,41 +283,28 @@ public final class Engine implements AutoCloseable {
           now = lastNow; // the wall clock stepped back: keep command time monotonic
         }
         lastNow = now;
-        List<String> keys;
-        // Deciding and checking pending keys happen under applyLock, so no batch can be applied
-        // in between: the decision saw every applied batch, and every other one is still pending.
-        applyLock.lock();
-        try {
-          stateLock.readLock().lock();
-          try {
-            decision = command.decide(new CommandContext(now, ids));
-          } finally {
-            stateLock.readLock().unlock();
+        decision = command.decide(new CommandContext(now, ids));
+        List<String> keys = new ArrayList<>(decision.keys().size());
+        for (String k : decision.keys()) {
+          keys.add(namespace.value() + '\u0000' + k);
+        }
+        for (String k : keys) {
+          Long seq = pendingKeys.get(k);
+          if (seq != null) {
+            waitFor = Math.max(waitFor, seq);
           }
-          keys = new ArrayList<>(decision.keys().size());
-          for (String k : decision.keys()) {
-            keys.add(namespace.value() + '\u0000' + k);
-          }
+        }
+        if (waitFor == 0 && !decision.events().isEmpty()) {
+          Batch batch = new Batch(now, namespace, actor, decision.events());
+          appended = journal.append(batch);
+          JournalEntry entry = JournalEntry.of(appended.seq(), batch);
+          pending.put(entry.seq(), new Pending(entry, keys));
           for (String k : keys) {
-            Long seq = pendingKeys.get(k);
-            if (seq != null) {
-              waitFor = Math.max(waitFor, seq);
-            }
+            pendingKeys.put(k, entry.seq());
           }
-          if (waitFor == 0 && !decision.events().isEmpty()) {
-            Batch batch = new Batch(now, namespace, actor, decision.events());
-            appended = journal.append(batch);
-            JournalEntry entry = JournalEntry.of(appended.seq(), batch);
-            pending.put(entry.seq(), new Pending(entry, keys));
-            for (String k : keys) {
-              pendingKeys.put(k, entry.seq());
-            }
-          }
-        } finally {
-          applyLock.unlock();
         }
       } finally {
-        commandLock.unlock();
+        applyLock.unlock();
       }
       if (waitFor > 0) {
         awaitApplied(waitFor);
@@ -497,17 +486,12 @@ public final class Engine implements AutoCloseable {
    */
   @Override
   public void close() {
-    commandLock.lock();
+    applyLock.lock();
     try {
       if (closed) {
         return;
       }
       closed = true;
-    } finally {
-      commandLock.unlock();
-    }
-    applyLock.lock();
-    try {
       while (!pending.isEmpty() && failure == null) {
         appliedAdvanced.awaitUninterruptibly();
       }
