@@ -113,7 +113,7 @@ public final class Loci implements AutoCloseable {
   public static VerifyReport verify(Path dataDir) {
     Path journalDir = dataDir.resolve("journal");
     if (!Files.isDirectory(journalDir)) {
-      throw new NotFoundException("data", "data: no Loci journal in " + dataDir);
+      throw new NotFoundException("data", "no Loci journal in " + dataDir);
     }
     List<Damage> damage = new ArrayList<>();
     long[] batches = {0};
@@ -260,8 +260,7 @@ public final class Loci implements AutoCloseable {
     public Loci open() {
       if (!createIfMissing && !Files.isDirectory(dataDir.resolve("journal"))) {
         throw new NotFoundException(
-            "data",
-            "data: no Loci data directory at " + dataDir + " (nothing has been stored there)");
+            "data", "no Loci data directory at " + dataDir + " (nothing has been stored there)");
       }
       try {
         Directories.create(dataDir);

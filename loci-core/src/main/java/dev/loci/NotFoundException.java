@@ -15,10 +15,10 @@ public class NotFoundException extends LociException {
    * Creates an exception for the record named by {@code field}.
    *
    * @param field the input that named the missing record, for example {@code uid}
-   * @param message what was looked for
+   * @param message what was looked for; the message of the exception is {@code field: message}
    */
   public NotFoundException(String field, String message) {
-    super(message);
+    super(field + ": " + message);
     this.field = Objects.requireNonNull(field, "field");
   }
 
