@@ -14,15 +14,17 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.AbstractMap;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
-import java.util.concurrent.locks.Condition;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
 import java.util.function.Supplier;
@@ -98,7 +100,7 @@ public final class Engine implements AutoCloseable {
     }
   }
 
-  private record Pending(JournalEntry entry, List<String> keys) {}
+  private static final Task<Object> STOP = new Task<>(null, null, ctx -> null);
 
   private final Journal journal;
   private final Optional<SnapshotStore> snapshots;
@@ -109,14 +111,12 @@ public final class Engine implements AutoCloseable {
 
   private final ReentrantLock snapshotLock = new ReentrantLock();
   private final ReentrantReadWriteLock stateLock = new ReentrantReadWriteLock();
-  private final ReentrantLock applyLock = new ReentrantLock();
-  private final Condition appliedAdvanced = applyLock.newCondition();
-  private final Map<Long, Pending> pending = new HashMap<>(); // guarded by applyLock
-  private final Map<String, Long> pendingKeys = new HashMap<>(); // guarded by applyLock
-  private volatile long appliedSeq; // written under stateLock write + applyLock
+  private final LinkedBlockingQueue<Task<?>> queue = new LinkedBlockingQueue<>();
+  private final Thread writer = new Thread(this::runWriter, "loci-writer");
+  private volatile long appliedSeq; // written by the writer thread under the state write lock
   private volatile long snapshotSeq;
   private volatile LociException failure;
-  private Instant lastNow = Instant.EPOCH; // guarded by applyLock
+  private Instant lastNow = Instant.EPOCH; // used by the writer thread only
   private volatile boolean closed;
 
   private Engine(
@@ -155,6 +155,8 @@ public final class Engine implements AutoCloseable {
     List<Damage> damage = new ArrayList<>(initialDamage);
     Engine engine = new Engine(journal, snapshots, layers, clock, damage);
     engine.recover(damage);
+    engine.writer.setDaemon(true);
+    engine.writer.start();
     return engine;
   }
 
@@ -262,135 +264,202 @@ public final class Engine implements AutoCloseable {
   }
 
   /**
-   * Runs a command: decides, appends, waits for durability, applies, returns the result.
+   * Runs a command: decides, appends, waits for durability, applies, returns the result. The work
+   * is done by the engine's writer thread; the caller waits for it, and an interrupt does not cut
+   * the wait short (the command may already be durable), it is kept for the caller to see.
    *
    * @throws LociException what the command throws when invalid, or {@link StorageException} if the
    *     journal fails; in either case nothing the caller can see has changed
    */
   public <R> R execute(Namespace namespace, String actor, Command<R> command) {
-    while (true) {
-      Decision<R> decision;
-      Journal.Appended appended = null;
-      long waitFor = 0;
-      // Deciding, checking pending keys, appending and registering happen under applyLock, which
-      // appliers hold too: the decision saw every applied batch, every other one is still
-      // pending, and sequence numbers follow decision order.
-      applyLock.lock();
-      try {
-        checkUsable();
-        Instant now = Timestamps.truncate(clock.instant());
-        if (now.isBefore(lastNow)) {
-          now = lastNow; // the wall clock stepped back: keep command time monotonic
-        }
-        lastNow = now;
-        decision = command.decide(new CommandContext(now, ids));
-        List<String> keys = new ArrayList<>(decision.keys().size());
-        for (String k : decision.keys()) {
-          keys.add(namespace.value() + '\u0000' + k);
-        }
-        for (String k : keys) {
-          Long seq = pendingKeys.get(k);
-          if (seq != null) {
-            waitFor = Math.max(waitFor, seq);
-          }
-        }
-        if (waitFor == 0 && !decision.events().isEmpty()) {
-          Batch batch = new Batch(now, namespace, actor, decision.events());
-          appended = journal.append(batch);
-          JournalEntry entry = JournalEntry.of(appended.seq(), batch);
-          pending.put(entry.seq(), new Pending(entry, keys));
-          for (String k : keys) {
-            pendingKeys.put(k, entry.seq());
-          }
-        }
-      } finally {
-        applyLock.unlock();
+    checkUsable();
+    Task<R> task = new Task<>(namespace, actor, command);
+    queue.add(task);
+    if (closed && !writer.isAlive()) {
+      task.fail(new StorageException("this Loci instance is closed")); // raced with close()
+    }
+    return task.await();
+  }
+
+  /** A command waiting for the writer thread, and then its outcome. */
+  private static final class Task<R> {
+    final Namespace namespace;
+    final String actor;
+    final Command<R> command;
+    final Thread caller = Thread.currentThread();
+    private volatile boolean done;
+    private R result;
+    private RuntimeException error;
+
+    Task(Namespace namespace, String actor, Command<R> command) {
+      this.namespace = namespace;
+      this.actor = actor;
+      this.command = command;
+    }
+
+    void complete(Object value) {
+      @SuppressWarnings("unchecked")
+      R r = (R) value;
+      result = r;
+      done = true;
+      LockSupport.unpark(caller);
+    }
+
+    void fail(RuntimeException e) {
+      if (done) {
+        return;
       }
-      if (waitFor > 0) {
-        awaitApplied(waitFor);
-        continue;
+      error = e;
+      done = true;
+      LockSupport.unpark(caller);
+    }
+
+    R await() {
+      boolean interrupted = false;
+      while (!done) {
+        LockSupport.park(this);
+        interrupted |= Thread.interrupted();
       }
-      if (appended == null) {
-        return decision.result();
+      if (interrupted) {
+        Thread.currentThread().interrupt();
       }
-      try {
-        appended.awaitDurable();
-      } catch (StorageException e) {
-        failAll(e);
-        throw e;
+      if (error != null) {
+        throw error;
       }
-      applyThrough(appended.seq());
-      return decision.result();
+      return result;
     }
   }
+
+  /** A task whose batch is written and waits for the round's fsync. */
+  private record Staged(
+      Task<?> task, JournalEntry entry, Journal.Appended appended, Object result) {}
+
+  private static final int MAX_ROUND = 4096;
 
   /**
-   * Applies pending batches in order through {@code seq}, which is durable, and on through every
-   * later batch the journal has already made durable (they usually share the fsync), so that the
-   * other writers of the group find their batch applied without taking the lock.
+   * The writer thread. Each round takes every queued command, decides them in order (a command
+   * whose keys an earlier one of the round also touches waits for the next round, so it decides
+   * against applied state), writes their batches, waits once for durability (one fsync for the
+   * whole round under {@code always}: group commit), applies them in sequence order under the
+   * exclusive state lock, and only then wakes their callers. It is the only thread that changes the
+   * projections, so it decides without taking the state lock.
    */
-  private void applyThrough(long seq) {
-    if (appliedSeq >= seq) {
+  private void runWriter() {
+    List<Task<?>> round = new ArrayList<>();
+    ArrayDeque<Task<?>> deferred = new ArrayDeque<>();
+    boolean stopping = false;
+    while (!stopping || !deferred.isEmpty()) {
+      try {
+        round.addAll(deferred);
+        deferred.clear();
+        if (round.isEmpty()) {
+          round.add(queue.take());
+        }
+        queue.drainTo(round, MAX_ROUND);
+        if (round.remove(STOP)) {
+          stopping = true;
+        }
+        runRound(round, deferred);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        stopping = true;
+      } catch (Throwable t) {
+        LociException f =
+            new StorageException("internal error in the writer thread: " + t.getMessage(), t);
+        failure = f;
+        round.forEach(task -> task.fail(f));
+        deferred.forEach(task -> task.fail(f));
+        deferred.clear();
+        if (t instanceof Error error) {
+          throw error;
+        }
+      } finally {
+        round.clear();
+      }
+    }
+  }
+
+  private void runRound(List<Task<?>> round, ArrayDeque<Task<?>> deferred) {
+    List<Staged> staged = new ArrayList<>(round.size());
+    Set<String> roundKeys = new HashSet<>();
+    for (Task<?> task : round) {
+      if (failure != null) {
+        task.fail(stoppedError(failure));
+        continue;
+      }
+      Instant now = Timestamps.truncate(clock.instant());
+      if (now.isBefore(lastNow)) {
+        now = lastNow; // the wall clock stepped back: keep command time monotonic
+      }
+      lastNow = now;
+      Decision<?> decision;
+      try {
+        decision = task.command.decide(new CommandContext(now, ids));
+      } catch (RuntimeException e) {
+        task.fail(e);
+        continue;
+      }
+      List<String> keys = new ArrayList<>(decision.keys().size());
+      boolean conflict = false;
+      for (String k : decision.keys()) {
+        String key = task.namespace.value() + '\u0000' + k;
+        keys.add(key);
+        conflict |= roundKeys.contains(key);
+      }
+      if (conflict) {
+        deferred.add(task);
+        continue;
+      }
+      if (decision.events().isEmpty()) {
+        task.complete(decision.result());
+        continue;
+      }
+      Batch batch = new Batch(now, task.namespace, task.actor, decision.events());
+      Journal.Appended appended;
+      try {
+        appended = journal.append(batch);
+      } catch (StorageException e) {
+        task.fail(e); // nothing was written; later commands may still succeed
+        continue;
+      }
+      roundKeys.addAll(keys);
+      staged.add(
+          new Staged(task, JournalEntry.of(appended.seq(), batch), appended, decision.result()));
+    }
+    if (staged.isEmpty()) {
       return;
     }
-    applyLock.lock();
     try {
-      long target = Math.max(seq, journal.durableSeq());
-      while (appliedSeq < target) {
-        checkNotFailed();
-        Pending next = pending.get(appliedSeq + 1);
-        if (next == null) {
-          if (appliedSeq >= seq) {
-            break; // durable but not yet registered: its writer is still in the append section
-          }
-          throw failAll(
-              new StorageException("internal error: batch " + (appliedSeq + 1) + " went missing"));
-        }
-        stateLock.writeLock().lock();
-        try {
-          prepare(next.entry()).forEach(Runnable::run);
-          appliedSeq = next.entry().seq();
-        } catch (RuntimeException e) {
-          throw failAll(
-              new StorageException(
-                  "internal error: durable batch " + next.entry().seq() + " did not apply", e));
-        } finally {
-          stateLock.writeLock().unlock();
-        }
-        pending.remove(next.entry().seq());
-        for (String k : next.keys()) {
-          pendingKeys.remove(k, next.entry().seq());
-        }
-      }
-      appliedAdvanced.signalAll();
-    } finally {
-      applyLock.unlock();
+      staged.get(staged.size() - 1).appended().awaitDurable();
+    } catch (StorageException e) {
+      failure = e;
+      staged.forEach(st -> st.task().fail(e));
+      return;
     }
+    stateLock.writeLock().lock();
+    try {
+      for (Staged st : staged) {
+        prepare(st.entry()).forEach(Runnable::run);
+        appliedSeq = st.entry().seq();
+      }
+    } catch (RuntimeException e) {
+      LociException f =
+          new StorageException("internal error: a durable batch did not apply: " + e, e);
+      failure = f;
+      staged.forEach(st -> st.task().fail(f));
+      return;
+    } finally {
+      stateLock.writeLock().unlock();
+    }
+    staged.forEach(st -> st.task().complete(st.result()));
   }
 
-  private void awaitApplied(long seq) {
-    applyLock.lock();
-    try {
-      while (appliedSeq < seq) {
-        checkNotFailed();
-        appliedAdvanced.awaitUninterruptibly();
-      }
-    } finally {
-      applyLock.unlock();
-    }
-  }
-
-  private LociException failAll(LociException e) {
-    applyLock.lock();
-    try {
-      if (failure == null) {
-        failure = e;
-      }
-      appliedAdvanced.signalAll();
-    } finally {
-      applyLock.unlock();
-    }
-    return e;
+  private static StorageException stoppedError(LociException f) {
+    return new StorageException(
+        "writes are stopped after an earlier failure ("
+            + f.getMessage()
+            + "); acknowledged writes are safe, reopen the data directory to continue",
+        f);
   }
 
   private void checkUsable() {
@@ -403,11 +472,7 @@ public final class Engine implements AutoCloseable {
   private void checkNotFailed() {
     LociException f = failure;
     if (f != null) {
-      throw new StorageException(
-          "writes are stopped after an earlier failure ("
-              + f.getMessage()
-              + "); acknowledged writes are safe, reopen the data directory to continue",
-          f);
+      throw stoppedError(f);
     }
   }
 
@@ -481,22 +546,32 @@ public final class Engine implements AutoCloseable {
   }
 
   /**
-   * Stops accepting commands, lets commands already appended finish (durable and applied), then
-   * closes the journal.
+   * Stops accepting commands, lets the writer thread finish every command already queued (durable
+   * and applied), then closes the journal.
    */
   @Override
   public void close() {
-    applyLock.lock();
-    try {
+    synchronized (this) {
       if (closed) {
         return;
       }
       closed = true;
-      while (!pending.isEmpty() && failure == null) {
-        appliedAdvanced.awaitUninterruptibly();
+    }
+    queue.add(STOP);
+    boolean interrupted = false;
+    while (writer.isAlive()) {
+      try {
+        writer.join();
+      } catch (InterruptedException e) {
+        interrupted = true;
       }
-    } finally {
-      applyLock.unlock();
+    }
+    StorageException closedError = new StorageException("this Loci instance is closed");
+    for (Task<?> late; (late = queue.poll()) != null; ) {
+      late.fail(closedError);
+    }
+    if (interrupted) {
+      Thread.currentThread().interrupt();
     }
     journal.close();
   }
