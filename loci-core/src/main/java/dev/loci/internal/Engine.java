@@ -23,7 +23,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
-import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
@@ -33,21 +33,23 @@ import java.util.function.Supplier;
  * The write pipeline: command, then validation against current state, then events appended as one
  * batch, then durability, then projections, in sequence order.
  *
- * <p>Design. Commands decide one at a time under {@code applyLock}, the lock appliers hold too, so
- * the projections cannot change while a command reads them. A decision names the keys (record ids)
- * it depends on. Its batch is appended to the journal while the lock is still held, so sequence
- * numbers follow decision order, and is then registered as pending. The command releases the lock
- * before waiting for durability, so other commands decide and append meanwhile and the journal can
- * share one fsync among them (group commit). Once durable, batches are applied strictly in sequence
- * order by whichever waiter gets there first, so readers only ever see durable state. A command
- * whose keys overlap a pending batch's keys waits until that batch is applied and decides again:
- * validation never misses a change that is written but not yet visible.
+ * <p>Design (flat combining). A caller queues its command and, if no other thread is doing so,
+ * becomes the combiner: it runs rounds of queued commands, its own and everyone else's, until its
+ * own is done; the others park until the combiner completes their command or hands the role on. A
+ * round decides its commands one after another against the projections, appends their batches,
+ * waits once for durability (so under {@code always} a whole round shares one fsync: group commit),
+ * applies the batches in sequence order under the exclusive state lock, and only then completes the
+ * commands. A command whose keys (record ids) an earlier command of the same round also touches
+ * waits for the next round, so every decision sees the effects of the commands it depends on.
+ * Readers only ever see durable, applied state. With one writer there is no handoff at all; with
+ * many, each caller parks once per command. (A leader-based fsync with one lock per step, and a
+ * dedicated writer thread, both measured slower on 2 cores: see docs/benchmarks.md.)
  *
  * <p>Ids and timestamps come from the {@link CommandContext} when the command is decided and are
  * stored in the events, so replaying the journal rebuilds exactly the same state.
  *
- * <p>Thread-safe. Reads ({@link #read}) run under the shared lock and may run concurrently with
- * each other and with appends; they wait only while a batch is being applied.
+ * <p>Thread-safe. Reads ({@link #read}) run under the shared state lock and may run concurrently
+ * with each other and with appends; they wait only while a round is being applied.
  */
 public final class Engine implements AutoCloseable {
   private static final System.Logger LOG = System.getLogger(Engine.class.getName());
@@ -100,8 +102,6 @@ public final class Engine implements AutoCloseable {
     }
   }
 
-  private static final Task<Object> STOP = new Task<>(null, null, ctx -> null);
-
   private final Journal journal;
   private final Optional<SnapshotStore> snapshots;
   private final Map<String, Layer> layers;
@@ -111,12 +111,13 @@ public final class Engine implements AutoCloseable {
 
   private final ReentrantLock snapshotLock = new ReentrantLock();
   private final ReentrantReadWriteLock stateLock = new ReentrantReadWriteLock();
-  private final LinkedBlockingQueue<Task<?>> queue = new LinkedBlockingQueue<>();
-  private final Thread writer = new Thread(this::runWriter, "loci-writer");
-  private volatile long appliedSeq; // written by the writer thread under the state write lock
+  private final ConcurrentLinkedQueue<Task<?>> queue = new ConcurrentLinkedQueue<>();
+  private final ReentrantLock combiner = new ReentrantLock();
+  private final ArrayDeque<Task<?>> deferred = new ArrayDeque<>(); // guarded by combiner
+  private volatile long appliedSeq; // written by the combiner under the state write lock
   private volatile long snapshotSeq;
   private volatile LociException failure;
-  private Instant lastNow = Instant.EPOCH; // used by the writer thread only
+  private Instant lastNow = Instant.EPOCH; // guarded by combiner
   private volatile boolean closed;
 
   private Engine(
@@ -155,8 +156,6 @@ public final class Engine implements AutoCloseable {
     List<Damage> damage = new ArrayList<>(initialDamage);
     Engine engine = new Engine(journal, snapshots, layers, clock, damage);
     engine.recover(damage);
-    engine.writer.setDaemon(true);
-    engine.writer.start();
     return engine;
   }
 
@@ -275,13 +274,71 @@ public final class Engine implements AutoCloseable {
     checkUsable();
     Task<R> task = new Task<>(namespace, actor, command);
     queue.add(task);
-    if (closed && !writer.isAlive()) {
-      task.fail(new StorageException("this Loci instance is closed")); // raced with close()
+    boolean interrupted = false;
+    while (!task.done) {
+      if (combiner.tryLock()) {
+        try {
+          combine(task);
+        } finally {
+          combiner.unlock();
+        }
+        handOver();
+      } else {
+        LockSupport.park(this);
+        interrupted |= Thread.interrupted();
+      }
     }
-    return task.await();
+    if (interrupted) {
+      Thread.currentThread().interrupt();
+    }
+    return task.outcome();
   }
 
-  /** A command waiting for the writer thread, and then its outcome. */
+  /**
+   * Wakes the caller of the oldest queued command so that it takes over as combiner. Called after
+   * releasing the combiner lock: a command queued before the release is seen here, and one queued
+   * after it finds the lock free, so no command is left waiting with nobody to run it.
+   */
+  private void handOver() {
+    Task<?> next = queue.peek();
+    if (next != null) {
+      LockSupport.unpark(next.caller);
+    }
+  }
+
+  /**
+   * Runs rounds of queued commands until the combiner's own command is done and no command waits
+   * for a next round. Called with the combiner lock held.
+   */
+  private void combine(Task<?> own) {
+    List<Task<?>> round = new ArrayList<>();
+    do {
+      round.addAll(deferred);
+      deferred.clear();
+      for (Task<?> t; round.size() < MAX_ROUND && (t = queue.poll()) != null; ) {
+        round.add(t);
+      }
+      if (round.isEmpty()) {
+        return;
+      }
+      try {
+        runRound(round, deferred);
+      } catch (RuntimeException | Error e) {
+        LociException f =
+            new StorageException("internal error while writing: " + e.getMessage(), e);
+        failure = f;
+        round.forEach(task -> task.fail(f));
+        deferred.forEach(task -> task.fail(f));
+        deferred.clear();
+        if (e instanceof Error error) {
+          throw error;
+        }
+      }
+      round.clear();
+    } while (own == null || !own.done || !deferred.isEmpty());
+  }
+
+  /** A queued command, and then its outcome. */
   private static final class Task<R> {
     final Namespace namespace;
     final String actor;
@@ -314,15 +371,7 @@ public final class Engine implements AutoCloseable {
       LockSupport.unpark(caller);
     }
 
-    R await() {
-      boolean interrupted = false;
-      while (!done) {
-        LockSupport.park(this);
-        interrupted |= Thread.interrupted();
-      }
-      if (interrupted) {
-        Thread.currentThread().interrupt();
-      }
+    R outcome() {
       if (error != null) {
         throw error;
       }
@@ -337,48 +386,12 @@ public final class Engine implements AutoCloseable {
   private static final int MAX_ROUND = 4096;
 
   /**
-   * The writer thread. Each round takes every queued command, decides them in order (a command
-   * whose keys an earlier one of the round also touches waits for the next round, so it decides
-   * against applied state), writes their batches, waits once for durability (one fsync for the
-   * whole round under {@code always}: group commit), applies them in sequence order under the
-   * exclusive state lock, and only then wakes their callers. It is the only thread that changes the
-   * projections, so it decides without taking the state lock.
+   * One round: decides the queued commands in order (a command whose keys an earlier one of the
+   * round also touches waits for the next round, so it decides against applied state), writes their
+   * batches, waits once for durability (one fsync for the whole round under {@code always}: group
+   * commit), applies them in sequence order under the exclusive state lock, and only then completes
+   * them. Only the combiner changes the projections, so it decides without the state lock.
    */
-  private void runWriter() {
-    List<Task<?>> round = new ArrayList<>();
-    ArrayDeque<Task<?>> deferred = new ArrayDeque<>();
-    boolean stopping = false;
-    while (!stopping || !deferred.isEmpty()) {
-      try {
-        round.addAll(deferred);
-        deferred.clear();
-        if (round.isEmpty()) {
-          round.add(queue.take());
-        }
-        queue.drainTo(round, MAX_ROUND);
-        if (round.remove(STOP)) {
-          stopping = true;
-        }
-        runRound(round, deferred);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        stopping = true;
-      } catch (Throwable t) {
-        LociException f =
-            new StorageException("internal error in the writer thread: " + t.getMessage(), t);
-        failure = f;
-        round.forEach(task -> task.fail(f));
-        deferred.forEach(task -> task.fail(f));
-        deferred.clear();
-        if (t instanceof Error error) {
-          throw error;
-        }
-      } finally {
-        round.clear();
-      }
-    }
-  }
-
   private void runRound(List<Task<?>> round, ArrayDeque<Task<?>> deferred) {
     List<Staged> staged = new ArrayList<>(round.size());
     Set<String> roundKeys = new HashSet<>();
@@ -546,8 +559,8 @@ public final class Engine implements AutoCloseable {
   }
 
   /**
-   * Stops accepting commands, lets the writer thread finish every command already queued (durable
-   * and applied), then closes the journal.
+   * Stops accepting commands, finishes every command already queued (durable and applied), then
+   * closes the journal.
    */
   @Override
   public void close() {
@@ -557,21 +570,11 @@ public final class Engine implements AutoCloseable {
       }
       closed = true;
     }
-    queue.add(STOP);
-    boolean interrupted = false;
-    while (writer.isAlive()) {
-      try {
-        writer.join();
-      } catch (InterruptedException e) {
-        interrupted = true;
-      }
-    }
-    StorageException closedError = new StorageException("this Loci instance is closed");
-    for (Task<?> late; (late = queue.poll()) != null; ) {
-      late.fail(closedError);
-    }
-    if (interrupted) {
-      Thread.currentThread().interrupt();
+    combiner.lock();
+    try {
+      combine(null);
+    } finally {
+      combiner.unlock();
     }
     journal.close();
   }
