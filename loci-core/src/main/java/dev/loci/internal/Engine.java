@@ -264,8 +264,8 @@ public final class Engine implements AutoCloseable {
 
   /**
    * Runs a command: decides, appends, waits for durability, applies, returns the result. The work
-   * is done by the engine's writer thread; the caller waits for it, and an interrupt does not cut
-   * the wait short (the command may already be durable), it is kept for the caller to see.
+   * is done by whichever caller is the combiner at the time, possibly this one; an interrupt does
+   * not cut the wait short (the command may already be durable), it is kept for the caller to see.
    *
    * @throws LociException what the command throws when invalid, or {@link StorageException} if the
    *     journal fails; in either case nothing the caller can see has changed
