@@ -2,7 +2,9 @@ package dev.loci.internal;
 
 import static java.nio.charset.StandardCharsets.UTF_8;
 
-import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
 import dev.loci.InvalidRequestException;
 import dev.loci.Namespace;
 import dev.loci.spi.Batch;
@@ -11,6 +13,7 @@ import dev.loci.spi.JournalEntry;
 import java.io.IOException;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -33,6 +36,7 @@ public final class JournalLines {
   /** Bytes after the checksummed prefix: {@code ,"crc32c":"} + 8 hex digits + {@code "}}. */
   static final int SUFFIX_LENGTH = CRC_MARK.length + 8 + 2;
 
+  private static final JsonFactory FACTORY = Json.MAPPER.getFactory();
   private static final byte[] SEQ_MARK = "{\"seq\":".getBytes(UTF_8);
 
   private JournalLines() {}
@@ -154,49 +158,97 @@ public final class JournalLines {
           len < SUFFIX_LENGTH + 2 ? "line too short to hold a checksum" : "crc32c mismatch",
           peeked);
     }
-    JsonNode root;
-    try {
-      root = Json.MAPPER.readTree(buf, off, len);
+    // Streaming, not a tree: replay decodes millions of lines. Event data is kept as the exact
+    // text of the line, parsed later by the layer that applies it.
+    byte[] line = Arrays.copyOfRange(buf, off, off + len);
+    long seq = -1;
+    String ts = null;
+    String ns = null;
+    String actor = null;
+    List<Event> events = null;
+    try (JsonParser p = FACTORY.createParser(line)) {
+      if (p.nextToken() != JsonToken.START_OBJECT) {
+        throw new BadLineException("not a JSON object", peeked);
+      }
+      while (p.nextToken() == JsonToken.FIELD_NAME) {
+        String field = p.currentName();
+        JsonToken v = p.nextToken();
+        switch (field) {
+          case "seq" -> seq = v == JsonToken.VALUE_NUMBER_INT ? p.getLongValue() : -1;
+          case "ts" -> ts = v == JsonToken.VALUE_STRING ? p.getText() : null;
+          case "ns" -> ns = v == JsonToken.VALUE_STRING ? p.getText() : null;
+          case "actor" -> actor = v == JsonToken.VALUE_STRING ? p.getText() : null;
+          case "events" -> events = v == JsonToken.START_ARRAY ? readEvents(p, line, peeked) : null;
+          default -> p.skipChildren();
+        }
+      }
+      if (p.nextToken() != null) {
+        throw new BadLineException("data after the object", peeked);
+      }
     } catch (IOException e) {
       throw new BadLineException("not valid JSON: " + e.getMessage(), peeked);
     }
-    if (root == null || !root.isObject()) {
-      throw new BadLineException("not a JSON object", peeked);
-    }
-    JsonNode seqNode = root.get("seq");
-    if (seqNode == null || !seqNode.canConvertToExactIntegral() || seqNode.asLong() < 1) {
+    if (seq < 1) {
       throw new BadLineException("field 'seq' must be a positive integer", peeked);
     }
-    long seq = seqNode.asLong();
     OptionalLong known = OptionalLong.of(seq);
+    for (String[] required : new String[][] {{"ts", ts}, {"ns", ns}, {"actor", actor}}) {
+      if (required[1] == null) {
+        throw new BadLineException("field '" + required[0] + "' must be a string", known);
+      }
+    }
+    if (events == null || events.isEmpty()) {
+      throw new BadLineException("field 'events' must be a non-empty array", known);
+    }
     try {
-      String ts = text(root, "ts", known);
-      String ns = text(root, "ns", known);
-      String actor = text(root, "actor", known);
       Namespace namespace = namespaces.get(ns);
       if (namespace == null) {
         namespace = Namespace.of(ns);
         namespaces.put(ns, namespace);
       }
-      JsonNode events = root.get("events");
-      if (events == null || !events.isArray() || events.isEmpty()) {
-        throw new BadLineException("field 'events' must be a non-empty array", known);
-      }
-      List<Event> list = new ArrayList<>(events.size());
-      for (JsonNode e : events) {
-        JsonNode type = e.get("type");
-        JsonNode data = e.get("data");
-        if (type == null || !type.isTextual() || data == null) {
-          throw new BadLineException("each event needs a string 'type' and a 'data' value", known);
-        }
-        list.add(new Event(type.asText(), data));
-      }
-      return new JournalEntry(seq, Timestamps.parse(ts), namespace, actor, list);
+      return new JournalEntry(seq, Timestamps.parse(ts), namespace, actor, events);
     } catch (DateTimeParseException e) {
       throw new BadLineException("field 'ts' is not an ISO-8601 instant", known);
     } catch (InvalidRequestException | IllegalArgumentException e) {
       throw new BadLineException(e.getMessage(), known);
     }
+  }
+
+  private static List<Event> readEvents(JsonParser p, byte[] line, OptionalLong seq)
+      throws IOException, BadLineException {
+    List<Event> events = new ArrayList<>(2);
+    JsonToken t;
+    while ((t = p.nextToken()) == JsonToken.START_OBJECT) {
+      String type = null;
+      String data = null;
+      while (p.nextToken() == JsonToken.FIELD_NAME) {
+        String field = p.currentName();
+        JsonToken v = p.nextToken();
+        if (field.equals("type") && v == JsonToken.VALUE_STRING) {
+          type = p.getText();
+        } else if (field.equals("data")) {
+          int start = (int) p.currentTokenLocation().getByteOffset();
+          p.skipChildren();
+          p.finishToken(); // scalars are read lazily; the end offset needs the whole token
+          int end = (int) p.currentLocation().getByteOffset();
+          data = new String(line, start, end - start, UTF_8);
+        } else {
+          p.skipChildren();
+        }
+      }
+      if (type == null || data == null) {
+        throw new BadLineException("each event needs a string 'type' and a 'data' value", seq);
+      }
+      try {
+        events.add(Event.ofJson(type, data));
+      } catch (IllegalArgumentException e) {
+        throw new BadLineException(e.getMessage(), seq);
+      }
+    }
+    if (t != JsonToken.END_ARRAY) {
+      throw new BadLineException("field 'events' must hold objects", seq);
+    }
+    return events;
   }
 
   /**
@@ -255,15 +307,6 @@ public final class JournalLines {
   /** A fresh namespace cache for one read pass. */
   public static Map<String, Namespace> namespaceCache() {
     return new HashMap<>();
-  }
-
-  private static String text(JsonNode root, String field, OptionalLong seq)
-      throws BadLineException {
-    JsonNode n = root.get(field);
-    if (n == null || !n.isTextual()) {
-      throw new BadLineException("field '" + field + "' must be a string", seq);
-    }
-    return n.asText();
   }
 
   private static final byte[] HEX = "0123456789abcdef".getBytes(UTF_8);

@@ -373,7 +373,7 @@ public final class TraceLayer implements Layer {
     Trace hint = (Trace) e.decoded().orElse(null);
     switch (e.type()) {
       case ADDED, REVISED -> {
-        Trace t = hint != null ? hint : fromJson(ns, e.data());
+        Trace t = hint != null ? hint : TraceRecords.parseEvent(e.json(), ns);
         if (overlay.containsKey(t.uid()) || find(ns, t.uid()).isPresent()) {
           throw new IllegalStateException("trace '" + t.uid() + "' already exists in " + ns);
         }
@@ -483,26 +483,6 @@ public final class TraceLayer implements Layer {
       sb.append(",\"ns\":\"").append(t.namespace().value()).append('"');
     }
     return sb.append('}');
-  }
-
-  static Trace fromJson(Namespace ns, JsonNode d) {
-    List<String> tags = new ArrayList<>();
-    d.path("tags").forEach(n -> tags.add(n.asText()));
-    JsonNode pred = d.get("predecessor_uid");
-    try {
-      return new Trace(
-          text(d, "uid"),
-          ns,
-          text(d, "content"),
-          pred == null || pred.isNull() ? Optional.empty() : Optional.of(pred.asText()),
-          Timestamps.parse(text(d, "created_at")),
-          Timestamps.parse(text(d, "updated_at")),
-          d.path("retired").asBoolean(false),
-          d.path("replay_count").asInt(1),
-          tags);
-    } catch (DateTimeParseException e) {
-      throw new IllegalStateException("bad timestamp in trace event: " + e.getMessage());
-    }
   }
 
   private static String text(JsonNode d, String field) {

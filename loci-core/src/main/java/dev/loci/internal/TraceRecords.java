@@ -29,6 +29,21 @@ final class TraceRecords {
    * @throws IllegalArgumentException if the record is not a complete trace
    */
   static Trace parse(String json, Map<String, Namespace> namespaces) {
+    return parse(json, namespaces, Optional.empty());
+  }
+
+  /**
+   * Parses the data of a {@code trace.added} or {@code trace.revised} event, which has no {@code
+   * ns} field: the trace is in the batch's namespace.
+   *
+   * @throws IllegalArgumentException if the data is not a complete trace
+   */
+  static Trace parseEvent(String json, Namespace namespace) {
+    return parse(json, Map.of(), Optional.of(namespace));
+  }
+
+  private static Trace parse(
+      String json, Map<String, Namespace> namespaces, Optional<Namespace> given) {
     String uid = null;
     String content = null;
     String predecessor = null;
@@ -65,13 +80,20 @@ final class TraceRecords {
     } catch (IOException | RuntimeException e) {
       throw new IllegalArgumentException("unreadable trace record: " + e.getMessage(), e);
     }
-    if (uid == null || content == null || created == null || updated == null || ns == null) {
+    if (uid == null
+        || content == null
+        || created == null
+        || updated == null
+        || (ns == null && given.isEmpty())) {
       throw new IllegalArgumentException("trace record lacks uid, content, times or ns: " + json);
     }
-    Namespace namespace = namespaces.get(ns);
+    Namespace namespace = given.orElse(null);
     if (namespace == null) {
-      namespace = Namespace.of(ns);
-      namespaces.put(ns, namespace);
+      namespace = namespaces.get(ns);
+      if (namespace == null) {
+        namespace = Namespace.of(ns);
+        namespaces.put(ns, namespace);
+      }
     }
     return new Trace(
         uid,

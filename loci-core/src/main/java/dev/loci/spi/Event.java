@@ -43,7 +43,15 @@ public final class Event {
   private Event(String type, String json, Object decoded) {
     this.type = checkType(type);
     this.json = Objects.requireNonNull(json, "json");
-    this.decoded = Objects.requireNonNull(decoded, "decoded");
+    this.decoded = decoded;
+  }
+
+  /**
+   * An event whose data is JSON text, as read back from the journal. The text must be one valid
+   * JSON value; it is parsed only when {@link #data()} is first called.
+   */
+  public static Event ofJson(String type, String json) {
+    return new Event(type, json, null);
   }
 
   /**
@@ -51,7 +59,7 @@ public final class Event {
    * The text must be one valid JSON value; it is written to the journal as it is.
    */
   public static Event ofJson(String type, String json, Object decoded) {
-    return new Event(type, json, decoded);
+    return new Event(type, json, Objects.requireNonNull(decoded, "decoded"));
   }
 
   private static String checkType(String type) {
