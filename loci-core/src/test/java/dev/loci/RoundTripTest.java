@@ -14,7 +14,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.stream.LongStream;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -185,9 +184,6 @@ class RoundTripTest {
   }
 
   @Test
-  @Disabled(
-      "bug: Json.appendQuoted copies a lone surrogate unescaped and String.getBytes(UTF_8) then"
-          + " writes '?', so the journal and snapshot hold different text than the write returned")
   void reopen_loneSurrogateInContentAndTag_keptExactly(@TempDir Path dir) {
     String content = "\"a\uD800b\"";
     List<String> tags = List.of("t\uDC00");

@@ -281,8 +281,8 @@ public final class Engine implements AutoCloseable {
           combine(task);
         } finally {
           combiner.unlock();
+          handOver(); // also when combine throws: nobody queued may be left without a combiner
         }
-        handOver();
       } else {
         LockSupport.park(this);
         interrupted |= Thread.interrupted();
@@ -346,7 +346,7 @@ public final class Engine implements AutoCloseable {
     final Thread caller = Thread.currentThread();
     private volatile boolean done;
     private R result;
-    private RuntimeException error;
+    private Throwable error;
 
     Task(Namespace namespace, String actor, Command<R> command) {
       this.namespace = namespace;
@@ -362,7 +362,7 @@ public final class Engine implements AutoCloseable {
       LockSupport.unpark(caller);
     }
 
-    void fail(RuntimeException e) {
+    void fail(Throwable e) {
       if (done) {
         return;
       }
@@ -372,8 +372,11 @@ public final class Engine implements AutoCloseable {
     }
 
     R outcome() {
-      if (error != null) {
-        throw error;
+      if (error instanceof RuntimeException e) {
+        throw e;
+      }
+      if (error instanceof Error e) {
+        throw e;
       }
       return result;
     }
@@ -408,8 +411,8 @@ public final class Engine implements AutoCloseable {
       Decision<?> decision;
       try {
         decision = task.command.decide(new CommandContext(now, ids));
-      } catch (RuntimeException e) {
-        task.fail(e);
+      } catch (RuntimeException | Error e) {
+        task.fail(e); // deciding changed nothing: only this command fails
         continue;
       }
       List<String> keys = new ArrayList<>(decision.keys().size());
@@ -449,12 +452,17 @@ public final class Engine implements AutoCloseable {
       staged.forEach(st -> st.task().fail(e));
       return;
     }
+    // Prepare every batch before changing anything, so a batch that cannot apply leaves the
+    // projections untouched and no caller is told "failed" about a change others can see. The
+    // batches of a round touch disjoint keys, so each prepares against the same state.
     stateLock.writeLock().lock();
     try {
+      List<Runnable> commits = new ArrayList<>();
       for (Staged st : staged) {
-        prepare(st.entry()).forEach(Runnable::run);
-        appliedSeq = st.entry().seq();
+        commits.addAll(prepare(st.entry()));
       }
+      commits.forEach(Runnable::run);
+      appliedSeq = staged.get(staged.size() - 1).entry().seq();
     } catch (RuntimeException e) {
       LociException f =
           new StorageException("internal error: a durable batch did not apply: " + e, e);
@@ -575,6 +583,7 @@ public final class Engine implements AutoCloseable {
       combine(null);
     } finally {
       combiner.unlock();
+      handOver(); // a command queued after the last poll runs (and fails: closed) on its own
     }
     journal.close();
   }

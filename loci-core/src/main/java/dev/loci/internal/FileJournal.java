@@ -191,6 +191,9 @@ public final class FileJournal implements Journal {
   @Override
   public Appended append(Batch batch) {
     String events = JournalLines.encodeEvents(batch.events());
+    // An interrupt must not cost the journal its channel (the JDK closes an interruptible channel
+    // when a thread blocked in it is interrupted): set it aside while this call does I/O.
+    boolean interrupted = Thread.interrupted();
     writeLock.lock();
     try {
       checkUsable();
@@ -220,6 +223,9 @@ public final class FileJournal implements Journal {
       return new Written(seq);
     } finally {
       writeLock.unlock();
+      if (interrupted) {
+        Thread.currentThread().interrupt();
+      }
     }
   }
 
@@ -241,10 +247,13 @@ public final class FileJournal implements Journal {
             at += channel.write(buffer, at);
           }
           return;
-        } catch (ClosedByInterruptException e) {
-          interrupted = true;
-          Thread.interrupted();
-          if (attempt >= MAX_INTERRUPTED_RETRIES) {
+        } catch (ClosedChannelException e) {
+          // closed by an interrupt of this thread, or earlier by one of another thread
+          if (e instanceof ClosedByInterruptException) {
+            interrupted = true;
+            Thread.interrupted();
+          }
+          if (attempt >= MAX_INTERRUPTED_RETRIES || closed) {
             throw e;
           }
           reopenIfClosed(channel);
@@ -287,6 +296,7 @@ public final class FileJournal implements Journal {
       allocated = target;
     } catch (IOException e) {
       try {
+        reopenIfClosed(channel);
         channel.truncate(segmentSize);
       } catch (IOException cleanup) {
         e.addSuppressed(cleanup);
@@ -724,6 +734,15 @@ public final class FileJournal implements Journal {
     }
   }
 
+  private static boolean containsZero(byte[] buf, int off, int len) {
+    for (int i = off; i < off + len; i++) {
+      if (buf[i] == 0) {
+        return true;
+      }
+    }
+    return false;
+  }
+
   private static boolean allZero(byte[] buf, int off, int len) {
     for (int i = off; i < off + len; i++) {
       if (buf[i] != 0) {
@@ -859,6 +878,10 @@ public final class FileJournal implements Journal {
                   problem = e.getMessage();
                 }
               }
+            } else if (containsZero(buf, off, len)) {
+              // zeros are space never written: a crash lost these bytes, so whatever follows
+              // them in the line was not durable either, even a batch that salvages
+              problem = "unwritten (zero) bytes";
             } else {
               JournalLines.Salvage salvage = JournalLines.salvage(buf, off, len, namespaces);
               if (salvage.entries().isEmpty()) {

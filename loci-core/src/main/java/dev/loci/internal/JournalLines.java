@@ -283,14 +283,26 @@ public final class JournalLines {
     }
     List<JournalEntry> entries = new ArrayList<>();
     int bad = starts.get(0) > off ? 1 : 0;
-    for (int k = 0; k < starts.size(); k++) {
-      int from = starts.get(k);
-      int to = k + 1 < starts.size() ? starts.get(k + 1) - 1 : end;
-      try {
-        entries.add(decode(buf, from, to - from, namespaces));
-      } catch (BadLineException e) {
-        bad++;
+    int k = 0;
+    while (k < starts.size()) {
+      // a part runs from one start to just before a later one (the damaged break) or to the end;
+      // trying every later end keeps a batch whose data happens to hold {"seq": in one piece
+      int next = -1;
+      for (int j = k + 1; j <= starts.size() && next < 0; j++) {
+        int from = starts.get(k);
+        int to = j < starts.size() ? starts.get(j) - 1 : end;
+        try {
+          entries.add(decode(buf, from, to - from, namespaces));
+          next = j;
+        } catch (BadLineException e) {
+          // try a longer part
+        }
       }
+      if (next < 0) {
+        bad++;
+        next = k + 1;
+      }
+      k = next;
     }
     return new Salvage(entries, bad);
   }

@@ -46,8 +46,9 @@ public final class Json {
 
   /**
    * Appends {@code s} as a JSON string literal, escaping what JSON requires (quote, backslash,
-   * control characters) and nothing else, as Jackson does. The write path builds journal lines with
-   * this instead of a tree, which it would otherwise do millions of times.
+   * control characters) and lone surrogates, which UTF-8 cannot carry, and nothing else. The write
+   * path builds journal lines with this instead of a tree, which it would otherwise do millions of
+   * times.
    */
   public static StringBuilder appendQuoted(StringBuilder out, String s) {
     out.append('"');
@@ -55,7 +56,11 @@ public final class Json {
     int run = 0;
     for (int i = 0; i < n; i++) {
       char c = s.charAt(i);
-      if (c >= 0x20 && c != '"' && c != '\\') {
+      if (c >= 0x20 && c != '"' && c != '\\' && !Character.isSurrogate(c)) {
+        continue;
+      }
+      if (Character.isHighSurrogate(c) && i + 1 < n && Character.isLowSurrogate(s.charAt(i + 1))) {
+        i++; // a valid pair encodes to UTF-8 as it is
         continue;
       }
       out.append(s, run, i);
@@ -68,7 +73,12 @@ public final class Json {
         case '\t' -> out.append("\\t");
         case '\b' -> out.append("\\b");
         case '\f' -> out.append("\\f");
-        default -> out.append("\\u00").append(HEX[c >> 4]).append(HEX[c & 0xF]);
+        default -> // other controls, and lone surrogates, which UTF-8 cannot carry
+            out.append("\\u")
+                .append(HEX[c >> 12 & 0xF])
+                .append(HEX[c >> 8 & 0xF])
+                .append(HEX[c >> 4 & 0xF])
+                .append(HEX[c & 0xF]);
       }
     }
     return out.append(s, run, n).append('"');

@@ -20,7 +20,6 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.locks.LockSupport;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -50,9 +49,6 @@ class EngineCombiningTest {
   }
 
   @Test
-  @Disabled(
-      "bug: an Error thrown by a command's decide escapes combine() without handOver(), so"
-          + " commands queued behind it are never completed and their callers park forever")
   void execute_decideThrowsError_queuedCallersStillComplete() throws Exception {
     Engine engine = open();
     CountDownLatch entered = new CountDownLatch(1);

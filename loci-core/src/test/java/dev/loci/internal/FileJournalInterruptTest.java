@@ -12,7 +12,6 @@ import dev.loci.spi.Event;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.List;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -30,10 +29,6 @@ class FileJournalInterruptTest {
   }
 
   @Test
-  @Disabled(
-      "bug: FileJournal.preallocate writes zeros and forces through the channel with the caller's"
-          + " interrupt status still set; the JDK closes the channel, nothing reopens it, writeAt"
-          + " then fails with ClosedChannelException and the journal is failed for good")
   void append_interruptedCallerNeedingPreallocation_journalStaysUsable() {
     try (FileJournal j = FileJournal.open(dir, Durability.none(), 1 << 20)) {
       Thread.currentThread().interrupt();
@@ -51,8 +46,6 @@ class FileJournalInterruptTest {
   }
 
   @Test
-  @Disabled(
-      "bug: same as above, through the public API: the first write of a segment is interrupted")
   void add_interruptedFirstWriteOfSegment_laterWritesStillSucceed() {
     try (Loci loci = Loci.builder().dataDir(dir).snapshotAfter(0).open()) {
       Thread.currentThread().interrupt();

@@ -58,6 +58,24 @@ class FileJournalTest {
   }
 
   @Test
+  void salvage_mergedLinesWhoseDataHoldsASeqKey_recoversBothBatches() {
+    Batch withSeqKey =
+        new Batch(TS, NS, "test", List.of(Event.ofJson("trace.retired", "{\"x\":{\"seq\":9}}")));
+    byte[] a = JournalLines.encode(1, withSeqKey, JournalLines.encodeEvents(withSeqKey.events()));
+    byte[] b = JournalLines.encode(2, batch("u"), JournalLines.encodeEvents(batch("u").events()));
+    byte[] merged = new byte[a.length + b.length - 1];
+    System.arraycopy(a, 0, merged, 0, a.length);
+    merged[a.length - 1] = '*'; // the damaged line break
+    System.arraycopy(b, 0, merged, a.length, b.length - 1);
+
+    JournalLines.Salvage salvage =
+        JournalLines.salvage(merged, 0, merged.length, JournalLines.namespaceCache());
+
+    assertThat(salvage.entries()).extracting(JournalEntry::seq).containsExactly(1L, 2L);
+    assertThat(salvage.badParts()).isZero();
+  }
+
+  @Test
   void decode_flippedByte_rejectedAsChecksumMismatch() {
     byte[] line =
         JournalLines.encode(7, batch("u"), JournalLines.encodeEvents(batch("u").events()));
