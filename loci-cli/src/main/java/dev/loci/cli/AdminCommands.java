@@ -39,13 +39,24 @@ final class AdminCommands {
   @Command(
       name = "compact",
       mixinStandardHelpOptions = true,
-      description =
-          "Write a snapshot, then delete the journal segments and older snapshots it covers.")
+      description = {
+        "Write a snapshot, then delete the journal segments and older snapshots it covers.",
+        "Damaged lines in deleted segments go with them; the command warns when there were any."
+      })
   static final class Compact extends LociCommand {
     @Override
     public Integer call() {
       try (Loci loci = openExisting()) {
+        long lossy = loci.openDamage().stream().filter(d -> d.kind().lossy()).count();
         output().compacted(loci.compact());
+        if (lossy > 0) {
+          output()
+              .warning(
+                  lossy
+                      + " damage report(s) above concerned this journal; the snapshot holds what"
+                      + " could be read, and damaged segments it covers are deleted, so 'loci"
+                      + " verify' will no longer list them");
+        }
       }
       return ExitCode.OK;
     }

@@ -150,6 +150,28 @@ class AdminCommandsTest {
   }
 
   @Test
+  void compact_afterDamage_warnsThatVerifyWillNoLongerListIt() throws Exception {
+    try (Loci loci = Loci.builder().dataDir(data).segmentBytes(1024).snapshotAfter(0).open()) {
+      for (int i = 0; i < 20; i++) {
+        loci.traces().add(Namespace.of("acme"), "{\"i\":" + i + "}", List.of());
+      }
+    }
+    Path first = segments().get(0);
+    byte[] bytes = Files.readAllBytes(first);
+    bytes[10] ^= 0x01; // inside the first line of a sealed segment
+    Files.write(first, bytes);
+    assertThat(cli.run("verify").exitCode()).isEqualTo(1);
+
+    CliRunner.Result r = cli.run("compact");
+
+    assertThat(r.exitCode()).isZero();
+    assertThat(r.err())
+        .contains("loci: warning: bad_line in " + first)
+        .contains("1 damage report(s) above concerned this journal");
+    assertThat(cli.run("verify").exitCode()).isZero();
+  }
+
+  @Test
   void open_dataDirLockedByAnotherInstance_exitsOne() {
     try (Loci holder = Loci.open(data)) {
       CliRunner.Result r = cli.run("trace", "search");
