@@ -1,0 +1,156 @@
+package dev.loci.pathway.internal;
+
+import com.fasterxml.jackson.annotation.JsonSetter;
+import com.fasterxml.jackson.annotation.Nulls;
+import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.databind.DeserializationContext;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonDeserializer;
+import com.fasterxml.jackson.databind.JsonMappingException;
+import com.fasterxml.jackson.databind.JsonSerializer;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializerProvider;
+import com.fasterxml.jackson.databind.module.SimpleModule;
+import com.fasterxml.jackson.datatype.jdk8.Jdk8Module;
+import dev.loci.InvalidRequestException;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.format.DateTimeFormatter;
+import java.time.format.DateTimeParseException;
+import java.util.List;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+
+/**
+ * The Jackson configuration of the pathway wire format: {@code Optional} support, RFC 3339
+ * timestamps (read with any offset, written in UTC by {@link Instant#toString()}), JSON {@code
+ * null} or absent lists read as empty lists, trailing tokens refused. Thread-safe.
+ */
+public final class PathwayJson {
+  /** The shared, thread-safe mapper for pathway types. */
+  public static final ObjectMapper MAPPER = createMapper();
+
+  private static final Pattern WIRE_NAME = Pattern.compile("[a-z][a-z0-9_]*");
+
+  private PathwayJson() {}
+
+  private static ObjectMapper createMapper() {
+    SimpleModule time = new SimpleModule("loci-pathway-time");
+    time.addSerializer(Instant.class, new InstantSerializer());
+    time.addDeserializer(Instant.class, new InstantDeserializer());
+    ObjectMapper mapper =
+        new ObjectMapper()
+            .registerModule(new Jdk8Module())
+            .registerModule(time)
+            .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
+    mapper.configOverride(List.class).setSetterInfo(JsonSetter.Value.forValueNulls(Nulls.AS_EMPTY));
+    return mapper;
+  }
+
+  /**
+   * Reads {@code json} as a {@code type}.
+   *
+   * @throws InvalidRequestException naming the offending field (dotted, without array indices, for
+   *     example {@code semantic_flags} or {@code ladder_attempts.model}), or {@code trace} when the
+   *     text is not JSON at all
+   */
+  public static <T> T read(String json, Class<T> type) {
+    try {
+      return MAPPER.readValue(json, type);
+    } catch (JsonMappingException e) {
+      throw translate(e);
+    } catch (JsonProcessingException e) {
+      throw new InvalidRequestException(
+          "trace", "expected valid JSON, found an error: " + e.getOriginalMessage());
+    }
+  }
+
+  /** Writes {@code value} as compact JSON. */
+  public static String write(Object value) {
+    try {
+      return MAPPER.writeValueAsString(value);
+    } catch (JsonProcessingException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  private static InvalidRequestException translate(JsonMappingException e) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t instanceof InvalidRequestException invalid) {
+        return invalid;
+      }
+    }
+    String field =
+        e.getPath().stream()
+            .map(JsonMappingException.Reference::getFieldName)
+            .filter(name -> name != null)
+            .collect(Collectors.joining("."));
+    String location = e.getPath().isEmpty() ? "" : " (at " + pathOf(e) + ")";
+    String detail = e.getOriginalMessage();
+    for (Throwable t = e.getCause(); t != null; t = t.getCause()) {
+      if (t instanceof NullPointerException npe
+          && npe.getMessage() != null
+          && WIRE_NAME.matcher(npe.getMessage()).matches()) {
+        // nested records report a missing value by its JSON name: name the nested field
+        field = field.isEmpty() ? npe.getMessage() : field + "." + npe.getMessage();
+        detail = "expected a value, found none";
+        break;
+      }
+      if (t instanceof IllegalArgumentException) {
+        detail = t.getMessage();
+        break;
+      }
+    }
+    InvalidRequestException out =
+        new InvalidRequestException(field.isEmpty() ? "trace" : field, detail + location);
+    out.initCause(e);
+    return out;
+  }
+
+  private static String pathOf(JsonMappingException e) {
+    StringBuilder sb = new StringBuilder();
+    for (JsonMappingException.Reference ref : e.getPath()) {
+      if (ref.getFieldName() != null) {
+        if (sb.length() > 0) {
+          sb.append('.');
+        }
+        sb.append(ref.getFieldName());
+      } else if (ref.getIndex() >= 0) {
+        sb.append('[').append(ref.getIndex()).append(']');
+      }
+    }
+    return sb.toString();
+  }
+
+  private static final class InstantSerializer extends JsonSerializer<Instant> {
+    @Override
+    public void serialize(Instant value, JsonGenerator gen, SerializerProvider serializers)
+        throws IOException {
+      gen.writeString(value.toString());
+    }
+  }
+
+  private static final class InstantDeserializer extends JsonDeserializer<Instant> {
+    @Override
+    public Instant deserialize(JsonParser p, DeserializationContext ctxt) throws IOException {
+      if (p.currentToken() != JsonToken.VALUE_STRING) {
+        return (Instant)
+            ctxt.handleUnexpectedToken(
+                Instant.class, p.currentToken(), p, "expected an RFC 3339 timestamp string");
+      }
+      String text = p.getText();
+      try {
+        return OffsetDateTime.parse(text, DateTimeFormatter.ISO_OFFSET_DATE_TIME).toInstant();
+      } catch (DateTimeParseException e) {
+        throw new IllegalArgumentException(
+            "expected an RFC 3339 timestamp such as 2026-05-03T08:07:38Z, found \"" + text + "\"",
+            e);
+      }
+    }
+  }
+}
