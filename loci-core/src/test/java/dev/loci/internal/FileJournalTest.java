@@ -310,4 +310,39 @@ class FileJournalTest {
       assertThat(loci.traces().find(NS, "after")).isPresent();
     }
   }
+
+  // An interrupted caller must not cost the journal its channel.
+
+  @Test
+  void append_interruptedCallerNeedingPreallocation_journalStaysUsable() {
+    try (FileJournal j = FileJournal.open(dir, Durability.none(), 1 << 20)) {
+      Thread.currentThread().interrupt();
+      Throwable first = null;
+      try {
+        j.append(batch("a"));
+      } catch (RuntimeException e) {
+        first = e;
+      } finally {
+        Thread.interrupted();
+      }
+      assertThat(first).as("an interrupted append").isNull();
+      assertThat(j.append(batch("b")).seq()).isEqualTo(2);
+    }
+  }
+
+  @Test
+  void add_interruptedFirstWriteOfSegment_laterWritesStillSucceed() {
+    try (Loci loci = Loci.builder().dataDir(dir).snapshotAfter(0).open()) {
+      Thread.currentThread().interrupt();
+      try {
+        loci.traces().add(NS, "1", List.of());
+      } catch (RuntimeException e) {
+        // the interrupted write itself may fail; the instance must not
+      } finally {
+        Thread.interrupted();
+      }
+      Trace t = loci.traces().add(NS, "2", List.of());
+      assertThat(loci.traces().get(NS, t.uid()).content()).isEqualTo("2");
+    }
+  }
 }
