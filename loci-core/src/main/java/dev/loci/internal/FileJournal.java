@@ -412,14 +412,6 @@ public final class FileJournal implements Journal {
     }
   }
 
-  @Override
-  public long durableSeq() {
-    if (durability.mode() == Durability.Mode.ALWAYS) {
-      return durableSeq;
-    }
-    return lastSeq();
-  }
-
   private void backgroundSync() {
     try {
       long target;

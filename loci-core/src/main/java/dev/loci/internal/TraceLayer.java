@@ -66,7 +66,7 @@ public final class TraceLayer implements Layer {
   /**
    * Listing order: creation time, then uid, then namespace. Hand-written: it is on every insert.
    */
-  static final Comparator<Trace> ORDER =
+  private static final Comparator<Trace> ORDER =
       (a, b) -> {
         int c = a.createdAt().compareTo(b.createdAt());
         if (c != 0) {

@@ -41,12 +41,6 @@ public interface Journal extends AutoCloseable {
     return appended.seq();
   }
 
-  /**
-   * Every batch up to this sequence number is as durable as the policy promises. Never above {@link
-   * #lastSeq()}.
-   */
-  long durableSeq();
-
   /** The sequence number of the last batch written, or 0 if none. */
   long lastSeq();
 
