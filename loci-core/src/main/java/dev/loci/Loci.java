@@ -6,6 +6,9 @@ import dev.loci.internal.Engine;
 import dev.loci.internal.FileJournal;
 import dev.loci.internal.SnapshotStore;
 import dev.loci.internal.TraceLayer;
+import dev.loci.spi.CommandExecutor;
+import dev.loci.spi.Layer;
+import dev.loci.spi.LayerProvider;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -15,6 +18,8 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.ServiceLoader;
+import java.util.function.Supplier;
 
 /**
  * An open Loci data directory: the entry point of the embedded engine.
@@ -42,13 +47,17 @@ public final class Loci implements AutoCloseable {
   private final DataDirLock lock;
   private final Engine engine;
   private final Traces traces;
+  private final List<Layer> layers;
+  private final String actor;
   private final long snapshotAfter;
 
-  private Loci(Builder b, DataDirLock lock, Engine engine, TraceLayer traceLayer) {
+  private Loci(Builder b, DataDirLock lock, Engine engine, List<Layer> layers) {
     this.dataDir = b.dataDir;
     this.lock = lock;
     this.engine = engine;
-    this.traces = new Traces(engine, traceLayer, b.actor, b.clock);
+    this.layers = layers;
+    this.actor = b.actor;
+    this.traces = new Traces(engine, layer(TraceLayer.class), b.actor, b.clock);
     this.snapshotAfter = b.snapshotAfter;
   }
 
@@ -65,6 +74,32 @@ public final class Loci implements AutoCloseable {
   /** The trace store. */
   public Traces traces() {
     return traces;
+  }
+
+  /**
+   * The layer of type {@code type}, for a layer module's facade (for example {@code
+   * PathwayMemory.of(loci)}). Part of the SPI.
+   *
+   * @throws IllegalStateException if no such layer was registered
+   */
+  public <L extends Layer> L layer(Class<L> type) {
+    for (Layer l : layers) {
+      if (type.isInstance(l)) {
+        return type.cast(l);
+      }
+    }
+    throw new IllegalStateException(
+        "no " + type.getName() + " layer; is its module on the class path?");
+  }
+
+  /** The engine's command interface, for a layer module's facade. Part of the SPI. */
+  public CommandExecutor executor() {
+    return engine;
+  }
+
+  /** The actor recorded as the author of writes made through this instance's facades. */
+  public String actor() {
+    return actor;
   }
 
   /** The data directory. */
@@ -188,8 +223,29 @@ public final class Loci implements AutoCloseable {
     private Clock clock = Clock.systemUTC();
     private long snapshotAfter = 10_000;
     private boolean createIfMissing = true;
+    private boolean discoverLayers = true;
+    private final List<Supplier<Layer>> extraLayers = new ArrayList<>();
 
     private Builder() {}
+
+    /**
+     * Adds a layer made by {@code factory} on open, beside the trace store and the layers found
+     * through {@link LayerProvider}. Part of the SPI.
+     */
+    public Builder layer(Supplier<Layer> factory) {
+      extraLayers.add(Objects.requireNonNull(factory, "factory"));
+      return this;
+    }
+
+    /**
+     * Whether {@link #open()} adds the layers of every {@link LayerProvider} on the class path (the
+     * default). Turn it off to open with only the trace store and the layers given to {@link
+     * #layer}.
+     */
+    public Builder discoverLayers(boolean discover) {
+      this.discoverLayers = discover;
+      return this;
+    }
 
     /**
      * Whether {@link #open()} creates a missing data directory (the default) or reports it, as a
@@ -273,11 +329,15 @@ public final class Loci implements AutoCloseable {
       try {
         journal = FileJournal.open(dataDir.resolve("journal"), durability, segmentBytes);
         SnapshotStore snapshots = SnapshotStore.open(dataDir.resolve("snapshots"));
-        TraceLayer traceLayer = new TraceLayer();
+        List<Layer> all = new ArrayList<>();
+        all.add(new TraceLayer());
+        if (discoverLayers) {
+          ServiceLoader.load(LayerProvider.class).forEach(p -> all.add(p.create()));
+        }
+        extraLayers.forEach(f -> all.add(f.get()));
         Engine engine =
-            Engine.open(
-                journal, Optional.of(snapshots), List.of(traceLayer), clock, journal.openDamage());
-        return new Loci(this, lock, engine, traceLayer);
+            Engine.open(journal, Optional.of(snapshots), all, clock, journal.openDamage());
+        return new Loci(this, lock, engine, List.copyOf(all));
       } catch (RuntimeException e) {
         if (journal != null) {
           try {

@@ -6,6 +6,10 @@ import dev.loci.LociException;
 import dev.loci.Namespace;
 import dev.loci.StorageException;
 import dev.loci.spi.Batch;
+import dev.loci.spi.Command;
+import dev.loci.spi.CommandContext;
+import dev.loci.spi.CommandExecutor;
+import dev.loci.spi.Decision;
 import dev.loci.spi.Event;
 import dev.loci.spi.Journal;
 import dev.loci.spi.JournalEntry;
@@ -51,56 +55,8 @@ import java.util.function.Supplier;
  * <p>Thread-safe. Reads ({@link #read}) run under the shared state lock and may run concurrently
  * with each other and with appends; they wait only while a round is being applied.
  */
-public final class Engine implements AutoCloseable {
+public final class Engine implements CommandExecutor, AutoCloseable {
   private static final System.Logger LOG = System.getLogger(Engine.class.getName());
-
-  /** A command: reads current state and decides which events to append. */
-  @FunctionalInterface
-  public interface Command<R> {
-    /**
-     * Decides against current state. Runs with shared access to the projections and must not change
-     * them.
-     *
-     * @throws LociException if the command is invalid for the current state; nothing is written
-     */
-    Decision<R> decide(CommandContext context);
-  }
-
-  /**
-   * What a command decided.
-   *
-   * @param events the events to append, empty if nothing changes
-   * @param keys the record ids the decision depends on or changes, in the command's namespace
-   * @param result what the command returns to its caller once the events are applied
-   */
-  public record Decision<R>(List<Event> events, Set<String> keys, R result) {
-    /** Copies the collections. */
-    public Decision {
-      events = List.copyOf(events);
-      keys = Set.copyOf(keys);
-    }
-  }
-
-  /** The clock reading and id source of one command. */
-  public static final class CommandContext {
-    private final Instant now;
-    private final UuidV7 ids;
-
-    CommandContext(Instant now, UuidV7 ids) {
-      this.now = now;
-      this.ids = ids;
-    }
-
-    /** When the command was accepted, in microseconds; the same for every call. */
-    public Instant now() {
-      return now;
-    }
-
-    /** A new UUID v7 id, increasing across the engine's lifetime. */
-    public String newId() {
-      return ids.next(now).toString();
-    }
-  }
 
   private final Journal journal;
   private final Optional<SnapshotStore> snapshots;
@@ -270,6 +226,7 @@ public final class Engine implements AutoCloseable {
    * @throws LociException what the command throws when invalid, or {@link StorageException} if the
    *     journal fails; in either case nothing the caller can see has changed
    */
+  @Override
   public <R> R execute(Namespace namespace, String actor, Command<R> command) {
     checkUsable();
     Task<R> task = new Task<>(namespace, actor, command);
@@ -410,7 +367,7 @@ public final class Engine implements AutoCloseable {
       lastNow = now;
       Decision<?> decision;
       try {
-        decision = task.command.decide(new CommandContext(now, ids));
+        decision = task.command.decide(new Context(now, ids));
       } catch (RuntimeException | Error e) {
         task.fail(e); // deciding changed nothing: only this command fails
         continue;
@@ -498,6 +455,7 @@ public final class Engine implements AutoCloseable {
   }
 
   /** Runs {@code read} with shared access to the projections. */
+  @Override
   public <R> R read(Supplier<R> read) {
     stateLock.readLock().lock();
     try {
@@ -586,5 +544,12 @@ public final class Engine implements AutoCloseable {
       handOver(); // a command queued after the last poll runs (and fails: closed) on its own
     }
     journal.close();
+  }
+
+  private record Context(Instant now, UuidV7 ids) implements CommandContext {
+    @Override
+    public String newId() {
+      return ids.next(now).toString();
+    }
   }
 }

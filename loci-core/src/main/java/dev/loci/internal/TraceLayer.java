@@ -9,6 +9,8 @@ import dev.loci.NotFoundException;
 import dev.loci.Page;
 import dev.loci.Trace;
 import dev.loci.TraceQuery;
+import dev.loci.spi.CommandContext;
+import dev.loci.spi.Decision;
 import dev.loci.spi.Event;
 import dev.loci.spi.JournalEntry;
 import dev.loci.spi.Layer;
@@ -269,57 +271,56 @@ public final class TraceLayer implements Layer {
   }
 
   /** Add: a new trace with a fresh UUID v7, replay count 1. */
-  public Engine.Decision<Trace> decideAdd(Engine.CommandContext ctx, Namespace ns, Draft draft) {
+  public Decision<Trace> decideAdd(CommandContext ctx, Namespace ns, Draft draft) {
     Trace t = fresh(ctx.newId(), ns, draft.content(), Optional.empty(), ctx.now(), draft.tags());
-    return new Engine.Decision<>(List.of(event(ADDED, t)), Set.of(t.uid()), t);
+    return new Decision<>(List.of(event(ADDED, t)), Set.of(t.uid()), t);
   }
 
   /**
    * AddIdempotent: replay count +1 if {@code uid} exists (content kept), else Add with it. The uid
    * must have passed {@link #checkUid}.
    */
-  public Engine.Decision<Trace> decideAddIdempotent(
-      Engine.CommandContext ctx, Namespace ns, String uid, Draft draft) {
+  public Decision<Trace> decideAddIdempotent(
+      CommandContext ctx, Namespace ns, String uid, Draft draft) {
     Optional<Trace> existing = find(ns, uid);
     if (existing.isPresent()) {
       Trace replayed = existing.get().replayed();
-      return new Engine.Decision<>(List.of(uidEvent(REPLAYED, replayed)), Set.of(uid), replayed);
+      return new Decision<>(List.of(uidEvent(REPLAYED, replayed)), Set.of(uid), replayed);
     }
     Trace t = fresh(uid, ns, draft.content(), Optional.empty(), ctx.now(), draft.tags());
-    return new Engine.Decision<>(List.of(event(ADDED, t)), Set.of(uid), t);
+    return new Decision<>(List.of(event(ADDED, t)), Set.of(uid), t);
   }
 
   /** Update: same uid, new content, {@code updated_at} bumped. */
-  public Engine.Decision<Trace> decideUpdate(
-      Engine.CommandContext ctx, Namespace ns, String uid, String compactContent) {
+  public Decision<Trace> decideUpdate(
+      CommandContext ctx, Namespace ns, String uid, String compactContent) {
     Trace t = require(ns, uid, "uid").withContent(compactContent, ctx.now());
     StringBuilder data = new StringBuilder(compactContent.length() + 96);
     data.append("{\"uid\":");
     Json.appendQuoted(data, uid).append(",\"content\":");
     Json.appendQuoted(data, compactContent).append(",\"updated_at\":\"");
     Timestamps.append(data, ctx.now()).append("\"}");
-    return new Engine.Decision<>(
-        List.of(Event.ofJson(UPDATED, data.toString(), t)), Set.of(uid), t);
+    return new Decision<>(List.of(Event.ofJson(UPDATED, data.toString(), t)), Set.of(uid), t);
   }
 
   /** Revise: a new trace linked to its predecessor, which may be retired. */
-  public Engine.Decision<Trace> decideRevise(
-      Engine.CommandContext ctx, Namespace ns, String predecessorUid, Draft draft) {
+  public Decision<Trace> decideRevise(
+      CommandContext ctx, Namespace ns, String predecessorUid, Draft draft) {
     require(ns, predecessorUid, "predecessor_uid");
     Trace t =
         fresh(
             ctx.newId(), ns, draft.content(), Optional.of(predecessorUid), ctx.now(), draft.tags());
-    return new Engine.Decision<>(List.of(event(REVISED, t)), Set.of(predecessorUid, t.uid()), t);
+    return new Decision<>(List.of(event(REVISED, t)), Set.of(predecessorUid, t.uid()), t);
   }
 
   /** Retire: hidden from search, kept for get and history. Retiring twice changes nothing. */
-  public Engine.Decision<Trace> decideRetire(Namespace ns, String uid) {
+  public Decision<Trace> decideRetire(Namespace ns, String uid) {
     Trace t = require(ns, uid, "uid");
     if (t.retired()) {
-      return new Engine.Decision<>(List.of(), Set.of(uid), t);
+      return new Decision<>(List.of(), Set.of(uid), t);
     }
     Trace retired = t.asRetired();
-    return new Engine.Decision<>(List.of(uidEvent(RETIRED, retired)), Set.of(uid), retired);
+    return new Decision<>(List.of(uidEvent(RETIRED, retired)), Set.of(uid), retired);
   }
 
   /** One operation of an import, already parsed, with the line it came from. */
@@ -332,7 +333,7 @@ public final class TraceLayer implements Layer {
    * Decides a chunk of imported operations in order, each against current state plus the operations
    * before it; operations that do not apply are skipped with a reason.
    */
-  public Engine.Decision<ImportDecision> decideImport(Namespace ns, List<ImportOp> ops) {
+  public Decision<ImportDecision> decideImport(Namespace ns, List<ImportOp> ops) {
     Map<String, Trace> overlay = new LinkedHashMap<>();
     List<Event> events = new ArrayList<>();
     Set<String> keys = new LinkedHashSet<>();
@@ -346,7 +347,7 @@ public final class TraceLayer implements Layer {
         skipped.put(op.line(), e.getMessage());
       }
     }
-    return new Engine.Decision<>(events, keys, new ImportDecision(events.size(), skipped));
+    return new Decision<>(events, keys, new ImportDecision(events.size(), skipped));
   }
 
   // ---------------------------------------------------------------- projection

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.loci.Durability;
 import dev.loci.LociException;
 import dev.loci.Namespace;
+import dev.loci.spi.Decision;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.ArrayList;
@@ -44,8 +45,8 @@ class EngineCombiningTest {
     }
   }
 
-  private static Engine.Decision<String> noop(String result) {
-    return new Engine.Decision<>(List.of(), Set.of(), result);
+  private static Decision<String> noop(String result) {
+    return new Decision<>(List.of(), Set.of(), result);
   }
 
   @Test

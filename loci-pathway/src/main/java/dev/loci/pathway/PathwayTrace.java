@@ -3,6 +3,7 @@ package dev.loci.pathway;
 import com.fasterxml.jackson.annotation.JsonAnyGetter;
 import com.fasterxml.jackson.annotation.JsonAnySetter;
 import com.fasterxml.jackson.annotation.JsonCreator;
+import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -65,6 +66,10 @@ import java.util.regex.Pattern;
  * @param semanticFlags the caller-emitted semantic flags (section 2.5)
  * @param typeHintsUsed the type context fed to the reviewer (section 2.5)
  * @param bugFingerprints the structural patterns caught (section 2.5)
+ * @param subjectIds the subjects (people) the trace is about, when known (section 6.3), so an audit
+ *     can find their traces; written only when not empty
+ * @param legacy whether the trace was imported without a {@code trace_uid} and Loci assigned one;
+ *     written only when true
  * @param unknownFields top-level JSON fields this version of the spec does not name, by name
  */
 @JsonPropertyOrder({
@@ -92,7 +97,9 @@ import java.util.regex.Pattern;
   "retired",
   "semantic_flags",
   "type_hints_used",
-  "bug_fingerprints"
+  "bug_fingerprints",
+  "subject_ids",
+  "legacy"
 })
 public record PathwayTrace(
     @JsonProperty("pathway_id") String pathwayId,
@@ -120,6 +127,9 @@ public record PathwayTrace(
     @JsonProperty("semantic_flags") List<SemanticFlag> semanticFlags,
     @JsonProperty("type_hints_used") List<TypeHint> typeHintsUsed,
     @JsonProperty("bug_fingerprints") List<BugFingerprint> bugFingerprints,
+    @JsonProperty("subject_ids") @JsonInclude(JsonInclude.Include.NON_EMPTY)
+        List<String> subjectIds,
+    @JsonProperty("legacy") @JsonInclude(JsonInclude.Include.NON_DEFAULT) boolean legacy,
     Map<String, JsonNode> unknownFields) {
 
   private static final Pattern HEX_64 = Pattern.compile("[0-9a-f]{64}");
@@ -171,6 +181,13 @@ public record PathwayTrace(
     semanticFlags = List.copyOf(semanticFlags);
     typeHintsUsed = List.copyOf(typeHintsUsed);
     bugFingerprints = List.copyOf(bugFingerprints);
+    subjectIds = List.copyOf(subjectIds);
+    for (int i = 0; i < subjectIds.size(); i++) {
+      if (subjectIds.get(i).isBlank()) {
+        throw new InvalidRequestException(
+            "subject_ids", "expected non-blank subject ids, found a blank one at index " + i);
+      }
+    }
     unknownFields = copyUnknown(unknownFields);
   }
 
@@ -224,6 +241,8 @@ public record PathwayTrace(
       @JsonProperty("semantic_flags") List<SemanticFlag> semanticFlags,
       @JsonProperty("type_hints_used") List<TypeHint> typeHintsUsed,
       @JsonProperty("bug_fingerprints") List<BugFingerprint> bugFingerprints,
+      @JsonProperty("subject_ids") List<String> subjectIds,
+      @JsonProperty("legacy") Boolean legacy,
       @JsonAnySetter Map<String, JsonNode> unknownFields) {
     PathwayIdentity.requireTaskClass(taskClass);
     if (filePath == null) {
@@ -236,20 +255,9 @@ public record PathwayTrace(
     List<LadderAttempt> ladder = orEmpty(ladderAttempts);
     List<KbChunkRef> kb = orEmpty(kbChunks);
     List<ObserverSignal> signals = orEmpty(observerSignals);
-    List<BugFingerprint> fingerprints = orEmpty(bugFingerprints);
-    for (int i = 0; i < fingerprints.size(); i++) {
-      if (fingerprints.get(i) == null) {
-        throw new InvalidRequestException(
-            "bug_fingerprints", "expected an object, found null at index " + i);
-      }
-    }
-    List<SemanticFlag> flags = orEmpty(semanticFlags);
-    for (int i = 0; i < flags.size(); i++) {
-      if (flags.get(i) == null) {
-        throw new InvalidRequestException(
-            "semantic_flags", "expected a flag name, found null at index " + i);
-      }
-    }
+    List<BugFingerprint> fingerprints =
+        requireElements(orEmpty(bugFingerprints), "bug_fingerprints");
+    List<SemanticFlag> flags = requireElements(orEmpty(semanticFlags), "semantic_flags");
     return new PathwayTrace(
         pathwayId != null ? pathwayId : PathwayIdentity.pathwayId(taskClass, filePath, signal),
         traceUid != null ? traceUid : "",
@@ -280,7 +288,18 @@ public record PathwayTrace(
         flags,
         orEmpty(typeHintsUsed),
         fingerprints,
+        requireElements(orEmpty(subjectIds), "subject_ids"),
+        legacy != null && legacy,
         unknownFields != null ? unknownFields : Map.of());
+  }
+
+  private static <T> List<T> requireElements(List<T> list, String field) {
+    for (int i = 0; i < list.size(); i++) {
+      if (list.get(i) == null) {
+        throw new InvalidRequestException(field, "expected a value, found null at index " + i);
+      }
+    }
+    return list;
   }
 
   private static <T> Optional<T> orEmpty(Optional<T> value) {
@@ -303,5 +322,313 @@ public record PathwayTrace(
           copy.put(name, value == null ? NullNode.getInstance() : value.deepCopy());
         });
     return Collections.unmodifiableMap(copy);
+  }
+
+  /**
+   * A builder for a trace of {@code taskClass} on {@code filePath}, with every other field at its
+   * spec default. Set {@code created_at} before {@link Builder#build()}.
+   */
+  public static Builder builder(String taskClass, String filePath) {
+    return new Builder().taskClass(taskClass).filePath(filePath);
+  }
+
+  /** A builder holding this trace's values, including its stored {@code pathway_id} and vector. */
+  public Builder toBuilder() {
+    Builder b = new Builder();
+    PathwayTrace t = this;
+    b.pathwayId = t.pathwayId;
+    b.traceUid = t.traceUid;
+    b.version = t.version;
+    b.parentTraceUid = t.parentTraceUid;
+    b.supersededAt = t.supersededAt;
+    b.supersededByTraceUid = t.supersededByTraceUid;
+    b.taskClass = t.taskClass;
+    b.filePath = t.filePath;
+    b.signalClass = t.signalClass;
+    b.createdAt = t.createdAt;
+    b.ladderAttempts = t.ladderAttempts;
+    b.kbChunks = t.kbChunks;
+    b.observerSignals = t.observerSignals;
+    b.bridgeHits = t.bridgeHits;
+    b.subPipelineCalls = t.subPipelineCalls;
+    b.auditConsensus = t.auditConsensus;
+    b.reducerSummary = t.reducerSummary;
+    b.finalVerdict = t.finalVerdict;
+    b.pathwayVec = t.pathwayVec;
+    b.replayCount = t.replayCount;
+    b.replaysSucceeded = t.replaysSucceeded;
+    b.retired = t.retired;
+    b.semanticFlags = t.semanticFlags;
+    b.typeHintsUsed = t.typeHintsUsed;
+    b.bugFingerprints = t.bugFingerprints;
+    b.subjectIds = t.subjectIds;
+    b.legacy = t.legacy;
+    b.unknownFields = t.unknownFields;
+    return b;
+  }
+
+  /**
+   * Builds {@link PathwayTrace}s. {@code pathway_id} and {@code pathway_vec}, unless set, are
+   * computed from the other fields when {@link #build()} runs. Not thread-safe.
+   */
+  public static final class Builder {
+    private String pathwayId = null;
+    private String traceUid = "";
+    private int version = 1;
+    private Optional<String> parentTraceUid = Optional.empty();
+    private Optional<Instant> supersededAt = Optional.empty();
+    private Optional<String> supersededByTraceUid = Optional.empty();
+    private String taskClass = "";
+    private String filePath = "";
+    private Optional<String> signalClass = Optional.empty();
+    private Instant createdAt = null;
+    private List<LadderAttempt> ladderAttempts = List.of();
+    private List<KbChunkRef> kbChunks = List.of();
+    private List<ObserverSignal> observerSignals = List.of();
+    private List<BridgeHit> bridgeHits = List.of();
+    private List<SubPipelineCall> subPipelineCalls = List.of();
+    private Optional<AuditConsensus> auditConsensus = Optional.empty();
+    private String reducerSummary = "";
+    private String finalVerdict = "";
+    private PathwayVec pathwayVec = null;
+    private int replayCount = 0;
+    private int replaysSucceeded = 0;
+    private boolean retired = false;
+    private List<SemanticFlag> semanticFlags = List.of();
+    private List<TypeHint> typeHintsUsed = List.of();
+    private List<BugFingerprint> bugFingerprints = List.of();
+    private List<String> subjectIds = List.of();
+    private boolean legacy = false;
+    private Map<String, JsonNode> unknownFields = Map.of();
+
+    private Builder() {}
+
+    /**
+     * Sets {@code pathway_id}; {@code null} (the default) computes it from {@code task_class},
+     * {@code file_path} and {@code signal_class} on build.
+     */
+    public Builder pathwayId(String pathwayId) {
+      this.pathwayId = pathwayId;
+      return this;
+    }
+
+    /** Sets {@code pathway_vec}; {@code null} (the default) computes it on build. */
+    public Builder pathwayVec(PathwayVec pathwayVec) {
+      this.pathwayVec = pathwayVec;
+      return this;
+    }
+
+    /** Sets {@code created_at}, which has no default. */
+    public Builder createdAt(Instant createdAt) {
+      this.createdAt = Objects.requireNonNull(createdAt, "createdAt");
+      return this;
+    }
+
+    /** Sets {@code trace_uid}. */
+    public Builder traceUid(String traceUid) {
+      this.traceUid = Objects.requireNonNull(traceUid, "traceUid");
+      return this;
+    }
+
+    /** Sets {@code version}. */
+    public Builder version(int version) {
+      this.version = version;
+      return this;
+    }
+
+    /** Sets {@code parent_trace_uid}. */
+    public Builder parentTraceUid(Optional<String> parentTraceUid) {
+      this.parentTraceUid = Objects.requireNonNull(parentTraceUid, "parentTraceUid");
+      return this;
+    }
+
+    /** Sets {@code superseded_at}. */
+    public Builder supersededAt(Optional<Instant> supersededAt) {
+      this.supersededAt = Objects.requireNonNull(supersededAt, "supersededAt");
+      return this;
+    }
+
+    /** Sets {@code superseded_by_trace_uid}. */
+    public Builder supersededByTraceUid(Optional<String> supersededByTraceUid) {
+      this.supersededByTraceUid =
+          Objects.requireNonNull(supersededByTraceUid, "supersededByTraceUid");
+      return this;
+    }
+
+    /** Sets {@code task_class}. */
+    public Builder taskClass(String taskClass) {
+      this.taskClass = Objects.requireNonNull(taskClass, "taskClass");
+      return this;
+    }
+
+    /** Sets {@code file_path}. */
+    public Builder filePath(String filePath) {
+      this.filePath = Objects.requireNonNull(filePath, "filePath");
+      return this;
+    }
+
+    /** Sets {@code signal_class}. */
+    public Builder signalClass(Optional<String> signalClass) {
+      this.signalClass = Objects.requireNonNull(signalClass, "signalClass");
+      return this;
+    }
+
+    /** Sets {@code ladder_attempts}. */
+    public Builder ladderAttempts(List<LadderAttempt> ladderAttempts) {
+      this.ladderAttempts = Objects.requireNonNull(ladderAttempts, "ladderAttempts");
+      return this;
+    }
+
+    /** Sets {@code kb_chunks}. */
+    public Builder kbChunks(List<KbChunkRef> kbChunks) {
+      this.kbChunks = Objects.requireNonNull(kbChunks, "kbChunks");
+      return this;
+    }
+
+    /** Sets {@code observer_signals}. */
+    public Builder observerSignals(List<ObserverSignal> observerSignals) {
+      this.observerSignals = Objects.requireNonNull(observerSignals, "observerSignals");
+      return this;
+    }
+
+    /** Sets {@code bridge_hits}. */
+    public Builder bridgeHits(List<BridgeHit> bridgeHits) {
+      this.bridgeHits = Objects.requireNonNull(bridgeHits, "bridgeHits");
+      return this;
+    }
+
+    /** Sets {@code sub_pipeline_calls}. */
+    public Builder subPipelineCalls(List<SubPipelineCall> subPipelineCalls) {
+      this.subPipelineCalls = Objects.requireNonNull(subPipelineCalls, "subPipelineCalls");
+      return this;
+    }
+
+    /** Sets {@code audit_consensus}. */
+    public Builder auditConsensus(Optional<AuditConsensus> auditConsensus) {
+      this.auditConsensus = Objects.requireNonNull(auditConsensus, "auditConsensus");
+      return this;
+    }
+
+    /** Sets {@code reducer_summary}. */
+    public Builder reducerSummary(String reducerSummary) {
+      this.reducerSummary = Objects.requireNonNull(reducerSummary, "reducerSummary");
+      return this;
+    }
+
+    /** Sets {@code final_verdict}. */
+    public Builder finalVerdict(String finalVerdict) {
+      this.finalVerdict = Objects.requireNonNull(finalVerdict, "finalVerdict");
+      return this;
+    }
+
+    /** Sets {@code replay_count}. */
+    public Builder replayCount(int replayCount) {
+      this.replayCount = replayCount;
+      return this;
+    }
+
+    /** Sets {@code replays_succeeded}. */
+    public Builder replaysSucceeded(int replaysSucceeded) {
+      this.replaysSucceeded = replaysSucceeded;
+      return this;
+    }
+
+    /** Sets {@code retired}. */
+    public Builder retired(boolean retired) {
+      this.retired = retired;
+      return this;
+    }
+
+    /** Sets {@code semantic_flags}. */
+    public Builder semanticFlags(List<SemanticFlag> semanticFlags) {
+      this.semanticFlags = Objects.requireNonNull(semanticFlags, "semanticFlags");
+      return this;
+    }
+
+    /** Sets {@code type_hints_used}. */
+    public Builder typeHintsUsed(List<TypeHint> typeHintsUsed) {
+      this.typeHintsUsed = Objects.requireNonNull(typeHintsUsed, "typeHintsUsed");
+      return this;
+    }
+
+    /** Sets {@code bug_fingerprints}. */
+    public Builder bugFingerprints(List<BugFingerprint> bugFingerprints) {
+      this.bugFingerprints = Objects.requireNonNull(bugFingerprints, "bugFingerprints");
+      return this;
+    }
+
+    /** Sets {@code subject_ids}. */
+    public Builder subjectIds(List<String> subjectIds) {
+      this.subjectIds = Objects.requireNonNull(subjectIds, "subjectIds");
+      return this;
+    }
+
+    /** Sets {@code legacy}. */
+    public Builder legacy(boolean legacy) {
+      this.legacy = legacy;
+      return this;
+    }
+
+    /** Sets {@code unknown fields}. */
+    public Builder unknownFields(Map<String, JsonNode> unknownFields) {
+      this.unknownFields = Objects.requireNonNull(unknownFields, "unknownFields");
+      return this;
+    }
+
+    /** Sets {@code signal_class}; {@code null} means absent. */
+    public Builder signalClass(String signalClass) {
+      this.signalClass = Optional.ofNullable(signalClass);
+      return this;
+    }
+
+    /**
+     * Builds the trace.
+     *
+     * @throws InvalidRequestException naming the field, as the canonical constructor does
+     * @throws NullPointerException if {@code created_at} was not set
+     */
+    public PathwayTrace build() {
+      return new PathwayTrace(
+          pathwayId != null
+              ? pathwayId
+              : PathwayIdentity.pathwayId(taskClass, filePath, signalClass),
+          traceUid,
+          version,
+          parentTraceUid,
+          supersededAt,
+          supersededByTraceUid,
+          taskClass,
+          filePath,
+          signalClass,
+          Objects.requireNonNull(createdAt, "createdAt"),
+          ladderAttempts,
+          kbChunks,
+          observerSignals,
+          bridgeHits,
+          subPipelineCalls,
+          auditConsensus,
+          reducerSummary,
+          finalVerdict,
+          pathwayVec != null
+              ? pathwayVec
+              : PathwayIdentity.vectorOf(
+                  PathwayIdentity.tokens(
+                      taskClass,
+                      filePath,
+                      signalClass,
+                      ladderAttempts,
+                      kbChunks,
+                      observerSignals,
+                      bugFingerprints)),
+          replayCount,
+          replaysSucceeded,
+          retired,
+          semanticFlags,
+          typeHintsUsed,
+          bugFingerprints,
+          subjectIds,
+          legacy,
+          unknownFields);
+    }
   }
 }

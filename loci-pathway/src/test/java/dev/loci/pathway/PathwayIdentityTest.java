@@ -136,6 +136,8 @@ class PathwayIdentityTest {
         List.of(SemanticFlag.DEAD_CODE),
         List.of(new TypeHint("schema", "Row", "struct Row")),
         fingerprints,
+        List.of("subject-1"),
+        false,
         Map.of());
   }
 

@@ -67,6 +67,8 @@ class PathwayTraceJsonTest {
             List.of(SemanticFlag.OFF_BY_ONE, SemanticFlag.BOUNDARY_VIOLATION),
             List.of(new TypeHint("schema", "Row", "struct Row { id: u64 }")),
             fingerprints,
+            List.of("cand-7"),
+            false,
             Map.of());
     return PathwayTrace.fromJson(
         draft
@@ -124,7 +126,8 @@ class PathwayTraceJsonTest {
             "retired",
             "semantic_flags",
             "type_hints_used",
-            "bug_fingerprints");
+            "bug_fingerprints",
+            "subject_ids");
     assertThat(node.get("ladder_attempts").get(0).fieldNames())
         .toIterable()
         .containsExactly("rung", "model", "latency_ms", "accepted", "reject_reason");
@@ -224,15 +227,60 @@ class PathwayTraceJsonTest {
   }
 
   @Test
+  void subjectIdsAndLegacy_writtenOnlyWhenSet_soForeignTracesRoundTripUnchanged() throws Exception {
+    PathwayTrace plain = PathwayTrace.fromJson(LEGACY);
+    JsonNode written = PathwayJson.MAPPER.readTree(plain.toJson());
+    assertThat(written.has("subject_ids")).isFalse();
+    assertThat(written.has("legacy")).isFalse();
+
+    PathwayTrace marked = plain.toBuilder().subjectIds(List.of("cand-7")).legacy(true).build();
+    JsonNode markedJson = PathwayJson.MAPPER.readTree(marked.toJson());
+    assertThat(markedJson.get("subject_ids").toString()).isEqualTo("[\"cand-7\"]");
+    assertThat(markedJson.get("legacy").asBoolean()).isTrue();
+    assertThat(PathwayTrace.fromJson(marked.toJson())).isEqualTo(marked);
+  }
+
+  @Test
+  void subjectIds_blankOrNull_throwsNamingSubjectIds() {
+    assertField(
+            () ->
+                PathwayTrace.fromJson(
+                    LEGACY.replace(
+                        "\"retired\":false}", "\"retired\":false,\"subject_ids\":[\" \"]}")))
+        .isEqualTo("subject_ids");
+    assertField(
+            () ->
+                PathwayTrace.fromJson(
+                    LEGACY.replace(
+                        "\"retired\":false}", "\"retired\":false,\"subject_ids\":[null]}")))
+        .isEqualTo("subject_ids");
+  }
+
+  @Test
+  void builder_computesDerivedFieldsAndToBuilderRoundTrips() {
+    PathwayTrace full = full();
+    assertThat(full.toBuilder().build()).isEqualTo(full);
+    PathwayTrace built =
+        PathwayTrace.builder("scrum_review", "crates/queryd/src/service.rs")
+            .signalClass("LOOPING")
+            .createdAt(Instant.parse("2026-05-03T08:07:38Z"))
+            .build();
+    assertThat(built.pathwayId())
+        .isEqualTo(
+            PathwayIdentity.pathwayId(
+                "scrum_review", "crates/queryd/src/service.rs", Optional.of("LOOPING")));
+    assertThat(built.pathwayVec()).isEqualTo(PathwayIdentity.pathwayVec(built));
+    assertThat(built.version()).isEqualTo(1);
+    assertThat(built.traceUid()).isEmpty();
+  }
+
+  @Test
   void fromJson_unknownFields_arePreservedAndWrittenBack() throws Exception {
     String json =
-        LEGACY.replace(
-            "\"retired\":false}",
-            "\"retired\":false,\"subject_ids\":[\"s-1\"],\"x_rust\":{\"k\":null}}");
+        LEGACY.replace("\"retired\":false}", "\"retired\":false,\"x_rust\":{\"k\":null}}");
     PathwayTrace t = PathwayTrace.fromJson(json);
-    assertThat(t.unknownFields()).containsOnlyKeys("subject_ids", "x_rust");
+    assertThat(t.unknownFields()).containsOnlyKeys("x_rust");
     JsonNode written = PathwayJson.MAPPER.readTree(t.toJson());
-    assertThat(written.get("subject_ids").toString()).isEqualTo("[\"s-1\"]");
     assertThat(written.get("x_rust").toString()).isEqualTo("{\"k\":null}");
     assertThat(PathwayTrace.fromJson(t.toJson())).isEqualTo(t);
   }
@@ -411,6 +459,8 @@ class PathwayTraceJsonTest {
                     t.semanticFlags(),
                     t.typeHintsUsed(),
                     t.bugFingerprints(),
+                    t.subjectIds(),
+                    t.legacy(),
                     t.unknownFields()))
         .isEqualTo("task_class");
   }
