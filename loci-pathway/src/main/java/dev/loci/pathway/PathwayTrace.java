@@ -326,7 +326,8 @@ public record PathwayTrace(
 
   /**
    * A builder for a trace of {@code taskClass} on {@code filePath}, with every other field at its
-   * spec default. Set {@code created_at} before {@link Builder#build()}.
+   * spec default and {@code created_at} at the Unix epoch. As a draft for {@code
+   * PathwayMemory.insert}, only the caller's fields matter: Loci assigns the rest.
    */
   public static Builder builder(String taskClass, String filePath) {
     return new Builder().taskClass(taskClass).filePath(filePath);
@@ -381,7 +382,7 @@ public record PathwayTrace(
     private String taskClass = "";
     private String filePath = "";
     private Optional<String> signalClass = Optional.empty();
-    private Instant createdAt = null;
+    private Instant createdAt = Instant.EPOCH;
     private List<LadderAttempt> ladderAttempts = List.of();
     private List<KbChunkRef> kbChunks = List.of();
     private List<ObserverSignal> observerSignals = List.of();
@@ -418,7 +419,7 @@ public record PathwayTrace(
       return this;
     }
 
-    /** Sets {@code created_at}, which has no default. */
+    /** Sets {@code created_at}; default the Unix epoch. */
     public Builder createdAt(Instant createdAt) {
       this.createdAt = Objects.requireNonNull(createdAt, "createdAt");
       return this;
@@ -585,7 +586,6 @@ public record PathwayTrace(
      * Builds the trace.
      *
      * @throws InvalidRequestException naming the field, as the canonical constructor does
-     * @throws NullPointerException if {@code created_at} was not set
      */
     public PathwayTrace build() {
       return new PathwayTrace(
@@ -600,7 +600,7 @@ public record PathwayTrace(
           taskClass,
           filePath,
           signalClass,
-          Objects.requireNonNull(createdAt, "createdAt"),
+          createdAt,
           ladderAttempts,
           kbChunks,
           observerSignals,

@@ -79,6 +79,22 @@ public final class PathwayJson {
     }
   }
 
+  /**
+   * The error a failed read of a pathway type becomes: the {@link InvalidRequestException} inside
+   * it if any, else one naming the offending field.
+   */
+  public static InvalidRequestException translate(Exception failure) {
+    if (failure instanceof JsonMappingException e) {
+      return translate(e);
+    }
+    for (Throwable t = failure; t != null; t = t.getCause()) {
+      if (t instanceof InvalidRequestException invalid) {
+        return invalid;
+      }
+    }
+    return new InvalidRequestException("trace", String.valueOf(failure.getMessage()));
+  }
+
   private static InvalidRequestException translate(JsonMappingException e) {
     for (Throwable t = e; t != null; t = t.getCause()) {
       if (t instanceof InvalidRequestException invalid) {

@@ -1,0 +1,9 @@
+package dev.loci.pathway;
+
+/**
+ * A trace found by similarity.
+ *
+ * @param trace the trace
+ * @param score the cosine similarity of its {@code pathway_vec} to the query vector, -1 to 1
+ */
+public record ScoredTrace(PathwayTrace trace, double score) {}

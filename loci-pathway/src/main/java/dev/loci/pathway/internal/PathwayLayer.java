@@ -1,0 +1,824 @@
+package dev.loci.pathway.internal;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.loci.ConflictException;
+import dev.loci.InvalidRequestException;
+import dev.loci.Namespace;
+import dev.loci.NamespaceScope;
+import dev.loci.NotFoundException;
+import dev.loci.pathway.PathwayIdentity;
+import dev.loci.pathway.PathwayStats;
+import dev.loci.pathway.PathwayTrace;
+import dev.loci.pathway.PathwayVec;
+import dev.loci.pathway.PathwayWrite;
+import dev.loci.pathway.RedactionPolicy;
+import dev.loci.pathway.ScoredTrace;
+import dev.loci.spi.CommandContext;
+import dev.loci.spi.Decision;
+import dev.loci.spi.Event;
+import dev.loci.spi.JournalEntry;
+import dev.loci.spi.Layer;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.UnaryOperator;
+
+/**
+ * The pathway-memory projection (spec sections 5 to 7) and the decisions of its commands.
+ *
+ * <p>Per namespace: every trace by {@code trace_uid} (all versions, in insertion order), the
+ * pathways (buckets) by {@code pathway_id} with their retired flag, the head versions in a {@link
+ * VecIndex}, and the running count of redactions. Redaction policies are kept by the namespace they
+ * were set on.
+ *
+ * <p>Events (data fields):
+ *
+ * <ul>
+ *   <li>{@code pathway.inserted}: {@code trace} (the whole trace as stored), {@code redactions};
+ *   <li>{@code pathway.revised}: the same; applying it also marks the trace's parent superseded, at
+ *       the new trace's {@code created_at};
+ *   <li>{@code pathway.replayed}: {@code trace_uid}, {@code succeeded};
+ *   <li>{@code pathway.retired}: {@code pathway_id}, and for the record {@code trace_uid}, {@code
+ *       replay_count}, {@code replays_succeeded} of the replay that tripped the probation gate;
+ *   <li>{@code pathway.imported}: {@code traces} (stored as given), {@code redactions}, {@code
+ *       last_updated_at} (optional);
+ *   <li>{@code pathway.redaction_set}: {@code policy}: {@code enabled}, {@code rules} of {@code
+ *       name}, {@code regex}.
+ * </ul>
+ *
+ * <p>Not thread-safe by itself: the engine serializes changes and guards reads (see {@link
+ * dev.loci.spi.Layer}).
+ */
+public final class PathwayLayer implements Layer {
+  /** The layer's name and event-type prefix. */
+  public static final String NAME = "pathway";
+
+  static final String INSERTED = "pathway.inserted";
+  static final String REVISED = "pathway.revised";
+  static final String REPLAYED = "pathway.replayed";
+  static final String RETIRED = "pathway.retired";
+  static final String IMPORTED = "pathway.imported";
+  static final String REDACTION_SET = "pathway.redaction_set";
+
+  /** The probation gate (spec section 5.4): replays needed before it can fire. */
+  public static final int PROBATION_MIN_REPLAYS = 3;
+
+  /** The probation gate: a success rate below this retires the pathway. */
+  public static final double PROBATION_MIN_SUCCESS_RATE = 0.80;
+
+  /**
+   * Hot-swap order (spec section 6.2): success rate, then replay count, both descending; then the
+   * newest first and the uid, so the order is total.
+   */
+  public static final Comparator<PathwayTrace> HOTSWAP_ORDER =
+      Comparator.comparingDouble(PathwayLayer::successRate)
+          .thenComparingInt(PathwayTrace::replayCount)
+          .thenComparing(PathwayTrace::createdAt)
+          .reversed()
+          .thenComparing(PathwayTrace::traceUid);
+
+  private final Map<Namespace, Shelf> shelves = new HashMap<>();
+  private final Map<Namespace, RedactionPolicy> policies = new HashMap<>();
+
+  /** The traces of one namespace. */
+  private static final class Shelf {
+    final Map<String, PathwayTrace> byUid = new LinkedHashMap<>();
+    final Map<String, Bucket> buckets = new LinkedHashMap<>();
+    final VecIndex heads = new VecIndex();
+    long redactions;
+    Instant lastUpdated = Instant.EPOCH;
+
+    void put(PathwayTrace t) {
+      Bucket b = buckets.computeIfAbsent(t.pathwayId(), k -> new Bucket());
+      PathwayTrace stored = b.retired && !t.retired() ? t.toBuilder().retired(true).build() : t;
+      if (byUid.put(stored.traceUid(), stored) == null) {
+        b.uids.add(stored.traceUid());
+      }
+      if (stored.supersededAt().isEmpty()) {
+        heads.put(stored.traceUid(), stored.pathwayVec(), stored.retired());
+      } else {
+        heads.remove(stored.traceUid());
+      }
+      if (stored.retired() && !b.retired) {
+        retire(stored.pathwayId());
+      }
+    }
+
+    void retire(String pathwayId) {
+      Bucket b = buckets.get(pathwayId);
+      b.retired = true;
+      for (String uid : b.uids) {
+        PathwayTrace t = byUid.get(uid);
+        if (!t.retired()) {
+          byUid.put(uid, t.toBuilder().retired(true).build());
+        }
+        heads.retire(uid);
+      }
+    }
+  }
+
+  /** One pathway: its traces' uids in insertion order. */
+  private static final class Bucket {
+    final List<String> uids = new ArrayList<>();
+    boolean retired;
+  }
+
+  @Override
+  public String name() {
+    return NAME;
+  }
+
+  @Override
+  public int snapshotVersion() {
+    return 1;
+  }
+
+  // ---------------------------------------------------------------- decisions
+
+  /**
+   * Decides an insert (spec section 5.1): a fresh UUID v7, version 1, {@code created_at} now, the
+   * vector computed, counters at 0, redacted by the namespace's policy. A trace inserted into a
+   * retired pathway is retired too: retirement is per id and irreversible.
+   */
+  public Decision<PathwayWrite> decideInsert(
+      CommandContext ctx, Namespace ns, PathwayTrace template) {
+    String pathwayId = identity(template);
+    boolean retired = bucket(ns, pathwayId).map(b -> b.retired).orElse(false);
+    PathwayWrite w =
+        assemble(
+            ns, template, pathwayId, ctx.newId(), 1, Optional.empty(), ctx.now(), 0, 0, retired);
+    return new Decision<>(List.of(writeEvent(INSERTED, w)), Set.of(pathwayKey(pathwayId)), w);
+  }
+
+  /**
+   * Decides a revise (spec section 5.2): a new head version of {@code traceUid} made by {@code
+   * change}, in the same pathway, carrying the replay counters and the retired flag forward.
+   *
+   * @throws NotFoundException naming {@code trace_uid} if there is no such trace
+   * @throws ConflictException if the trace is not the head version
+   * @throws InvalidRequestException naming {@code task_class}, {@code file_path} or {@code
+   *     signal_class} if the change would move the trace to another pathway
+   */
+  public Decision<PathwayWrite> decideRevise(
+      CommandContext ctx, Namespace ns, String traceUid, UnaryOperator<PathwayTrace> change) {
+    PathwayTrace prev = require(ns, traceUid);
+    if (prev.supersededByTraceUid().isPresent()) {
+      throw new ConflictException(
+          "trace_uid: "
+              + traceUid
+              + " is version "
+              + prev.version()
+              + ", superseded by "
+              + prev.supersededByTraceUid().get()
+              + "; only the head version can be revised");
+    }
+    PathwayTrace template = change.apply(prev);
+    String pathwayId = identity(prev);
+    if (!identity(template).equals(pathwayId)) {
+      String field =
+          !template.taskClass().equals(prev.taskClass())
+              ? "task_class"
+              : !template.signalClass().equals(prev.signalClass()) ? "signal_class" : "file_path";
+      throw new InvalidRequestException(
+          field,
+          "a revision stays in its pathway: expected task_class, the file_path prefix '"
+              + PathwayIdentity.filePrefix(prev.filePath())
+              + "' and signal_class to be unchanged");
+    }
+    boolean retired = bucket(ns, prev.pathwayId()).map(b -> b.retired).orElse(false);
+    PathwayWrite w =
+        assemble(
+            ns,
+            template,
+            prev.pathwayId(),
+            ctx.newId(),
+            prev.version() + 1,
+            Optional.of(traceUid),
+            ctx.now(),
+            prev.replayCount(),
+            prev.replaysSucceeded(),
+            retired);
+    return new Decision<>(
+        List.of(writeEvent(REVISED, w)), Set.of(pathwayKey(prev.pathwayId()), traceUid), w);
+  }
+
+  /**
+   * Decides {@code record_replay} (spec sections 5.3 and 5.4): counts the replay on the trace and,
+   * if the probation gate fires, retires its pathway in the same batch.
+   *
+   * @throws NotFoundException naming {@code trace_uid} if there is no such trace
+   */
+  public Decision<PathwayTrace> decideReplay(Namespace ns, String traceUid, boolean succeeded) {
+    PathwayTrace t = require(ns, traceUid);
+    int count = Math.addExact(t.replayCount(), 1);
+    int ok = t.replaysSucceeded() + (succeeded ? 1 : 0);
+    ObjectNode replayed = PathwayJson.MAPPER.createObjectNode();
+    replayed.put("trace_uid", traceUid).put("succeeded", succeeded);
+    List<Event> events = new ArrayList<>();
+    events.add(new Event(REPLAYED, replayed));
+    boolean retired = bucket(ns, t.pathwayId()).map(b -> b.retired).orElse(false);
+    if (!retired && probationFires(count, ok)) {
+      ObjectNode r = PathwayJson.MAPPER.createObjectNode();
+      r.put("pathway_id", t.pathwayId())
+          .put("trace_uid", traceUid)
+          .put("replay_count", count)
+          .put("replays_succeeded", ok);
+      events.add(new Event(RETIRED, r));
+      retired = true;
+    }
+    PathwayTrace after =
+        t.toBuilder().replayCount(count).replaysSucceeded(ok).retired(retired).build();
+    return new Decision<>(events, Set.of(pathwayKey(t.pathwayId()), traceUid), after);
+  }
+
+  /** Whether the probation gate (spec section 5.4) fires for these counters. */
+  public static boolean probationFires(int replayCount, int replaysSucceeded) {
+    return replayCount >= PROBATION_MIN_REPLAYS
+        && (double) replaysSucceeded / replayCount < PROBATION_MIN_SUCCESS_RATE;
+  }
+
+  /** {@code replays_succeeded / replay_count}, 0 when never replayed (spec section 5.4). */
+  public static double successRate(PathwayTrace t) {
+    return t.replayCount() == 0 ? 0.0 : (double) t.replaysSucceeded() / t.replayCount();
+  }
+
+  /** Decides setting the redaction policy of {@code ns}. */
+  public Decision<RedactionPolicy> decideRedactionPolicy(RedactionPolicy policy) {
+    ObjectNode data = PathwayJson.MAPPER.createObjectNode();
+    data.set("policy", policyToJson(policy));
+    return new Decision<>(List.of(new Event(REDACTION_SET, data)), Set.of("redaction"), policy);
+  }
+
+  /**
+   * Decides importing {@code traces} as they are, after redaction; those whose uid {@code ns}
+   * already holds, or that appear earlier in the list, are skipped.
+   *
+   * @return the number imported, the number skipped and the number of redactions
+   */
+  public Decision<int[]> decideImport(
+      Namespace ns, List<PathwayTrace> traces, Optional<Instant> lastUpdatedAt) {
+    RedactionPolicy policy = policyFor(ns);
+    Shelf shelf = shelves.get(ns);
+    ArrayNode out = PathwayJson.MAPPER.createArrayNode();
+    Set<String> keys = new HashSet<>();
+    int skipped = 0;
+    int redactions = 0;
+    for (PathwayTrace t : traces) {
+      if (!keys.add(t.traceUid()) || shelf != null && shelf.byUid.containsKey(t.traceUid())) {
+        skipped++;
+        continue;
+      }
+      keys.add(pathwayKey(t.pathwayId()));
+      RedactionPolicy.Redacted summary = policy.redact(t.reducerSummary());
+      RedactionPolicy.Redacted verdict = policy.redact(t.finalVerdict());
+      int n = summary.count() + verdict.count();
+      PathwayTrace stored =
+          n == 0
+              ? t
+              : t.toBuilder().reducerSummary(summary.text()).finalVerdict(verdict.text()).build();
+      redactions += n;
+      out.add(tree(stored));
+    }
+    int imported = out.size();
+    if (imported == 0 && lastUpdatedAt.isEmpty()) {
+      return new Decision<>(List.of(), keys, new int[] {0, skipped, 0});
+    }
+    ObjectNode data = PathwayJson.MAPPER.createObjectNode();
+    data.set("traces", out);
+    data.put("redactions", redactions);
+    lastUpdatedAt.ifPresent(at -> data.put("last_updated_at", at.toString()));
+    return new Decision<>(
+        List.of(new Event(IMPORTED, data)), keys, new int[] {imported, skipped, redactions});
+  }
+
+  private PathwayWrite assemble(
+      Namespace ns,
+      PathwayTrace template,
+      String pathwayId,
+      String uid,
+      int version,
+      Optional<String> parent,
+      Instant now,
+      int replayCount,
+      int replaysSucceeded,
+      boolean retired) {
+    RedactionPolicy policy = policyFor(ns);
+    RedactionPolicy.Redacted summary = policy.redact(template.reducerSummary());
+    RedactionPolicy.Redacted verdict = policy.redact(template.finalVerdict());
+    PathwayTrace t =
+        template.toBuilder()
+            .pathwayId(pathwayId)
+            .traceUid(uid)
+            .version(version)
+            .parentTraceUid(parent)
+            .supersededAt(Optional.empty())
+            .supersededByTraceUid(Optional.empty())
+            .createdAt(now)
+            .reducerSummary(summary.text())
+            .finalVerdict(verdict.text())
+            .pathwayVec(null)
+            .replayCount(replayCount)
+            .replaysSucceeded(replaysSucceeded)
+            .retired(retired)
+            .legacy(false)
+            .build();
+    return new PathwayWrite(t, summary.count() + verdict.count());
+  }
+
+  private static String identity(PathwayTrace t) {
+    return PathwayIdentity.pathwayId(t.taskClass(), t.filePath(), t.signalClass());
+  }
+
+  private static String pathwayKey(String pathwayId) {
+    return "pathway:" + pathwayId;
+  }
+
+  private static Event writeEvent(String type, PathwayWrite w) {
+    String json = "{\"redactions\":" + w.redactions() + ",\"trace\":" + w.trace().toJson() + "}";
+    return Event.ofJson(type, json, w);
+  }
+
+  private static JsonNode tree(PathwayTrace t) {
+    return PathwayJson.MAPPER.valueToTree(t);
+  }
+
+  // ---------------------------------------------------------------- queries
+
+  /** The redaction policy in force for {@code ns}: its own, its nearest ancestor's, or defaults. */
+  public RedactionPolicy policyFor(Namespace ns) {
+    for (Optional<Namespace> n = Optional.of(ns); n.isPresent(); n = n.get().parent()) {
+      RedactionPolicy p = policies.get(n.get());
+      if (p != null) {
+        return p;
+      }
+    }
+    return RedactionPolicy.defaults();
+  }
+
+  /** The trace {@code traceUid} in {@code ns}, any version. */
+  public Optional<PathwayTrace> find(Namespace ns, String traceUid) {
+    Shelf shelf = shelves.get(ns);
+    return shelf == null ? Optional.empty() : Optional.ofNullable(shelf.byUid.get(traceUid));
+  }
+
+  /**
+   * The trace {@code traceUid} in {@code ns}.
+   *
+   * @throws NotFoundException naming {@code trace_uid}
+   */
+  public PathwayTrace require(Namespace ns, String traceUid) {
+    return find(ns, traceUid)
+        .orElseThrow(
+            () ->
+                new NotFoundException(
+                    "trace_uid", "no pathway trace '" + traceUid + "' in namespace " + ns));
+  }
+
+  private Optional<Bucket> bucket(Namespace ns, String pathwayId) {
+    Shelf shelf = shelves.get(ns);
+    return shelf == null ? Optional.empty() : Optional.ofNullable(shelf.buckets.get(pathwayId));
+  }
+
+  private List<Map.Entry<Namespace, Shelf>> shelves(NamespaceScope scope) {
+    List<Map.Entry<Namespace, Shelf>> out = new ArrayList<>();
+    if (!scope.descendants()) {
+      Shelf s = shelves.get(scope.root());
+      if (s != null) {
+        out.add(Map.entry(scope.root(), s));
+      }
+      return out;
+    }
+    shelves.forEach(
+        (ns, s) -> {
+          if (scope.contains(ns)) {
+            out.add(Map.entry(ns, s));
+          }
+        });
+    out.sort(Map.Entry.comparingByKey());
+    return out;
+  }
+
+  /**
+   * The traces of pathway {@code pathwayId} in the scope, in insertion order: head versions only
+   * unless {@code includeHistory}.
+   */
+  public List<PathwayTrace> pathway(
+      NamespaceScope scope, String pathwayId, boolean includeHistory, boolean includeRetired) {
+    List<PathwayTrace> out = new ArrayList<>();
+    for (Map.Entry<Namespace, Shelf> e : shelves(scope)) {
+      Bucket b = e.getValue().buckets.get(pathwayId);
+      if (b == null || b.retired && !includeRetired) {
+        continue;
+      }
+      for (String uid : b.uids) {
+        PathwayTrace t = e.getValue().byUid.get(uid);
+        if (includeHistory || t.supersededAt().isEmpty()) {
+          out.add(t);
+        }
+      }
+    }
+    return out;
+  }
+
+  /** {@code query_for_hotswap} (spec section 6.2) over the scope. */
+  public List<PathwayTrace> hotswap(
+      NamespaceScope scope, String pathwayId, int k, boolean includeHistory) {
+    List<PathwayTrace> all = pathway(scope, pathwayId, includeHistory, false);
+    all.sort(HOTSWAP_ORDER);
+    return List.copyOf(all.subList(0, Math.min(k, all.size())));
+  }
+
+  /**
+   * {@code query_by_vec} (spec section 6.2): the {@code k} traces of the scope most similar to
+   * {@code query} by cosine, best first.
+   */
+  public List<ScoredTrace> similar(
+      NamespaceScope scope,
+      PathwayVec query,
+      int k,
+      boolean includeHistory,
+      boolean includeRetired) {
+    float[] q = new float[PathwayVec.DIMENSION];
+    VecIndex.unit(query, q, 0);
+    VecIndex.Best best = new VecIndex.Best(k);
+    for (Map.Entry<Namespace, Shelf> e : shelves(scope)) {
+      Shelf s = e.getValue();
+      if (includeHistory) {
+        float[] unit = new float[PathwayVec.DIMENSION];
+        for (PathwayTrace t : s.byUid.values()) {
+          if (t.retired() && !includeRetired) {
+            continue;
+          }
+          VecIndex.unit(t.pathwayVec(), unit, 0);
+          float dot = 0;
+          for (int i = 0; i < unit.length; i++) {
+            dot += unit[i] * q[i];
+          }
+          best.offer(dot, t.traceUid(), s);
+        }
+      } else {
+        s.heads.search(q, includeRetired, best, s);
+      }
+    }
+    List<ScoredTrace> out = new ArrayList<>();
+    for (VecIndex.Hit h : best.sorted()) {
+      out.add(new ScoredTrace(((Shelf) h.source()).byUid.get(h.uid()), h.score()));
+    }
+    return out;
+  }
+
+  /**
+   * The whole version chain of {@code traceUid}, root first (spec section 6.2, {@code
+   * list_versions}). A chain whose links point at traces the namespace lacks (an import of part of
+   * a file) stops there.
+   *
+   * @throws NotFoundException naming {@code trace_uid}
+   */
+  public List<PathwayTrace> versions(Namespace ns, String traceUid) {
+    PathwayTrace t = require(ns, traceUid);
+    Set<String> seen = new HashSet<>();
+    seen.add(t.traceUid());
+    PathwayTrace root = t;
+    while (root.parentTraceUid().isPresent()) {
+      Optional<PathwayTrace> parent = find(ns, root.parentTraceUid().get());
+      if (parent.isEmpty() || !seen.add(parent.get().traceUid())) {
+        break;
+      }
+      root = parent.get();
+    }
+    List<PathwayTrace> chain = new ArrayList<>();
+    seen.clear();
+    for (PathwayTrace c = root; c != null && seen.add(c.traceUid()); ) {
+      chain.add(c);
+      c = c.supersededByTraceUid().flatMap(uid -> find(ns, uid)).orElse(null);
+    }
+    return List.copyOf(chain);
+  }
+
+  /** Counts over the scope. */
+  public PathwayStats stats(NamespaceScope scope) {
+    long pathways = 0;
+    long retired = 0;
+    long traces = 0;
+    long heads = 0;
+    long replays = 0;
+    long succeeded = 0;
+    long redactions = 0;
+    for (Map.Entry<Namespace, Shelf> e : shelves(scope)) {
+      Shelf s = e.getValue();
+      pathways += s.buckets.size();
+      retired += s.buckets.values().stream().filter(b -> b.retired).count();
+      traces += s.byUid.size();
+      heads += s.heads.size();
+      for (PathwayTrace t : s.byUid.values()) {
+        replays += t.replayCount();
+        succeeded += t.replaysSucceeded();
+      }
+      redactions += s.redactions;
+    }
+    return new PathwayStats(pathways, retired, traces, heads, replays, succeeded, redactions);
+  }
+
+  /**
+   * The traces of {@code ns} grouped by pathway in insertion order, and when the namespace last
+   * changed, for export.
+   */
+  public Map.Entry<Map<String, List<PathwayTrace>>, Instant> byPathway(Namespace ns) {
+    Map<String, List<PathwayTrace>> out = new LinkedHashMap<>();
+    Shelf s = shelves.get(ns);
+    if (s == null) {
+      return Map.entry(out, Instant.EPOCH);
+    }
+    s.buckets.forEach((id, b) -> out.put(id, b.uids.stream().map(s.byUid::get).toList()));
+    return Map.entry(out, s.lastUpdated);
+  }
+
+  // ---------------------------------------------------------------- projection
+
+  @Override
+  public Runnable prepare(JournalEntry entry, List<Event> events) {
+    Namespace ns = entry.namespace();
+    List<Runnable> steps = new ArrayList<>();
+    Set<String> added = new HashSet<>();
+    Set<String> superseded = new HashSet<>();
+    long[] redactions = {0};
+    for (Event e : events) {
+      switch (e.type()) {
+        case INSERTED, REVISED -> {
+          PathwayWrite w =
+              e.decoded().map(PathwayWrite.class::cast).orElseGet(() -> readWrite(e.data()));
+          PathwayTrace t = w.trace();
+          checkNew(ns, t, added);
+          if (e.type().equals(REVISED)) {
+            String parentUid =
+                t.parentTraceUid()
+                    .orElseThrow(() -> new IllegalStateException("revision without a parent"));
+            if (!added.contains(parentUid)) {
+              PathwayTrace parent =
+                  find(ns, parentUid)
+                      .orElseThrow(
+                          () -> new IllegalStateException("parent " + parentUid + " is missing"));
+              if (parent.supersededAt().isPresent() || !superseded.add(parentUid)) {
+                throw new IllegalStateException("parent " + parentUid + " is not a head version");
+              }
+            }
+            steps.add(() -> supersede(ns, parentUid, t));
+          }
+          redactions[0] += w.redactions();
+          steps.add(() -> shelf(ns).put(t));
+        }
+        case REPLAYED -> {
+          String uid = text(e.data(), "trace_uid");
+          boolean ok = e.data().path("succeeded").asBoolean();
+          if (!added.contains(uid)) {
+            require(ns, uid);
+          }
+          steps.add(() -> replayed(ns, uid, ok));
+        }
+        case RETIRED -> {
+          String pathwayId = text(e.data(), "pathway_id");
+          steps.add(
+              () -> {
+                Shelf s = shelf(ns);
+                if (!s.buckets.containsKey(pathwayId)) {
+                  throw new IllegalStateException("pathway " + pathwayId + " is missing");
+                }
+                s.retire(pathwayId);
+              });
+          if (bucket(ns, pathwayId).isEmpty() && added.isEmpty()) {
+            throw new IllegalStateException("pathway " + pathwayId + " does not exist in " + ns);
+          }
+        }
+        case IMPORTED -> {
+          List<PathwayTrace> traces = new ArrayList<>();
+          for (JsonNode n : e.data().path("traces")) {
+            PathwayTrace t = readTrace(n);
+            checkNew(ns, t, added);
+            traces.add(t);
+          }
+          redactions[0] += e.data().path("redactions").asLong();
+          JsonNode at = e.data().get("last_updated_at");
+          Optional<Instant> lastUpdated =
+              at == null ? Optional.empty() : Optional.of(Instant.parse(at.asText()));
+          steps.add(
+              () -> {
+                Shelf s = shelf(ns);
+                traces.forEach(s::put);
+                lastUpdated.ifPresent(
+                    t -> s.lastUpdated = t.isAfter(s.lastUpdated) ? t : s.lastUpdated);
+              });
+        }
+        case REDACTION_SET -> {
+          RedactionPolicy p = policyFromJson(e.data().path("policy"));
+          steps.add(() -> policies.put(ns, p));
+        }
+        default -> throw new IllegalStateException("unknown event type '" + e.type() + "'");
+      }
+    }
+    Instant ts = entry.ts();
+    boolean touchesTraces = events.stream().anyMatch(e -> !e.type().equals(REDACTION_SET));
+    return () -> {
+      steps.forEach(Runnable::run);
+      if (touchesTraces) {
+        Shelf s = shelf(ns);
+        s.redactions += redactions[0];
+        if (ts.isAfter(s.lastUpdated)) {
+          s.lastUpdated = ts;
+        }
+      }
+    };
+  }
+
+  private void checkNew(Namespace ns, PathwayTrace t, Set<String> added) {
+    if (!added.add(t.traceUid()) || find(ns, t.traceUid()).isPresent()) {
+      throw new IllegalStateException("trace '" + t.traceUid() + "' already exists in " + ns);
+    }
+  }
+
+  private Shelf shelf(Namespace ns) {
+    return shelves.computeIfAbsent(ns, k -> new Shelf());
+  }
+
+  private void supersede(Namespace ns, String parentUid, PathwayTrace head) {
+    Shelf s = shelf(ns);
+    PathwayTrace parent = s.byUid.get(parentUid);
+    s.put(
+        parent.toBuilder()
+            .supersededAt(Optional.of(head.createdAt()))
+            .supersededByTraceUid(Optional.of(head.traceUid()))
+            .build());
+  }
+
+  private void replayed(Namespace ns, String uid, boolean ok) {
+    Shelf s = shelf(ns);
+    PathwayTrace t = s.byUid.get(uid);
+    s.byUid.put(
+        uid,
+        t.toBuilder()
+            .replayCount(t.replayCount() + 1)
+            .replaysSucceeded(t.replaysSucceeded() + (ok ? 1 : 0))
+            .build());
+  }
+
+  private static PathwayWrite readWrite(JsonNode data) {
+    return new PathwayWrite(readTrace(data.path("trace")), data.path("redactions").asInt());
+  }
+
+  private static PathwayTrace readTrace(JsonNode node) {
+    try {
+      return PathwayJson.MAPPER.treeToValue(node, PathwayTrace.class);
+    } catch (JsonProcessingException | IllegalArgumentException e) {
+      throw new IllegalStateException("unreadable pathway trace: " + e.getMessage(), e);
+    }
+  }
+
+  private static String text(JsonNode data, String field) {
+    JsonNode n = data.get(field);
+    if (n == null || !n.isTextual()) {
+      throw new IllegalStateException("event lacks '" + field + "'");
+    }
+    return n.asText();
+  }
+
+  /** The JSON form of a policy, as journaled and as shown to users. */
+  public static ObjectNode policyToJson(RedactionPolicy policy) {
+    ObjectNode node = PathwayJson.MAPPER.createObjectNode();
+    node.put("enabled", policy.enabled());
+    ArrayNode rules = node.putArray("rules");
+    for (RedactionPolicy.Rule r : policy.rules()) {
+      rules.addObject().put("name", r.name()).put("regex", r.regex());
+    }
+    return node;
+  }
+
+  /**
+   * Reads a policy: {@code {"enabled": false}} turns redaction off; otherwise {@code rules} lists
+   * {@code name} and {@code regex}, where a rule with a built-in name and no {@code regex} means
+   * the built-in rule.
+   *
+   * @throws InvalidRequestException naming the field ({@code rules[1].regex})
+   */
+  public static RedactionPolicy policyFromJson(JsonNode node) {
+    if (node == null || !node.isObject()) {
+      throw new InvalidRequestException("policy", "expected a JSON object");
+    }
+    if (!node.path("enabled").asBoolean(true)) {
+      return RedactionPolicy.off();
+    }
+    JsonNode rules = node.get("rules");
+    if (rules == null || !rules.isArray()) {
+      throw new InvalidRequestException("rules", "expected an array of {name, regex} objects");
+    }
+    List<RedactionPolicy.Rule> out = new ArrayList<>();
+    for (int i = 0; i < rules.size(); i++) {
+      JsonNode r = rules.get(i);
+      String name = r.path("name").asText(null);
+      JsonNode regex = r.get("regex");
+      try {
+        if (regex == null || regex.isNull()) {
+          out.add(builtin(name));
+        } else {
+          out.add(new RedactionPolicy.Rule(name, regex.asText()));
+        }
+      } catch (InvalidRequestException e) {
+        throw new InvalidRequestException("rules[" + i + "]." + e.field(), detail(e));
+      }
+    }
+    return RedactionPolicy.of(out);
+  }
+
+  private static RedactionPolicy.Rule builtin(String name) {
+    for (RedactionPolicy.Rule r : RedactionPolicy.defaults().rules()) {
+      if (r.name().equals(name)) {
+        return r;
+      }
+    }
+    throw new InvalidRequestException(
+        "regex", "expected a regex, or a built-in rule name (email, phone, candidate_id)");
+  }
+
+  private static String detail(InvalidRequestException e) {
+    String m = e.getMessage();
+    String prefix = e.field() + ": ";
+    return m.startsWith(prefix) ? m.substring(prefix.length()) : m;
+  }
+
+  // ---------------------------------------------------------------- snapshots
+
+  @Override
+  public Iterable<String> capture() {
+    List<Object[]> records = new ArrayList<>();
+    policies.entrySet().stream()
+        .sorted(Map.Entry.comparingByKey())
+        .forEach(e -> records.add(new Object[] {e.getKey(), e.getValue()}));
+    shelves.entrySet().stream()
+        .sorted(Map.Entry.comparingByKey())
+        .forEach(
+            e -> {
+              Shelf s = e.getValue();
+              records.add(new Object[] {e.getKey(), s.redactions, s.lastUpdated});
+              s.byUid.values().forEach(t -> records.add(new Object[] {e.getKey(), t}));
+            });
+    return () ->
+        records.stream()
+            .map(
+                r -> {
+                  ObjectNode node = PathwayJson.MAPPER.createObjectNode();
+                  node.put("ns", r[0].toString());
+                  if (r[1] instanceof RedactionPolicy p) {
+                    node.set("policy", policyToJson(p));
+                  } else if (r[1] instanceof PathwayTrace t) {
+                    node.set("trace", tree(t));
+                  } else {
+                    node.put("redactions", (Long) r[1]);
+                    node.put("last_updated_at", r[2].toString());
+                  }
+                  return node.toString();
+                })
+            .iterator();
+  }
+
+  @Override
+  public void restore(String record, int version) {
+    if (version != 1) {
+      throw new IllegalArgumentException(
+          "pathway snapshot records of version " + version + " are unknown; this build reads 1");
+    }
+    JsonNode node;
+    try {
+      node = PathwayJson.MAPPER.readTree(record);
+    } catch (JsonProcessingException e) {
+      throw new IllegalArgumentException("unreadable pathway record: " + e.getOriginalMessage(), e);
+    }
+    Namespace ns = Namespace.of(node.path("ns").asText());
+    if (node.has("policy")) {
+      policies.put(ns, policyFromJson(node.get("policy")));
+    } else if (node.has("trace")) {
+      try {
+        shelf(ns).put(readTrace(node.get("trace")));
+      } catch (IllegalStateException e) {
+        throw new IllegalArgumentException(e.getMessage(), e);
+      }
+    } else {
+      Shelf s = shelf(ns);
+      s.redactions = node.path("redactions").asLong();
+      s.lastUpdated = Instant.parse(node.path("last_updated_at").asText());
+    }
+  }
+
+  @Override
+  public void clear() {
+    shelves.clear();
+    policies.clear();
+  }
+}
