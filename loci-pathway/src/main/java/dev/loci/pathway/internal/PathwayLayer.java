@@ -607,15 +607,18 @@ public final class PathwayLayer implements Layer {
             traces.add(t);
           }
           redactions[0] += e.data().path("redactions").asLong();
+          // an import keeps the file's own time (or its newest trace's), not the import's
           JsonNode at = e.data().get("last_updated_at");
-          Optional<Instant> lastUpdated =
-              at == null ? Optional.empty() : Optional.of(Instant.parse(at.asText()));
+          Instant fileTime = Instant.EPOCH;
+          for (PathwayTrace t : traces) {
+            fileTime = latest(fileTime, t.supersededAt().orElse(t.createdAt()));
+          }
+          Instant lastUpdated = at == null ? fileTime : Instant.parse(at.asText());
           steps.add(
               () -> {
                 Shelf s = shelf(ns);
                 traces.forEach(s::put);
-                lastUpdated.ifPresent(
-                    t -> s.lastUpdated = t.isAfter(s.lastUpdated) ? t : s.lastUpdated);
+                s.lastUpdated = latest(s.lastUpdated, lastUpdated);
               });
         }
         case REDACTION_SET -> {
@@ -626,17 +629,23 @@ public final class PathwayLayer implements Layer {
       }
     }
     Instant ts = entry.ts();
-    boolean touchesTraces = events.stream().anyMatch(e -> !e.type().equals(REDACTION_SET));
+    boolean changesTraces =
+        events.stream()
+            .anyMatch(e -> !e.type().equals(REDACTION_SET) && !e.type().equals(IMPORTED));
     return () -> {
       steps.forEach(Runnable::run);
-      if (touchesTraces) {
+      if (redactions[0] > 0) {
+        shelf(ns).redactions += redactions[0];
+      }
+      if (changesTraces) {
         Shelf s = shelf(ns);
-        s.redactions += redactions[0];
-        if (ts.isAfter(s.lastUpdated)) {
-          s.lastUpdated = ts;
-        }
+        s.lastUpdated = latest(s.lastUpdated, ts);
       }
     };
+  }
+
+  private static Instant latest(Instant a, Instant b) {
+    return a.isAfter(b) ? a : b;
   }
 
   private void checkNew(Namespace ns, PathwayTrace t, Set<String> added) {

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.loci.InvalidRequestException;
 import dev.loci.pathway.PathwayTrace;
@@ -34,7 +35,12 @@ import java.util.UUID;
  * the same file twice assigns the same ids and the second import skips them.
  */
 public final class RustStateFormat {
-  private static final JsonFactory FACTORY = PathwayJson.MAPPER.getFactory();
+  /** Reads one trace at a time from a stream, so trailing tokens are the norm, not an error. */
+  private static final JsonFactory FACTORY =
+      PathwayJson.MAPPER
+          .copy()
+          .disable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+          .getFactory();
 
   private RustStateFormat() {}
 
