@@ -8,22 +8,15 @@ import dev.loci.Traces;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
-import java.lang.management.ManagementFactory;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.FileStore;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.SQLException;
 import java.time.Duration;
-import java.time.Instant;
-import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.concurrent.CancellationException;
-import java.util.stream.Stream;
 
 /**
  * The journal benchmark ({@code loci bench journal}): durable appends per second under {@code
@@ -181,80 +174,6 @@ public final class JournalBenchmark {
   }
 
   /**
-   * The machine a report was measured on.
-   *
-   * @param cores available processors
-   * @param cpu the CPU model from {@code /proc/cpuinfo}, or {@code unknown}
-   * @param jdk the Java runtime version and VM
-   * @param os operating system name, version and architecture
-   * @param fileSystem type and name of the file store holding the work directory
-   * @param maxHeapBytes the JVM's maximum heap
-   * @param loadAverage the system load average over the last minute when the run started, or a
-   *     negative number if the platform does not report it; other work on the machine shows here
-   * @param date when the run started
-   */
-  public record Machine(
-      int cores,
-      String cpu,
-      String jdk,
-      String os,
-      String fileSystem,
-      long maxHeapBytes,
-      double loadAverage,
-      Instant date) {
-    /** Checks every field is present. */
-    public Machine {
-      Objects.requireNonNull(cpu, "cpu");
-      Objects.requireNonNull(jdk, "jdk");
-      Objects.requireNonNull(os, "os");
-      Objects.requireNonNull(fileSystem, "fileSystem");
-      Objects.requireNonNull(date, "date");
-    }
-
-    /** Describes this machine, with the file store of {@code workDir} (which must exist). */
-    public static Machine describe(Path workDir) {
-      String fs;
-      try {
-        FileStore store = Files.getFileStore(workDir);
-        fs = store.type() + " on " + store.name();
-      } catch (IOException e) {
-        fs = "unknown (" + e.getMessage() + ")";
-      }
-      return new Machine(
-          Runtime.getRuntime().availableProcessors(),
-          cpuModel(),
-          System.getProperty("java.runtime.version", System.getProperty("java.version"))
-              + " "
-              + System.getProperty("java.vm.name", ""),
-          System.getProperty("os.name")
-              + " "
-              + System.getProperty("os.version")
-              + " "
-              + System.getProperty("os.arch"),
-          fs,
-          Runtime.getRuntime().maxMemory(),
-          ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage(),
-          Instant.now().truncatedTo(ChronoUnit.SECONDS));
-    }
-
-    private static String cpuModel() {
-      Path info = Path.of("/proc/cpuinfo");
-      if (!Files.isReadable(info)) {
-        return "unknown";
-      }
-      try (Stream<String> lines = Files.lines(info, StandardCharsets.UTF_8)) {
-        return lines
-            .filter(l -> l.startsWith("model name"))
-            .map(l -> l.substring(l.indexOf(':') + 1).trim())
-            .findFirst()
-            .orElse("unknown");
-      } catch (IOException | UncheckedIOException e) {
-        return "unknown";
-      }
-    }
-  }
-
-  /**
    * A count of acknowledged operations over a measured window.
    *
    * @param operations operations acknowledged inside the window
@@ -369,31 +288,15 @@ public final class JournalBenchmark {
     /** The results as a Markdown section: machine, settings, and one table with the ratios. */
     public String toMarkdown() {
       StringBuilder b = new StringBuilder();
-      b.append("Machine: ")
-          .append(machine.cores())
-          .append(" cores (")
-          .append(machine.cpu())
-          .append("), ")
-          .append(machine.os())
-          .append(", JDK ")
-          .append(machine.jdk())
-          .append(", max heap ")
-          .append(mib(machine.maxHeapBytes()))
-          .append(", data on ")
-          .append(machine.fileSystem())
-          .append(", load average ")
-          .append(fixed(machine.loadAverage(), 2))
-          .append(" at start, ")
-          .append(machine.date())
-          .append(".\n\n");
+      b.append(machine.toMarkdown());
       b.append("Appends: ")
-          .append(seconds(options.warmup()))
+          .append(Format.seconds(options.warmup()))
           .append(" s warm-up, then ")
-          .append(seconds(options.measurement()))
+          .append(Format.seconds(options.measurement()))
           .append(" s measured per row; records `{\"note\":\"<")
           .append(options.noteBytes())
           .append(" chars>\",\"i\":N}` with one tag, after ")
-          .append(count(options.jitWarmupRecords()))
+          .append(Format.count(options.jitWarmupRecords()))
           .append(" unmeasured JIT warm-up records per side. SQLite: WAL, `synchronous=FULL`,")
           .append(" one connection per writer, one transaction per record. CPU is the whole")
           .append(" process's CPU time per acknowledged write.\n\n");
@@ -401,27 +304,33 @@ public final class JournalBenchmark {
       b.append("|---|---:|---|\n");
       for (AppendResult a : appends) {
         String w = a.writers() + (a.writers() == 1 ? " writer" : " writers");
-        row(b, "Loci `always`, " + w, rate(a.loci().perSecond()) + " appends/s", detail(a.loci()));
-        row(
+        Format.row(
+            b,
+            "Loci `always`, " + w,
+            Format.rate(a.loci().perSecond()) + " appends/s",
+            detail(a.loci()));
+        Format.row(
             b,
             "SQLite WAL `synchronous=FULL`, " + w,
-            rate(a.sqlite().perSecond()) + " inserts/s",
+            Format.rate(a.sqlite().perSecond()) + " inserts/s",
             detail(a.sqlite()));
         String goal =
             a.writers() == GOAL_WRITERS
                 ? "goal >= "
-                    + fixed(GOAL_RATIO, 0)
+                    + Format.fixed(GOAL_RATIO, 0)
                     + "x: "
                     + (a.ratio() >= GOAL_RATIO ? "met" : "MISSED")
                 : "";
-        row(b, "Ratio Loci / SQLite, " + w, fixed(a.ratio(), 2) + "x", goal);
+        Format.row(b, "Ratio Loci / SQLite, " + w, Format.fixed(a.ratio(), 2) + "x", goal);
       }
-      String events = count(replay.events());
-      row(
+      String events = Format.count(replay.events());
+      Format.row(
           b,
           "Open, replay " + events + " events, no snapshot",
-          rate(replay.withoutSnapshotEventsPerSecond()) + " events/s",
-          fixed(replay.withoutSnapshotSeconds(), 2) + " s; journal " + mib(replay.journalBytes()));
+          Format.rate(replay.withoutSnapshotEventsPerSecond()) + " events/s",
+          Format.fixed(replay.withoutSnapshotSeconds(), 2)
+              + " s; journal "
+              + Format.mib(replay.journalBytes()));
       String snapshotGoal =
           replay.events() >= GOAL_REPLAY_EVENTS
               ? "; goal < "
@@ -429,15 +338,15 @@ public final class JournalBenchmark {
                   + " s: "
                   + (snapshotGoalMet() ? "met" : "MISSED")
               : "";
-      row(
+      Format.row(
           b,
           "Open from snapshot of " + events + " traces",
-          rate(replay.fromSnapshotEventsPerSecond()) + " events/s",
-          fixed(replay.fromSnapshotSeconds(), 2)
+          Format.rate(replay.fromSnapshotEventsPerSecond()) + " events/s",
+          Format.fixed(replay.fromSnapshotSeconds(), 2)
               + " s; snapshot "
-              + mib(replay.snapshotBytes())
+              + Format.mib(replay.snapshotBytes())
               + ", written in "
-              + fixed(replay.snapshotWriteSeconds(), 2)
+              + Format.fixed(replay.snapshotWriteSeconds(), 2)
               + " s"
               + snapshotGoal);
       return b.toString();
@@ -446,20 +355,13 @@ public final class JournalBenchmark {
     /** The results as one JSON object with every figure. */
     public String toJson() {
       StringBuilder b = new StringBuilder();
-      b.append("{\n  \"benchmark\": \"journal\",\n  \"machine\": {");
-      b.append("\"cores\": ").append(machine.cores());
-      b.append(", \"cpu\": ").append(quote(machine.cpu()));
-      b.append(", \"jdk\": ").append(quote(machine.jdk()));
-      b.append(", \"os\": ").append(quote(machine.os()));
-      b.append(", \"file_system\": ").append(quote(machine.fileSystem()));
-      b.append(", \"max_heap_bytes\": ").append(machine.maxHeapBytes());
-      b.append(", \"load_average\": ").append(number(machine.loadAverage()));
-      b.append(", \"date\": ").append(quote(machine.date().toString()));
-      b.append("},\n  \"options\": {");
-      b.append("\"work_dir\": ").append(quote(options.workDir().toString()));
+      b.append("{\n  \"benchmark\": \"journal\",\n  \"machine\": ");
+      b.append(machine.toJson());
+      b.append(",\n  \"options\": {");
+      b.append("\"work_dir\": ").append(Format.quote(options.workDir().toString()));
       b.append(", \"writer_counts\": ").append(options.writerCounts());
-      b.append(", \"warmup_seconds\": ").append(seconds(options.warmup()));
-      b.append(", \"measurement_seconds\": ").append(seconds(options.measurement()));
+      b.append(", \"warmup_seconds\": ").append(Format.seconds(options.warmup()));
+      b.append(", \"measurement_seconds\": ").append(Format.seconds(options.measurement()));
       b.append(", \"replay_events\": ").append(options.replayEvents());
       b.append(", \"note_bytes\": ").append(options.noteBytes());
       b.append(", \"jit_warmup_records\": ").append(options.jitWarmupRecords());
@@ -470,51 +372,48 @@ public final class JournalBenchmark {
         b.append("{\"writers\": ").append(a.writers());
         b.append(", \"loci\": ").append(json(a.loci()));
         b.append(", \"sqlite\": ").append(json(a.sqlite()));
-        b.append(", \"ratio\": ").append(number(a.ratio()));
+        b.append(", \"ratio\": ").append(Format.number(a.ratio()));
         b.append("}");
       }
       b.append("\n  ],\n  \"replay\": {");
       b.append("\"events\": ").append(replay.events());
       b.append(", \"journal_bytes\": ").append(replay.journalBytes());
-      b.append(", \"without_snapshot_seconds\": ").append(number(replay.withoutSnapshotSeconds()));
+      b.append(", \"without_snapshot_seconds\": ")
+          .append(Format.number(replay.withoutSnapshotSeconds()));
       b.append(", \"without_snapshot_events_per_second\": ")
-          .append(number(replay.withoutSnapshotEventsPerSecond()));
+          .append(Format.number(replay.withoutSnapshotEventsPerSecond()));
       b.append(", \"snapshot_bytes\": ").append(replay.snapshotBytes());
-      b.append(", \"snapshot_write_seconds\": ").append(number(replay.snapshotWriteSeconds()));
-      b.append(", \"from_snapshot_seconds\": ").append(number(replay.fromSnapshotSeconds()));
+      b.append(", \"snapshot_write_seconds\": ")
+          .append(Format.number(replay.snapshotWriteSeconds()));
+      b.append(", \"from_snapshot_seconds\": ").append(Format.number(replay.fromSnapshotSeconds()));
       b.append(", \"from_snapshot_events_per_second\": ")
-          .append(number(replay.fromSnapshotEventsPerSecond()));
+          .append(Format.number(replay.fromSnapshotEventsPerSecond()));
       b.append(", \"heap_bytes_after_open\": ").append(replay.heapBytesAfterOpen());
       b.append("},\n  \"goals\": {");
       b.append("\"append_ratio_at_").append(GOAL_WRITERS).append("_writers\": ");
-      b.append(number(GOAL_RATIO)).append(", \"append_goal_met\": ").append(appendGoalMet());
+      b.append(Format.number(GOAL_RATIO)).append(", \"append_goal_met\": ").append(appendGoalMet());
       b.append(", \"snapshot_open_seconds\": ").append(GOAL_SNAPSHOT_OPEN.toSeconds());
       b.append(", \"snapshot_goal_met\": ").append(snapshotGoalMet());
       b.append("}\n}\n");
       return b.toString();
     }
 
-    private static void row(StringBuilder b, String what, String rate, String detail) {
-      b.append("| ").append(what).append(" | ").append(rate).append(" | ").append(detail);
-      b.append(" |\n");
-    }
-
     private static String detail(Throughput t) {
-      String d = count(t.operations()) + " in " + fixed(t.seconds(), 2) + " s";
+      String d = Format.count(t.operations()) + " in " + Format.fixed(t.seconds(), 2) + " s";
       return t.cpuMicrosPerOperation() < 0
           ? d
-          : d + ", " + fixed(t.cpuMicrosPerOperation(), 0) + " us CPU each";
+          : d + ", " + Format.fixed(t.cpuMicrosPerOperation(), 0) + " us CPU each";
     }
 
     private static String json(Throughput t) {
       return "{\"operations\": "
           + t.operations()
           + ", \"seconds\": "
-          + number(t.seconds())
+          + Format.number(t.seconds())
           + ", \"per_second\": "
-          + number(t.perSecond())
+          + Format.number(t.perSecond())
           + ", \"process_cpu_seconds\": "
-          + number(t.processCpuSeconds())
+          + Format.number(t.processCpuSeconds())
           + "}";
     }
   }
@@ -612,7 +511,7 @@ public final class JournalBenchmark {
         "%s: %s %s (%,d in %.2f s, %.0f us process CPU each; %,d acknowledged and stored in"
             + " all)%n",
         label,
-        rate(t.perSecond()),
+        Format.rate(t.perSecond()),
         unit,
         r.measured(),
         r.seconds(),
@@ -628,12 +527,12 @@ public final class JournalBenchmark {
       Path dir = scratch.path();
       long t0 = System.nanoTime();
       build(dir, records, events);
-      long journalBytes = size(dir.resolve("journal"));
+      long journalBytes = ScratchDir.bytesUnder(dir.resolve("journal"));
       log.printf(
           Locale.ROOT,
           "replay: built a journal of %,d events (%s) in %.2f s%n",
           events,
-          mib(journalBytes),
+          Format.mib(journalBytes),
           (System.nanoTime() - t0) / 1e9);
 
       System.gc();
@@ -644,20 +543,20 @@ public final class JournalBenchmark {
       try (Loci loci = Loci.builder().dataDir(dir).snapshotAfter(0).open()) {
         withoutSnapshot = (System.nanoTime() - t0) / 1e9;
         checkOpen("open without snapshot", loci, events, scope);
-        heap = heapInUse();
+        heap = ThroughputRun.heapInUse();
         long s0 = System.nanoTime();
         loci.snapshot();
         snapshotWrite = (System.nanoTime() - s0) / 1e9;
       }
-      long snapshotBytes = size(dir.resolve("snapshots"));
+      long snapshotBytes = ScratchDir.bytesUnder(dir.resolve("snapshots"));
       log.printf(
           Locale.ROOT,
           "replay: opened without snapshot in %.2f s (%s events/s); heap in use %s;"
               + " snapshot of %s written in %.2f s%n",
           withoutSnapshot,
-          rate(events / withoutSnapshot),
-          mib(heap),
-          mib(snapshotBytes),
+          Format.rate(events / withoutSnapshot),
+          Format.mib(heap),
+          Format.mib(snapshotBytes),
           snapshotWrite);
 
       System.gc();
@@ -671,7 +570,7 @@ public final class JournalBenchmark {
           Locale.ROOT,
           "replay: opened from snapshot in %.2f s (%s events/s)%n",
           fromSnapshot,
-          rate(events / fromSnapshot));
+          Format.rate(events / fromSnapshot));
       return new ReplayResult(
           events, journalBytes, withoutSnapshot, snapshotBytes, snapshotWrite, fromSnapshot, heap);
     }
@@ -748,106 +647,4 @@ public final class JournalBenchmark {
           what + ": acknowledged " + acknowledged + " records but the store holds " + stored);
     }
   }
-
-  private static long heapInUse() {
-    System.gc();
-    Runtime rt = Runtime.getRuntime();
-    return rt.totalMemory() - rt.freeMemory();
-  }
-
-  private static long size(Path dir) {
-    try (Stream<Path> files = Files.walk(dir)) {
-      long total = 0;
-      for (Path p : (Iterable<Path>) files::iterator) {
-        if (Files.isRegularFile(p)) {
-          total += Files.size(p);
-        }
-      }
-      return total;
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-  }
-
-  /** A fresh subdirectory of the work directory, deleted with everything in it on close. */
-  private record ScratchDir(Path path) implements AutoCloseable {
-    static ScratchDir create(Path workDir, String prefix) {
-      try {
-        return new ScratchDir(Files.createTempDirectory(workDir, prefix));
-      } catch (IOException e) {
-        throw new UncheckedIOException(e);
-      }
-    }
-
-    @Override
-    public void close() {
-      if (!Files.exists(path)) {
-        return;
-      }
-      try (Stream<Path> files = Files.walk(path)) {
-        for (Path p : files.sorted(Comparator.reverseOrder()).toList()) {
-          Files.delete(p);
-        }
-      } catch (IOException e) {
-        throw new UncheckedIOException(e);
-      }
-    }
-  }
-
-  // ---------------------------------------------------------------- formatting
-
-  private static String rate(double perSecond) {
-    return String.format(Locale.ROOT, "%,.0f", perSecond);
-  }
-
-  private static String count(long n) {
-    return String.format(Locale.ROOT, "%,d", n);
-  }
-
-  private static String fixed(double v, int decimals) {
-    return String.format(Locale.ROOT, "%." + decimals + "f", v);
-  }
-
-  private static String mib(long bytes) {
-    return String.format(Locale.ROOT, "%.1f MiB", bytes / (1024.0 * 1024.0));
-  }
-
-  private static String seconds(Duration d) {
-    return number(d.toNanos() / 1e9);
-  }
-
-  private static String number(double v) {
-    if (Double.isNaN(v) || Double.isInfinite(v)) {
-      return "null";
-    }
-    if (v == Math.rint(v) && Math.abs(v) < 1e15) {
-      return Long.toString((long) v);
-    }
-    return String.format(Locale.ROOT, "%.4f", v);
-  }
-
-  private static String quote(String s) {
-    StringBuilder b = new StringBuilder(s.length() + 2).append('"');
-    for (int i = 0; i < s.length(); i++) {
-      char c = s.charAt(i);
-      switch (c) {
-        case '"' -> b.append("\\\"");
-        case '\\' -> b.append("\\\\");
-        case '\n' -> b.append("\\n");
-        case '\r' -> b.append("\\r");
-        case '\t' -> b.append("\\t");
-        default -> {
-          if (c < 0x20) {
-            b.append(String.format(Locale.ROOT, "\\u%04x", (int) c));
-          } else {
-            b.append(c);
-          }
-        }
-      }
-    }
-    return b.append('"').toString();
-  }
-
-  // ---------------------------------------------------------------- standalone
-
 }

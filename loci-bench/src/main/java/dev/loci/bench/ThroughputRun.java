@@ -182,6 +182,13 @@ final class ThroughputRun {
     return -1;
   }
 
+  /** Heap in use after a full GC (as far as {@code System.gc()} gets), in bytes. */
+  static long heapInUse() {
+    System.gc();
+    Runtime rt = Runtime.getRuntime();
+    return rt.totalMemory() - rt.freeMemory();
+  }
+
   /** Sleeps for {@code d}, in short slices so a failed writer ends the wait early. */
   private static void pause(Duration d, AtomicBoolean stop) throws InterruptedException {
     long deadline = System.nanoTime() + d.toNanos();
