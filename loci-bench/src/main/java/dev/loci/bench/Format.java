@@ -69,9 +69,12 @@ final class Format {
     return b.append('"').toString();
   }
 
-  /** One Markdown table row of three cells. */
-  static void row(StringBuilder b, String what, String rate, String detail) {
-    b.append("| ").append(what).append(" | ").append(rate).append(" | ").append(detail);
-    b.append(" |\n");
+  /** One Markdown table row. */
+  static void row(StringBuilder b, String... cells) {
+    b.append("|");
+    for (String c : cells) {
+      b.append(' ').append(c).append(" |");
+    }
+    b.append('\n');
   }
 }

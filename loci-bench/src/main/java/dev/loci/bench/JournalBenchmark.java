@@ -174,34 +174,6 @@ public final class JournalBenchmark {
   }
 
   /**
-   * A count of acknowledged operations over a measured window.
-   *
-   * @param operations operations acknowledged inside the window
-   * @param seconds the window's length
-   * @param processCpuSeconds CPU time the whole benchmark process used inside the window (writers,
-   *     JIT, GC), or -1 if the JVM does not report it
-   */
-  public record Throughput(long operations, double seconds, double processCpuSeconds) {
-    /** Checks the figures are not negative and the window is not empty. */
-    public Throughput {
-      if (operations < 0 || !(seconds > 0)) {
-        throw new IllegalArgumentException(
-            "expected operations >= 0 and seconds > 0, found " + operations + " in " + seconds);
-      }
-    }
-
-    /** Operations per second. */
-    public double perSecond() {
-      return operations / seconds;
-    }
-
-    /** Process CPU microseconds per operation, or -1 if unknown or nothing was acknowledged. */
-    public double cpuMicrosPerOperation() {
-      return processCpuSeconds < 0 || operations == 0 ? -1 : processCpuSeconds * 1e6 / operations;
-    }
-  }
-
-  /**
    * Durable appends at one writer count, Loci against SQLite.
    *
    * @param writers concurrent writer threads on each side
@@ -308,12 +280,12 @@ public final class JournalBenchmark {
             b,
             "Loci `always`, " + w,
             Format.rate(a.loci().perSecond()) + " appends/s",
-            detail(a.loci()));
+            a.loci().detail());
         Format.row(
             b,
             "SQLite WAL `synchronous=FULL`, " + w,
             Format.rate(a.sqlite().perSecond()) + " inserts/s",
-            detail(a.sqlite()));
+            a.sqlite().detail());
         String goal =
             a.writers() == GOAL_WRITERS
                 ? "goal >= "
@@ -370,8 +342,8 @@ public final class JournalBenchmark {
         AppendResult a = appends.get(i);
         b.append(i == 0 ? "\n    " : ",\n    ");
         b.append("{\"writers\": ").append(a.writers());
-        b.append(", \"loci\": ").append(json(a.loci()));
-        b.append(", \"sqlite\": ").append(json(a.sqlite()));
+        b.append(", \"loci\": ").append(a.loci().toJson());
+        b.append(", \"sqlite\": ").append(a.sqlite().toJson());
         b.append(", \"ratio\": ").append(Format.number(a.ratio()));
         b.append("}");
       }
@@ -396,25 +368,6 @@ public final class JournalBenchmark {
       b.append(", \"snapshot_goal_met\": ").append(snapshotGoalMet());
       b.append("}\n}\n");
       return b.toString();
-    }
-
-    private static String detail(Throughput t) {
-      String d = Format.count(t.operations()) + " in " + Format.fixed(t.seconds(), 2) + " s";
-      return t.cpuMicrosPerOperation() < 0
-          ? d
-          : d + ", " + Format.fixed(t.cpuMicrosPerOperation(), 0) + " us CPU each";
-    }
-
-    private static String json(Throughput t) {
-      return "{\"operations\": "
-          + t.operations()
-          + ", \"seconds\": "
-          + Format.number(t.seconds())
-          + ", \"per_second\": "
-          + Format.number(t.perSecond())
-          + ", \"process_cpu_seconds\": "
-          + Format.number(t.processCpuSeconds())
-          + "}";
     }
   }
 

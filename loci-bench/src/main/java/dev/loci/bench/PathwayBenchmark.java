@@ -1,0 +1,882 @@
+package dev.loci.bench;
+
+import dev.loci.Durability;
+import dev.loci.Loci;
+import dev.loci.Namespace;
+import dev.loci.NamespaceScope;
+import dev.loci.pathway.PathwayImportReport;
+import dev.loci.pathway.PathwayMemory;
+import dev.loci.pathway.PathwayStats;
+import dev.loci.pathway.PathwayTrace;
+import dev.loci.pathway.PathwayVec;
+import dev.loci.pathway.ScoredTrace;
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.SplittableRandom;
+import java.util.concurrent.CancellationException;
+import java.util.function.IntFunction;
+
+/**
+ * The pathway memory benchmark ({@code loci bench pathway}): durable insert rate, {@code
+ * query_for_hotswap} and {@code query_by_vec} latency at each store size, against a plain exact
+ * scan over the same head traces measured in the same run, with every Loci answer checked against
+ * the scan's.
+ *
+ * <p>Run from the repository root (a million traces need a large heap):
+ *
+ * <pre>
+ * LOCI_JAVA_OPTS=-Xmx8g ./loci bench pathway --work-dir target/bench-work --out target/pathway.json
+ * </pre>
+ *
+ * <p>Design. Each size gets a fresh store under durability {@code always} (the default). Durable
+ * single inserts of a million traces would take minutes, so the population is built in two parts:
+ * first all but the measured inserts are imported with {@code importRustState} from generated Rust
+ * {@code state.json} streams of {@value #IMPORT_CALL} traces (Loci stores each in batches of 1,000,
+ * one fsync per batch), then for each writer count {@code insertsAt(size)} single {@code insert}s
+ * are timed, in order, into the store as it has grown: the insert rate is measured at the store's
+ * size, not on an empty one. Drafts are built before the clock starts. Every trace stored is also
+ * added to the {@link ScanPeer}. Queries run on one thread, Loci's all first, then the scan's, each
+ * after a few unmeasured ones, and each query is timed alone. A Loci answer that differs from the
+ * exact scan's fails the run: for {@code query_for_hotswap} the uids must be the same in the same
+ * order; for {@code query_by_vec} each position must hold a trace whose exact cosine equals the
+ * scan's at that position within {@value #SCORE_TOLERANCE} (Loci scores unit vectors in {@code
+ * float}, the scan in {@code double}), with no trace twice, so the only freedom is the order among
+ * equal scores. Before the first size, a store of {@code jitWarmupTraces} under durability {@code
+ * none} runs every step once, unmeasured, so the JIT has compiled both sides.
+ */
+public final class PathwayBenchmark {
+  /** Traces per generated {@code state.json}, that is per {@code importRustState} call. */
+  public static final int IMPORT_CALL = 10_000;
+
+  /** How far a Loci score may be from the exact cosine and still count as equal. */
+  public static final double SCORE_TOLERANCE = 1e-5;
+
+  /** Unmeasured queries run on each side before the measured ones, per size. */
+  static final int QUERY_WARMUP = 20;
+
+  /** Drafts numbered from here are never stored: fresh queries. */
+  private static final long FRESH = 1L << 40;
+
+  private PathwayBenchmark() {}
+
+  /**
+   * What to run. Immutable; start from {@link #defaults()} and change fields with the withers.
+   *
+   * @param workDir where the stores are created (and deleted); put it on the disk you want measured
+   * @param sizes the store sizes to measure at, in traces, in order; each at least 100
+   * @param writerCounts the concurrent writer counts to measure inserts at, in order
+   * @param inserts measured inserts per writer count; capped per size by {@link #insertsAt(int)}
+   * @param hotswapQueries measured {@code query_for_hotswap} queries per size and side
+   * @param vecQueries measured {@code query_by_vec} queries per size and side
+   * @param seed the seed of the synthetic traces and of the query choice
+   * @param jitWarmupTraces the size of the unmeasured warm-up store; 0 skips the warm-up
+   */
+  public record Options(
+      Path workDir,
+      List<Integer> sizes,
+      List<Integer> writerCounts,
+      int inserts,
+      int hotswapQueries,
+      int vecQueries,
+      long seed,
+      int jitWarmupTraces) {
+    /** Checks every field and copies the lists. */
+    public Options {
+      Objects.requireNonNull(workDir, "workDir");
+      sizes = List.copyOf(Objects.requireNonNull(sizes, "sizes"));
+      writerCounts = List.copyOf(Objects.requireNonNull(writerCounts, "writerCounts"));
+      if (sizes.isEmpty()) {
+        throw new IllegalArgumentException("sizes must name at least one size");
+      }
+      for (int n : sizes) {
+        if (n < 100) {
+          throw new IllegalArgumentException("each size must be at least 100, found " + n);
+        }
+      }
+      if (writerCounts.isEmpty()) {
+        throw new IllegalArgumentException("writerCounts must name at least one writer count");
+      }
+      for (int n : writerCounts) {
+        if (n < 1 || n > 1024) {
+          throw new IllegalArgumentException(
+              "each writer count must be between 1 and 1024, found " + n);
+        }
+      }
+      if (inserts < 1) {
+        throw new IllegalArgumentException("inserts must be at least 1, found " + inserts);
+      }
+      if (hotswapQueries < 1) {
+        throw new IllegalArgumentException(
+            "hotswapQueries must be at least 1, found " + hotswapQueries);
+      }
+      if (vecQueries < 1) {
+        throw new IllegalArgumentException("vecQueries must be at least 1, found " + vecQueries);
+      }
+      if (jitWarmupTraces != 0 && jitWarmupTraces < 100) {
+        throw new IllegalArgumentException(
+            "jitWarmupTraces must be 0 or at least 100, found " + jitWarmupTraces);
+      }
+    }
+
+    /**
+     * The issue's settings: work directory {@code ./loci-bench-work}, sizes 10,000 and 1,000,000, 1
+     * and 8 writers, 10,000 measured inserts each, 2,000 hot-swap and 1,000 vector queries, seed
+     * 42, a warm-up store of 20,000 traces.
+     */
+    public static Options defaults() {
+      return new Options(
+          Path.of("loci-bench-work"),
+          List.of(10_000, 1_000_000),
+          List.of(1, 8),
+          10_000,
+          2_000,
+          1_000,
+          42,
+          20_000);
+    }
+
+    /**
+     * The inserts measured per writer count at {@code size}: {@link #inserts()}, but at most a
+     * quarter of the size per writer count when there are two ({@code size / (2 * writer counts)}),
+     * so at least half of every store is imported and half inserted at worst.
+     */
+    public int insertsAt(int size) {
+      return Math.max(1, Math.min(inserts, size / (2 * writerCounts.size())));
+    }
+
+    /** These options with another work directory. */
+    public Options withWorkDir(Path workDir) {
+      return new Options(
+          workDir, sizes, writerCounts, inserts, hotswapQueries, vecQueries, seed, jitWarmupTraces);
+    }
+
+    /** These options with other sizes. */
+    public Options withSizes(List<Integer> sizes) {
+      return new Options(
+          workDir, sizes, writerCounts, inserts, hotswapQueries, vecQueries, seed, jitWarmupTraces);
+    }
+
+    /** These options with other writer counts. */
+    public Options withWriterCounts(List<Integer> writerCounts) {
+      return new Options(
+          workDir, sizes, writerCounts, inserts, hotswapQueries, vecQueries, seed, jitWarmupTraces);
+    }
+
+    /** These options with another number of measured inserts per writer count. */
+    public Options withInserts(int inserts) {
+      return new Options(
+          workDir, sizes, writerCounts, inserts, hotswapQueries, vecQueries, seed, jitWarmupTraces);
+    }
+
+    /** These options with other query counts. */
+    public Options withQueries(int hotswapQueries, int vecQueries) {
+      return new Options(
+          workDir, sizes, writerCounts, inserts, hotswapQueries, vecQueries, seed, jitWarmupTraces);
+    }
+
+    /** These options with another seed. */
+    public Options withSeed(long seed) {
+      return new Options(
+          workDir, sizes, writerCounts, inserts, hotswapQueries, vecQueries, seed, jitWarmupTraces);
+    }
+
+    /** These options with another warm-up store size; 0 skips the warm-up. */
+    public Options withJitWarmupTraces(int jitWarmupTraces) {
+      return new Options(
+          workDir, sizes, writerCounts, inserts, hotswapQueries, vecQueries, seed, jitWarmupTraces);
+    }
+  }
+
+  /**
+   * Latencies of one kind of query, each query timed alone.
+   *
+   * @param queries how many queries were timed
+   * @param p50Micros the median, in microseconds
+   * @param p99Micros the 99th percentile (nearest rank), in microseconds
+   * @param meanMicros the mean, in microseconds
+   * @param maxMicros the slowest, in microseconds
+   */
+  public record Latency(
+      int queries, double p50Micros, double p99Micros, double meanMicros, double maxMicros) {
+    /** Summarizes {@code nanos}, one entry per query; sorts the array. */
+    static Latency of(long[] nanos) {
+      if (nanos.length == 0) {
+        throw new IllegalArgumentException("expected at least one latency, found none");
+      }
+      Arrays.sort(nanos);
+      double sum = 0;
+      for (long n : nanos) {
+        sum += n;
+      }
+      return new Latency(
+          nanos.length,
+          percentile(nanos, 0.50) / 1e3,
+          percentile(nanos, 0.99) / 1e3,
+          sum / nanos.length / 1e3,
+          nanos[nanos.length - 1] / 1e3);
+    }
+
+    private static long percentile(long[] sorted, double p) {
+      int rank = (int) Math.ceil(p * sorted.length);
+      return sorted[Math.max(0, rank - 1)];
+    }
+
+    String detail() {
+      return "p50 " + micros(p50Micros) + ", p99 " + micros(p99Micros);
+    }
+
+    String toJson() {
+      return "{\"queries\": "
+          + queries
+          + ", \"p50_us\": "
+          + Format.number(p50Micros)
+          + ", \"p99_us\": "
+          + Format.number(p99Micros)
+          + ", \"mean_us\": "
+          + Format.number(meanMicros)
+          + ", \"max_us\": "
+          + Format.number(maxMicros)
+          + "}";
+    }
+  }
+
+  /**
+   * One kind of query at one size, Loci against the exact scan.
+   *
+   * @param k how many results each query asked for
+   * @param loci Loci's latencies
+   * @param scan the exact scan's latencies
+   * @param sameOrder queries whose answers had the same uids in the same order on both sides
+   * @param recall the mean share of Loci's top {@code k} that belongs in the exact top {@code k}
+   *     (counting traces tied with the last one within {@link #SCORE_TOLERANCE}); 1.0 always, as a
+   *     run whose answers differ fails
+   */
+  public record QueryResult(int k, Latency loci, Latency scan, int sameOrder, double recall) {
+    /** Checks both figures are present. */
+    public QueryResult {
+      Objects.requireNonNull(loci, "loci");
+      Objects.requireNonNull(scan, "scan");
+    }
+
+    /** The scan's median divided by Loci's: how many times faster Loci answers. */
+    public double ratio() {
+      return scan.p50Micros() / loci.p50Micros();
+    }
+
+    String toJson() {
+      return "{\"k\": "
+          + k
+          + ", \"loci\": "
+          + loci.toJson()
+          + ", \"scan\": "
+          + scan.toJson()
+          + ", \"ratio_p50\": "
+          + Format.number(ratio())
+          + ", \"same_order_queries\": "
+          + sameOrder
+          + ", \"recall\": "
+          + Format.number(recall)
+          + "}";
+    }
+  }
+
+  /**
+   * Durable single inserts at one writer count.
+   *
+   * @param writers concurrent writer threads
+   * @param storeTraces traces the store held when the first of these inserts started
+   * @param throughput inserts acknowledged, the time they took and the process CPU they used
+   */
+  public record InsertResult(int writers, long storeTraces, Throughput throughput) {
+    /** Checks the figure is present. */
+    public InsertResult {
+      Objects.requireNonNull(throughput, "throughput");
+    }
+  }
+
+  /**
+   * Every figure at one store size.
+   *
+   * @param traces traces in the store when queried, all head versions
+   * @param pathways distinct pathways among them
+   * @param imported traces imported before the measured inserts
+   * @param importSeconds time the {@code importRustState} calls took (not the generation of their
+   *     input)
+   * @param journalBytes size of the journal segments when queried
+   * @param inserts one result per writer count, in order
+   * @param hotswap {@code query_for_hotswap}
+   * @param byVec {@code query_by_vec}
+   * @param lociHeapBytes heap Loci held for the open store: in use with the store open, less in use
+   *     once it was closed, both after a full GC
+   * @param scanHeapBytes heap the exact scan's list of traces held, measured the same way
+   */
+  public record SizeResult(
+      int traces,
+      long pathways,
+      int imported,
+      double importSeconds,
+      long journalBytes,
+      List<InsertResult> inserts,
+      QueryResult hotswap,
+      QueryResult byVec,
+      long lociHeapBytes,
+      long scanHeapBytes) {
+    /** Checks every part is present and copies the list. */
+    public SizeResult {
+      inserts = List.copyOf(inserts);
+      Objects.requireNonNull(hotswap, "hotswap");
+      Objects.requireNonNull(byVec, "byVec");
+    }
+  }
+
+  /**
+   * Every figure of one run, with the machine and options it ran with.
+   *
+   * @param machine where it ran
+   * @param options what it ran
+   * @param sizes one result per size, in the order of {@link Options#sizes()}
+   */
+  public record Report(Machine machine, Options options, List<SizeResult> sizes) {
+    /** Checks every part is present and copies the list. */
+    public Report {
+      Objects.requireNonNull(machine, "machine");
+      Objects.requireNonNull(options, "options");
+      sizes = List.copyOf(sizes);
+    }
+
+    /** The results as a Markdown section: machine, method, and one table over every size. */
+    public String toMarkdown() {
+      StringBuilder b = new StringBuilder(machine.toMarkdown());
+      b.append("Data: ").append(BenchPathways.DESCRIPTION).append(" (seed ");
+      b.append(options.seed()).append("). Each size is a fresh store under durability `always`:");
+      b.append(" all but the measured inserts are imported with `importRustState` from generated");
+      b.append(" `state.json` streams of ").append(Format.count(IMPORT_CALL));
+      b.append(" traces, then the single `insert`s are timed per writer count, in order, into");
+      b.append(" the grown store. Queries run on one thread after ").append(QUERY_WARMUP);
+      b.append(" unmeasured ones: `query_for_hotswap` with 90% of inputs from stored traces and");
+      b.append(" 10% fresh; `query_by_vec` with half the vectors from stored traces and half");
+      b.append(" fresh. The exact scan holds the same head traces in a `List<PathwayTrace>`:");
+      b.append(" `PathwayVec.cosine` for each, sort all, take k (hot-swap: keep the pathway's");
+      b.append(
+          " traces, sort in spec order). Every Loci answer is checked against the scan's.\n\n");
+      b.append("| Traces | Measurement | Result | Detail |\n");
+      b.append("|---:|---|---:|---|\n");
+      for (SizeResult s : sizes) {
+        String n = Format.count(s.traces());
+        Format.row(
+            b,
+            n,
+            "Population: `importRustState`",
+            Format.rate(s.imported() / s.importSeconds()) + " traces/s",
+            Format.count(s.imported())
+                + " in "
+                + Format.fixed(s.importSeconds(), 2)
+                + " s; "
+                + Format.count(s.pathways())
+                + " pathways, journal "
+                + Format.mib(s.journalBytes())
+                + " at the end");
+        for (InsertResult i : s.inserts()) {
+          Format.row(
+              b,
+              n,
+              "`insert`, `always`, " + i.writers() + (i.writers() == 1 ? " writer" : " writers"),
+              Format.rate(i.throughput().perSecond()) + " inserts/s",
+              i.throughput().detail() + "; store held " + Format.count(i.storeTraces()));
+        }
+        queryRows(b, n, "`query_for_hotswap`", s.hotswap());
+        queryRows(b, n, "`query_by_vec`", s.byVec());
+        Format.row(
+            b,
+            n,
+            "Heap",
+            Format.mib(s.lociHeapBytes()),
+            Format.count(s.lociHeapBytes() / s.traces())
+                + " bytes/trace; the exact scan's list "
+                + Format.mib(s.scanHeapBytes()));
+      }
+      return b.toString();
+    }
+
+    private static void queryRows(StringBuilder b, String n, String what, QueryResult q) {
+      String queries = Format.count(q.loci().queries()) + " queries, k=" + q.k();
+      Format.row(
+          b,
+          n,
+          what + ", Loci",
+          q.loci().detail(),
+          queries + ", mean " + micros(q.loci().meanMicros()));
+      Format.row(
+          b,
+          n,
+          what + ", exact scan",
+          q.scan().detail(),
+          queries + ", mean " + micros(q.scan().meanMicros()));
+      Format.row(
+          b,
+          n,
+          what + ", scan p50 / Loci p50",
+          "**" + Format.fixed(q.ratio(), 1) + "x**",
+          "answers equal to the scan's (recall "
+              + Format.fixed(q.recall(), 1)
+              + "); same order in "
+              + Format.count(q.sameOrder())
+              + " of "
+              + Format.count(q.loci().queries())
+              + (q.sameOrder() == q.loci().queries() ? "" : ", the rest reordered among ties"));
+    }
+
+    /** The results as one JSON object with every figure. */
+    public String toJson() {
+      StringBuilder b = new StringBuilder();
+      b.append("{\n  \"benchmark\": \"pathway\",\n  \"machine\": ").append(machine.toJson());
+      b.append(",\n  \"options\": {");
+      b.append("\"work_dir\": ").append(Format.quote(options.workDir().toString()));
+      b.append(", \"sizes\": ").append(options.sizes());
+      b.append(", \"writer_counts\": ").append(options.writerCounts());
+      b.append(", \"inserts\": ").append(options.inserts());
+      b.append(", \"hotswap_queries\": ").append(options.hotswapQueries());
+      b.append(", \"vec_queries\": ").append(options.vecQueries());
+      b.append(", \"seed\": ").append(options.seed());
+      b.append(", \"jit_warmup_traces\": ").append(options.jitWarmupTraces());
+      b.append(", \"import_call_traces\": ").append(IMPORT_CALL);
+      b.append(", \"query_warmup\": ").append(QUERY_WARMUP);
+      b.append(", \"score_tolerance\": ").append(SCORE_TOLERANCE);
+      b.append("},\n  \"sizes\": [");
+      for (int i = 0; i < sizes.size(); i++) {
+        SizeResult s = sizes.get(i);
+        b.append(i == 0 ? "\n    " : ",\n    ");
+        b.append("{\"traces\": ").append(s.traces());
+        b.append(", \"pathways\": ").append(s.pathways());
+        b.append(", \"imported\": ").append(s.imported());
+        b.append(", \"import_seconds\": ").append(Format.number(s.importSeconds()));
+        b.append(", \"import_traces_per_second\": ")
+            .append(Format.number(s.imported() / s.importSeconds()));
+        b.append(", \"journal_bytes\": ").append(s.journalBytes());
+        b.append(",\n     \"inserts\": [");
+        for (int j = 0; j < s.inserts().size(); j++) {
+          InsertResult r = s.inserts().get(j);
+          b.append(j == 0 ? "" : ", ");
+          b.append("{\"writers\": ").append(r.writers());
+          b.append(", \"store_traces\": ").append(r.storeTraces());
+          b.append(", \"throughput\": ").append(r.throughput().toJson()).append("}");
+        }
+        b.append("],\n     \"query_for_hotswap\": ").append(s.hotswap().toJson());
+        b.append(",\n     \"query_by_vec\": ").append(s.byVec().toJson());
+        b.append(",\n     \"loci_heap_bytes\": ").append(s.lociHeapBytes());
+        b.append(", \"scan_heap_bytes\": ").append(s.scanHeapBytes()).append("}");
+      }
+      b.append("\n  ]\n}\n");
+      return b.toString();
+    }
+  }
+
+  /**
+   * Runs every size of {@code options} in turn, logging progress to {@code log}.
+   *
+   * <p>Creates {@link Options#workDir()} if missing; every store is made in a fresh subdirectory
+   * and deleted afterwards, so the work directory is left as it was found.
+   *
+   * @throws IllegalStateException if a Loci answer differs from the exact scan's, a store does not
+   *     hold what it acknowledged, or a writer failed; the message says which query or write
+   * @throws UncheckedIOException if the work directory cannot be created or cleaned
+   * @throws CancellationException if the calling thread is interrupted
+   */
+  public static Report run(Options options, PrintStream log) {
+    Objects.requireNonNull(options, "options");
+    Objects.requireNonNull(log, "log");
+    try {
+      Files.createDirectories(options.workDir());
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    Machine machine = Machine.describe(options.workDir());
+    log.println("pathway benchmark on " + machine.cores() + " cores, " + machine.fileSystem());
+    if (machine.fileSystem().startsWith("tmpfs")) {
+      log.println("warning: the work directory is on tmpfs, where fsync costs nothing");
+    }
+    BenchPathways data = new BenchPathways(options.seed());
+    if (options.jitWarmupTraces() > 0) {
+      long t0 = System.nanoTime();
+      Options warm =
+          options.withQueries(
+              Math.min(options.hotswapQueries(), 500), Math.min(options.vecQueries(), 200));
+      measure(
+          warm,
+          data,
+          options.jitWarmupTraces(),
+          Durability.none(),
+          new PrintStream(OutputStream.nullOutputStream()));
+      log.printf(
+          Locale.ROOT,
+          "JIT warm-up: a store of %,d traces under durability none, every step once, in %.2f s"
+              + " (not measured)%n",
+          options.jitWarmupTraces(),
+          (System.nanoTime() - t0) / 1e9);
+    }
+    List<SizeResult> results = new ArrayList<>();
+    for (int size : options.sizes()) {
+      results.add(measure(options, data, size, Durability.always(), log));
+    }
+    return new Report(machine, options, results);
+  }
+
+  /** What a size measured with the store open, and the heap in use just before closing it. */
+  private record Measured(
+      long pathways,
+      int imported,
+      double importSeconds,
+      long journalBytes,
+      List<InsertResult> inserts,
+      QueryResult hotswap,
+      QueryResult byVec,
+      long heapWithStore) {}
+
+  private static SizeResult measure(
+      Options options, BenchPathways data, int size, Durability durability, PrintStream log) {
+    ScanPeer peer = new ScanPeer(size);
+    long empty = ThroughputRun.heapInUse();
+    Measured m = measureLoci(options, data, size, durability, peer, log);
+    long scanOnly = ThroughputRun.heapInUse();
+    if (peer.size() != size) {
+      throw new IllegalStateException("the exact scan holds " + peer.size() + " of " + size);
+    }
+    SizeResult r =
+        new SizeResult(
+            size,
+            m.pathways(),
+            m.imported(),
+            m.importSeconds(),
+            m.journalBytes(),
+            m.inserts(),
+            m.hotswap(),
+            m.byVec(),
+            Math.max(0, m.heapWithStore() - scanOnly),
+            Math.max(0, scanOnly - empty));
+    log.printf(
+        Locale.ROOT,
+        "%,d traces: heap %s for Loci, %s for the exact scan's list%n",
+        size,
+        Format.mib(r.lociHeapBytes()),
+        Format.mib(r.scanHeapBytes()));
+    return r;
+  }
+
+  private static Measured measureLoci(
+      Options options,
+      BenchPathways data,
+      int size,
+      Durability durability,
+      ScanPeer peer,
+      PrintStream log) {
+    Namespace ns = Namespace.of(BenchPathways.NAMESPACE);
+    NamespaceScope scope = NamespaceScope.exactly(ns);
+    int perWriterCount = options.insertsAt(size);
+    int imported = size - perWriterCount * options.writerCounts().size();
+    try (ScratchDir scratch = ScratchDir.create(options.workDir(), "pathway-" + size + "-");
+        Loci loci =
+            Loci.builder().dataDir(scratch.path()).durability(durability).snapshotAfter(0).open()) {
+      PathwayMemory memory = PathwayMemory.of(loci);
+      double importSeconds = populate(memory, ns, data, imported, peer, log);
+      List<InsertResult> inserts = new ArrayList<>();
+      long next = imported;
+      for (int writers : options.writerCounts()) {
+        inserts.add(insert(memory, ns, data, next, perWriterCount, writers, peer, log));
+        next += perWriterCount;
+      }
+      PathwayStats stats = memory.stats(scope);
+      if (stats.traces() != size || stats.headTraces() != size) {
+        throw new IllegalStateException(
+            "acknowledged "
+                + size
+                + " traces but the store holds "
+                + stats.traces()
+                + " ("
+                + stats.headTraces()
+                + " heads)");
+      }
+      long journalBytes = ScratchDir.bytesUnder(scratch.path().resolve("journal"));
+      SplittableRandom random = new SplittableRandom(options.seed() ^ size);
+      QueryResult hotswap =
+          hotswap(memory, scope, data, peer, options.hotswapQueries(), random, log, size);
+      QueryResult byVec = byVec(memory, scope, data, peer, options.vecQueries(), random, log, size);
+      long heap = ThroughputRun.heapInUse();
+      return new Measured(
+          stats.pathways(), imported, importSeconds, journalBytes, inserts, hotswap, byVec, heap);
+    }
+  }
+
+  /** Imports stored traces 0 to {@code count} in calls of {@link #IMPORT_CALL}; returns seconds. */
+  private static double populate(
+      PathwayMemory memory,
+      Namespace ns,
+      BenchPathways data,
+      int count,
+      ScanPeer peer,
+      PrintStream log) {
+    long nanos = 0;
+    long started = System.nanoTime();
+    long logged = started;
+    for (long from = 0; from < count; from += IMPORT_CALL) {
+      long to = Math.min(count, from + IMPORT_CALL);
+      byte[] state = data.stateJson(from, to, peer::add);
+      long t0 = System.nanoTime();
+      PathwayImportReport r = memory.importRustState(ns, new ByteArrayInputStream(state));
+      long t1 = System.nanoTime();
+      nanos += t1 - t0;
+      if (r.imported() != to - from || r.skipped() != 0 || r.legacyAssigned() != 0) {
+        throw new IllegalStateException(
+            "importing traces " + from + " to " + to + " stored " + r + ", expected all of them");
+      }
+      if (t1 - logged > 10_000_000_000L || to == count) {
+        logged = t1;
+        log.printf(
+            Locale.ROOT,
+            "imported %,d of %,d traces: %s traces/s in importRustState, %.0f s in all%n",
+            to,
+            count,
+            Format.rate(to / (nanos / 1e9)),
+            (t1 - started) / 1e9);
+      }
+    }
+    return count == 0 ? 0 : nanos / 1e9;
+  }
+
+  private static InsertResult insert(
+      PathwayMemory memory,
+      Namespace ns,
+      BenchPathways data,
+      long first,
+      int count,
+      int writers,
+      ScanPeer peer,
+      PrintStream log) {
+    PathwayTrace.Builder[] drafts = new PathwayTrace.Builder[count];
+    for (int i = 0; i < count; i++) {
+      drafts[i] = data.draft(first + i);
+    }
+    PathwayTrace[] stored = new PathwayTrace[count];
+    List<ThroughputRun.Writer> ws = new ArrayList<>(writers);
+    for (int w = 0; w < writers; w++) {
+      ws.add(i -> stored[(int) i] = memory.insert(ns, drafts[(int) i]).trace());
+    }
+    System.gc();
+    long c0 = ThroughputRun.processCpuNanos();
+    long t0 = System.nanoTime();
+    ThroughputRun.runCount("pathway-insert-" + writers, ws, count);
+    long t1 = System.nanoTime();
+    long c1 = ThroughputRun.processCpuNanos();
+    for (PathwayTrace t : stored) {
+      peer.add(t);
+    }
+    Throughput tp = new Throughput(count, (t1 - t0) / 1e9, c0 < 0 || c1 < 0 ? -1 : (c1 - c0) / 1e9);
+    log.printf(
+        Locale.ROOT,
+        "insert always, %d %s into a store of %,d: %s inserts/s (%s)%n",
+        writers,
+        writers == 1 ? "writer" : "writers",
+        first,
+        Format.rate(tp.perSecond()),
+        tp.detail());
+    return new InsertResult(writers, first, tp);
+  }
+
+  private record HotswapInput(
+      String taskClass, String filePath, Optional<String> signalClass, String pathwayId) {}
+
+  private static QueryResult hotswap(
+      PathwayMemory memory,
+      NamespaceScope scope,
+      BenchPathways data,
+      ScanPeer peer,
+      int count,
+      SplittableRandom random,
+      PrintStream log,
+      int size) {
+    int k = PathwayMemory.HOTSWAP_K;
+    List<HotswapInput> inputs = new ArrayList<>(count + QUERY_WARMUP);
+    for (int j = 0; j < count + QUERY_WARMUP; j++) {
+      PathwayTrace t =
+          random.nextInt(10) < 9
+              ? peer.get(random.nextInt(peer.size()))
+              : data.draft(FRESH + size + j).build();
+      inputs.add(new HotswapInput(t.taskClass(), t.filePath(), t.signalClass(), t.pathwayId()));
+    }
+    Timed<List<PathwayTrace>> loci =
+        time(
+            inputs.size(),
+            j -> {
+              HotswapInput in = inputs.get(j);
+              return memory.queryForHotswap(
+                  scope, in.taskClass(), in.filePath(), in.signalClass(), k, false);
+            });
+    Timed<List<PathwayTrace>> scan =
+        time(inputs.size(), j -> peer.hotswap(inputs.get(j).pathwayId(), k));
+    for (int j = 0; j < inputs.size(); j++) {
+      List<String> a = uids(loci.results().get(j));
+      List<String> b = uids(scan.results().get(j));
+      if (!a.equals(b)) {
+        throw new IllegalStateException(
+            "query_for_hotswap differs from the exact scan at query "
+                + j
+                + " "
+                + inputs.get(j)
+                + ": Loci "
+                + a
+                + ", scan "
+                + b);
+      }
+    }
+    QueryResult r = new QueryResult(k, loci.latency(), scan.latency(), count, 1.0);
+    logQuery(log, size, "query_for_hotswap", r);
+    return r;
+  }
+
+  private static QueryResult byVec(
+      PathwayMemory memory,
+      NamespaceScope scope,
+      BenchPathways data,
+      ScanPeer peer,
+      int count,
+      SplittableRandom random,
+      PrintStream log,
+      int size) {
+    int k = PathwayMemory.SIMILAR_K;
+    List<PathwayVec> inputs = new ArrayList<>(count + QUERY_WARMUP);
+    List<float[]> arrays = new ArrayList<>(count + QUERY_WARMUP);
+    for (int j = 0; j < count + QUERY_WARMUP; j++) {
+      PathwayVec v =
+          j % 2 == 0
+              ? peer.get(random.nextInt(peer.size())).pathwayVec()
+              : data.draft(FRESH + size + j).build().pathwayVec();
+      inputs.add(v);
+      arrays.add(v.values());
+    }
+    Timed<List<ScoredTrace>> loci =
+        time(inputs.size(), j -> memory.queryByVec(scope, arrays.get(j), k, false, false));
+    Timed<List<ScoredTrace>> scan = time(inputs.size(), j -> peer.similar(inputs.get(j), k));
+    int sameOrder = 0;
+    double recall = 0;
+    for (int j = QUERY_WARMUP; j < inputs.size(); j++) {
+      List<ScoredTrace> a = loci.results().get(j);
+      List<ScoredTrace> b = scan.results().get(j);
+      recall += checkTopK(j, inputs.get(j), a, b);
+      sameOrder += uidsOf(a).equals(uidsOf(b)) ? 1 : 0;
+    }
+    QueryResult r = new QueryResult(k, loci.latency(), scan.latency(), sameOrder, recall / count);
+    logQuery(log, size, "query_by_vec", r);
+    return r;
+  }
+
+  /**
+   * Checks Loci's answer {@code got} against the exact scan's {@code exact} for {@code query}: as
+   * long, no uid twice, Loci's scores the exact cosines of its traces, and at every position the
+   * exact cosine of Loci's trace equal to the scan's there (within {@link #SCORE_TOLERANCE}).
+   *
+   * @return the share of {@code got} that belongs in the exact top k, counting ties with the last
+   * @throws IllegalStateException describing the first difference
+   */
+  static double checkTopK(
+      int queryIndex, PathwayVec query, List<ScoredTrace> got, List<ScoredTrace> exact) {
+    String where = "query_by_vec query " + queryIndex + " " + query + ": ";
+    if (got.size() != exact.size()) {
+      throw new IllegalStateException(
+          where + "Loci returned " + got.size() + " traces, the exact scan " + exact.size());
+    }
+    Set<String> seen = new HashSet<>();
+    int inTopK = 0;
+    double last = exact.isEmpty() ? 0 : exact.get(exact.size() - 1).score();
+    for (int i = 0; i < got.size(); i++) {
+      ScoredTrace g = got.get(i);
+      ScoredTrace e = exact.get(i);
+      String uid = g.trace().traceUid();
+      if (!seen.add(uid)) {
+        throw new IllegalStateException(where + "Loci returned " + uid + " twice");
+      }
+      double cosine = g.trace().pathwayVec().cosine(query);
+      if (Math.abs(g.score() - cosine) > SCORE_TOLERANCE) {
+        throw new IllegalStateException(
+            where + "Loci scored " + uid + " " + g.score() + ", its exact cosine is " + cosine);
+      }
+      if (Math.abs(cosine - e.score()) > SCORE_TOLERANCE) {
+        throw new IllegalStateException(
+            where
+                + "at position "
+                + i
+                + " Loci has "
+                + uid
+                + " (cosine "
+                + cosine
+                + "), the exact scan "
+                + e.trace().traceUid()
+                + " (cosine "
+                + e.score()
+                + "); Loci "
+                + uidsOf(got)
+                + ", scan "
+                + uidsOf(exact));
+      }
+      inTopK += cosine >= last - SCORE_TOLERANCE ? 1 : 0;
+    }
+    return got.isEmpty() ? 1.0 : (double) inTopK / got.size();
+  }
+
+  private static void logQuery(PrintStream log, int size, String what, QueryResult r) {
+    log.printf(
+        Locale.ROOT,
+        "%,d traces: %s k=%d over %,d queries: Loci %s, exact scan %s; scan/Loci %.1fx;"
+            + " recall %.3f, same order %,d%n",
+        size,
+        what,
+        r.k(),
+        r.loci().queries(),
+        r.loci().detail(),
+        r.scan().detail(),
+        r.ratio(),
+        r.recall(),
+        r.sameOrder());
+  }
+
+  /** Answers and latencies of queries; the first {@link #QUERY_WARMUP} answers are not timed. */
+  private record Timed<R>(List<R> results, Latency latency) {}
+
+  private static <R> Timed<R> time(int count, IntFunction<R> query) {
+    List<R> results = new ArrayList<>(count);
+    long[] nanos = new long[count - QUERY_WARMUP];
+    for (int j = 0; j < count; j++) {
+      long t0 = System.nanoTime();
+      R r = query.apply(j);
+      long t1 = System.nanoTime();
+      results.add(r);
+      if (j >= QUERY_WARMUP) {
+        nanos[j - QUERY_WARMUP] = t1 - t0;
+      }
+    }
+    return new Timed<>(results, Latency.of(nanos));
+  }
+
+  private static List<String> uids(List<PathwayTrace> traces) {
+    return traces.stream().map(PathwayTrace::traceUid).toList();
+  }
+
+  private static List<String> uidsOf(List<ScoredTrace> traces) {
+    return traces.stream().map(s -> s.trace().traceUid()).toList();
+  }
+
+  private static String micros(double us) {
+    return us >= 100 ? Format.rate(us) + " us" : Format.fixed(us, 1) + " us";
+  }
+}
