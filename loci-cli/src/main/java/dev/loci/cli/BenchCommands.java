@@ -1,6 +1,7 @@
 package dev.loci.cli;
 
 import dev.loci.bench.JournalBenchmark;
+import dev.loci.bench.PathwayBenchmark;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -18,7 +19,7 @@ import picocli.CommandLine.Option;
     name = "bench",
     mixinStandardHelpOptions = true,
     description = "Run a benchmark against a peer measured in the same run.",
-    subcommands = {BenchCommands.Journal.class})
+    subcommands = {BenchCommands.Journal.class, BenchCommands.Pathway.class})
 final class BenchCommands {
   private BenchCommands() {}
 
@@ -74,16 +75,84 @@ final class BenchCommands {
               .withMeasurement(Duration.ofMillis(Math.round(seconds * 1000)))
               .withReplayEvents(replayEvents);
       JournalBenchmark.Report report = JournalBenchmark.run(options, main().errStream());
-      spec.commandLine().getOut().print(report.toMarkdown());
-      spec.commandLine().getOut().flush();
-      if (out.isPresent()) {
-        try {
-          Files.writeString(out.get(), report.toJson(), StandardCharsets.UTF_8);
-        } catch (IOException e) {
-          throw new UncheckedIOException(e);
-        }
-      }
-      return ExitCode.OK;
+      return print(this, report.toMarkdown(), report.toJson(), out);
     }
+  }
+
+  @Command(
+      name = "pathway",
+      mixinStandardHelpOptions = true,
+      description = {
+        "Pathway memory at each store size: durable insert rate with 1 and 8 writers, and"
+            + " query_for_hotswap and query_by_vec latency (p50, p99) against an exact scan over"
+            + " the same traces, every answer checked against the scan's (the run fails if one"
+            + " differs).",
+        "A million traces need a large heap: LOCI_JAVA_OPTS=-Xmx8g.",
+        "Prints a Markdown table with the ratios on stdout and progress on stderr."
+      })
+  static final class Pathway extends LociCommand {
+    @Option(
+        names = "--work-dir",
+        paramLabel = "DIR",
+        description =
+            "Where the stores are made (a real disk, not tmpfs). Default: ${DEFAULT-VALUE}.")
+    Path workDir = Path.of("loci-bench-work");
+
+    @Option(
+        names = "--sizes",
+        split = ",",
+        paramLabel = "N",
+        description = "Store sizes in traces, each at least 100. Default: 10000,1000000.")
+    List<Integer> sizes = List.of(10_000, 1_000_000);
+
+    @Option(
+        names = "--queries",
+        paramLabel = "N",
+        description =
+            "query_by_vec queries per size and side; query_for_hotswap runs twice as many."
+                + " Default: 1000.")
+    int queries = 1_000;
+
+    @Option(
+        names = "--inserts",
+        paramLabel = "N",
+        description =
+            "Measured inserts per writer count, at most a quarter of the size. Default: 10000.")
+    int inserts = 10_000;
+
+    @Option(
+        names = "--out",
+        paramLabel = "FILE",
+        description = "Also write the full report as JSON to FILE.")
+    Optional<Path> out = Optional.empty();
+
+    @Override
+    public Integer call() {
+      if (queries < 1 || queries > 100_000_000) {
+        throw usageError("--queries must be between 1 and 100000000, found " + queries);
+      }
+      PathwayBenchmark.Options options =
+          PathwayBenchmark.Options.defaults()
+              .withWorkDir(workDir)
+              .withSizes(sizes)
+              .withQueries(2 * queries, queries)
+              .withInserts(inserts);
+      PathwayBenchmark.Report report = PathwayBenchmark.run(options, main().errStream());
+      return print(this, report.toMarkdown(), report.toJson(), out);
+    }
+  }
+
+  /** Prints {@code markdown} on the command's stdout and writes {@code json} to {@code out}. */
+  private static int print(LociCommand command, String markdown, String json, Optional<Path> out) {
+    command.spec.commandLine().getOut().print(markdown);
+    command.spec.commandLine().getOut().flush();
+    if (out.isPresent()) {
+      try {
+        Files.writeString(out.get(), json, StandardCharsets.UTF_8);
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+    }
+    return ExitCode.OK;
   }
 }
