@@ -79,8 +79,9 @@ public final class PathwayBenchmark {
    * @param sizes the store sizes to measure at, in traces, in order; each at least 100
    * @param writerCounts the concurrent writer counts to measure inserts at, in order
    * @param inserts measured inserts per writer count; capped per size by {@link #insertsAt(int)}
-   * @param hotswapQueries measured {@code query_for_hotswap} queries per size and side
-   * @param vecQueries measured {@code query_by_vec} queries per size and side
+   * @param queries measured {@code query_by_vec} queries per side, by position in {@code sizes}
+   *     (the last one also for any later size; extra ones unused); {@code query_for_hotswap} runs
+   *     twice as many
    * @param seed the seed of the synthetic traces and of the query choice
    * @param jitWarmupTraces the size of the unmeasured warm-up store; 0 skips the warm-up
    */
@@ -89,8 +90,7 @@ public final class PathwayBenchmark {
       List<Integer> sizes,
       List<Integer> writerCounts,
       int inserts,
-      int hotswapQueries,
-      int vecQueries,
+      List<Integer> queries,
       long seed,
       int jitWarmupTraces) {
     /** Checks every field and copies the lists. */
@@ -118,12 +118,15 @@ public final class PathwayBenchmark {
       if (inserts < 1) {
         throw new IllegalArgumentException("inserts must be at least 1, found " + inserts);
       }
-      if (hotswapQueries < 1) {
-        throw new IllegalArgumentException(
-            "hotswapQueries must be at least 1, found " + hotswapQueries);
+      queries = List.copyOf(Objects.requireNonNull(queries, "queries"));
+      if (queries.isEmpty()) {
+        throw new IllegalArgumentException("queries must name at least one query count");
       }
-      if (vecQueries < 1) {
-        throw new IllegalArgumentException("vecQueries must be at least 1, found " + vecQueries);
+      for (int n : queries) {
+        if (n < 1 || n > 100_000_000) {
+          throw new IllegalArgumentException(
+              "each query count must be between 1 and 100,000,000, found " + n);
+        }
       }
       if (jitWarmupTraces != 0 && jitWarmupTraces < 100) {
         throw new IllegalArgumentException(
@@ -142,10 +145,19 @@ public final class PathwayBenchmark {
           List.of(10_000, 1_000_000),
           List.of(1, 8),
           10_000,
-          2_000,
-          1_000,
+          List.of(1_000, 200),
           42,
           20_000);
+    }
+
+    /** The measured {@code query_by_vec} queries at {@code sizes().get(index)}. */
+    public int vecQueriesAt(int index) {
+      return queries.get(Math.min(index, queries.size() - 1));
+    }
+
+    /** The measured {@code query_for_hotswap} queries at {@code sizes().get(index)}: twice. */
+    public int hotswapQueriesAt(int index) {
+      return 2 * vecQueriesAt(index);
     }
 
     /**
@@ -159,44 +171,37 @@ public final class PathwayBenchmark {
 
     /** These options with another work directory. */
     public Options withWorkDir(Path workDir) {
-      return new Options(
-          workDir, sizes, writerCounts, inserts, hotswapQueries, vecQueries, seed, jitWarmupTraces);
+      return new Options(workDir, sizes, writerCounts, inserts, queries, seed, jitWarmupTraces);
     }
 
     /** These options with other sizes. */
     public Options withSizes(List<Integer> sizes) {
-      return new Options(
-          workDir, sizes, writerCounts, inserts, hotswapQueries, vecQueries, seed, jitWarmupTraces);
+      return new Options(workDir, sizes, writerCounts, inserts, queries, seed, jitWarmupTraces);
     }
 
     /** These options with other writer counts. */
     public Options withWriterCounts(List<Integer> writerCounts) {
-      return new Options(
-          workDir, sizes, writerCounts, inserts, hotswapQueries, vecQueries, seed, jitWarmupTraces);
+      return new Options(workDir, sizes, writerCounts, inserts, queries, seed, jitWarmupTraces);
     }
 
     /** These options with another number of measured inserts per writer count. */
     public Options withInserts(int inserts) {
-      return new Options(
-          workDir, sizes, writerCounts, inserts, hotswapQueries, vecQueries, seed, jitWarmupTraces);
+      return new Options(workDir, sizes, writerCounts, inserts, queries, seed, jitWarmupTraces);
     }
 
-    /** These options with other query counts. */
-    public Options withQueries(int hotswapQueries, int vecQueries) {
-      return new Options(
-          workDir, sizes, writerCounts, inserts, hotswapQueries, vecQueries, seed, jitWarmupTraces);
+    /** These options with other query counts, by position in {@link #sizes()}. */
+    public Options withQueries(List<Integer> queries) {
+      return new Options(workDir, sizes, writerCounts, inserts, queries, seed, jitWarmupTraces);
     }
 
     /** These options with another seed. */
     public Options withSeed(long seed) {
-      return new Options(
-          workDir, sizes, writerCounts, inserts, hotswapQueries, vecQueries, seed, jitWarmupTraces);
+      return new Options(workDir, sizes, writerCounts, inserts, queries, seed, jitWarmupTraces);
     }
 
     /** These options with another warm-up store size; 0 skips the warm-up. */
     public Options withJitWarmupTraces(int jitWarmupTraces) {
-      return new Options(
-          workDir, sizes, writerCounts, inserts, hotswapQueries, vecQueries, seed, jitWarmupTraces);
+      return new Options(workDir, sizes, writerCounts, inserts, queries, seed, jitWarmupTraces);
     }
   }
 
@@ -448,8 +453,7 @@ public final class PathwayBenchmark {
       b.append(", \"sizes\": ").append(options.sizes());
       b.append(", \"writer_counts\": ").append(options.writerCounts());
       b.append(", \"inserts\": ").append(options.inserts());
-      b.append(", \"hotswap_queries\": ").append(options.hotswapQueries());
-      b.append(", \"vec_queries\": ").append(options.vecQueries());
+      b.append(", \"vec_queries\": ").append(options.queries());
       b.append(", \"seed\": ").append(options.seed());
       b.append(", \"jit_warmup_traces\": ").append(options.jitWarmupTraces());
       b.append(", \"import_call_traces\": ").append(IMPORT_CALL);
@@ -511,13 +515,11 @@ public final class PathwayBenchmark {
     BenchPathways data = new BenchPathways(options.seed());
     if (options.jitWarmupTraces() > 0) {
       long t0 = System.nanoTime();
-      Options warm =
-          options.withQueries(
-              Math.min(options.hotswapQueries(), 500), Math.min(options.vecQueries(), 200));
       measure(
-          warm,
+          options,
           data,
           options.jitWarmupTraces(),
+          Math.min(options.vecQueriesAt(0), 200),
           Durability.none(),
           new PrintStream(OutputStream.nullOutputStream()));
       log.printf(
@@ -528,8 +530,9 @@ public final class PathwayBenchmark {
           (System.nanoTime() - t0) / 1e9);
     }
     List<SizeResult> results = new ArrayList<>();
-    for (int size : options.sizes()) {
-      results.add(measure(options, data, size, Durability.always(), log));
+    for (int i = 0; i < options.sizes().size(); i++) {
+      int size = options.sizes().get(i);
+      results.add(measure(options, data, size, options.vecQueriesAt(i), Durability.always(), log));
     }
     return new Report(machine, options, results);
   }
@@ -546,10 +549,15 @@ public final class PathwayBenchmark {
       long heapWithStore) {}
 
   private static SizeResult measure(
-      Options options, BenchPathways data, int size, Durability durability, PrintStream log) {
+      Options options,
+      BenchPathways data,
+      int size,
+      int vecQueries,
+      Durability durability,
+      PrintStream log) {
     ScanPeer peer = new ScanPeer(size);
     long empty = ThroughputRun.heapInUse();
-    Measured m = measureLoci(options, data, size, durability, peer, log);
+    Measured m = measureLoci(options, data, size, vecQueries, durability, peer, log);
     long scanOnly = ThroughputRun.heapInUse();
     if (peer.size() != size) {
       throw new IllegalStateException("the exact scan holds " + peer.size() + " of " + size);
@@ -579,6 +587,7 @@ public final class PathwayBenchmark {
       Options options,
       BenchPathways data,
       int size,
+      int vecQueries,
       Durability durability,
       ScanPeer peer,
       PrintStream log) {
@@ -610,9 +619,8 @@ public final class PathwayBenchmark {
       }
       long journalBytes = ScratchDir.bytesUnder(scratch.path().resolve("journal"));
       SplittableRandom random = new SplittableRandom(options.seed() ^ size);
-      QueryResult hotswap =
-          hotswap(memory, scope, data, peer, options.hotswapQueries(), random, log, size);
-      QueryResult byVec = byVec(memory, scope, data, peer, options.vecQueries(), random, log, size);
+      QueryResult hotswap = hotswap(memory, scope, data, peer, 2 * vecQueries, random, log, size);
+      QueryResult byVec = byVec(memory, scope, data, peer, vecQueries, random, log, size);
       long heap = ThroughputRun.heapInUse();
       return new Measured(
           stats.pathways(), imported, importSeconds, journalBytes, inserts, hotswap, byVec, heap);

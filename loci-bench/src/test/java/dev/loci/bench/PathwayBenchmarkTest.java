@@ -32,7 +32,7 @@ class PathwayBenchmarkTest {
             .withSizes(List.of(500))
             .withWriterCounts(List.of(1, 8))
             .withInserts(100)
-            .withQueries(60, 30)
+            .withQueries(List.of(30))
             .withJitWarmupTraces(200);
     ByteArrayOutputStream logBytes = new ByteArrayOutputStream();
     PrintStream log = new PrintStream(logBytes, true, StandardCharsets.UTF_8);
@@ -176,12 +176,13 @@ class PathwayBenchmarkTest {
     assertThatThrownBy(() -> d.withInserts(0))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("inserts");
-    assertThatThrownBy(() -> d.withQueries(0, 10))
+    assertThatThrownBy(() -> d.withQueries(List.of()))
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessageContaining("hotswapQueries");
-    assertThatThrownBy(() -> d.withQueries(10, 0))
+        .hasMessageContaining("queries");
+    assertThatThrownBy(() -> d.withQueries(List.of(10, 0)))
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessageContaining("vecQueries");
+        .hasMessageContaining("query count")
+        .hasMessageContaining("found 0");
     assertThatThrownBy(() -> d.withJitWarmupTraces(50))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("jitWarmupTraces");
@@ -192,8 +193,10 @@ class PathwayBenchmarkTest {
     PathwayBenchmark.Options d = PathwayBenchmark.Options.defaults();
     assertThat(d.sizes()).containsExactly(10_000, 1_000_000);
     assertThat(d.writerCounts()).containsExactly(1, 8);
-    assertThat(d.hotswapQueries()).isEqualTo(2_000);
-    assertThat(d.vecQueries()).isEqualTo(1_000);
+    assertThat(d.vecQueriesAt(0)).isEqualTo(1_000);
+    assertThat(d.hotswapQueriesAt(0)).isEqualTo(2_000);
+    assertThat(d.vecQueriesAt(1)).isEqualTo(200);
+    assertThat(d.vecQueriesAt(5)).isEqualTo(200);
     assertThat(d.insertsAt(1_000_000)).isEqualTo(10_000);
     assertThat(d.insertsAt(10_000)).isEqualTo(2_500);
   }

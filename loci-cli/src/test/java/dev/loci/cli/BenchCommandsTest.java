@@ -70,7 +70,14 @@ class BenchCommandsTest {
         .contains("recall 1.0");
     assertThat(r.err()).contains("JIT warm-up").contains("query_by_vec k=10 over 25 queries");
     JsonNode json = new ObjectMapper().readTree(Files.readString(out));
-    assertThat(json.path("options").path("hotswap_queries").asInt()).isEqualTo(50);
+    assertThat(
+            json.path("sizes")
+                .path(0)
+                .path("query_for_hotswap")
+                .path("loci")
+                .path("queries")
+                .asInt())
+        .isEqualTo(50);
     assertThat(json.path("sizes").path(0).path("query_by_vec").path("recall").asDouble())
         .isEqualTo(1.0);
   }
