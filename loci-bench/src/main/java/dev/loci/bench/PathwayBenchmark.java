@@ -145,7 +145,7 @@ public final class PathwayBenchmark {
           List.of(10_000, 1_000_000),
           List.of(1, 8),
           10_000,
-          List.of(1_000, 200),
+          List.of(1_000, 500),
           42,
           20_000);
     }
@@ -268,8 +268,12 @@ public final class PathwayBenchmark {
    * @param recall the mean share of Loci's top {@code k} that belongs in the exact top {@code k}
    *     (counting traces tied with the last one within {@link #SCORE_TOLERANCE}); 1.0 always, as a
    *     run whose answers differ fails
+   * @param maxTieGap the largest difference of exact cosines between Loci's trace and the scan's at
+   *     a position where they differ (0 if none does): how far apart the "equal" scores that were
+   *     ordered differently really are
    */
-  public record QueryResult(int k, Latency loci, Latency scan, int sameOrder, double recall) {
+  public record QueryResult(
+      int k, Latency loci, Latency scan, int sameOrder, double recall, double maxTieGap) {
     /** Checks both figures are present. */
     public QueryResult {
       Objects.requireNonNull(loci, "loci");
@@ -294,6 +298,8 @@ public final class PathwayBenchmark {
           + sameOrder
           + ", \"recall\": "
           + Format.number(recall)
+          + ", \"max_tie_gap\": "
+          + String.format(Locale.ROOT, "%.3e", maxTieGap)
           + "}";
     }
   }
@@ -441,7 +447,12 @@ public final class PathwayBenchmark {
               + Format.count(q.sameOrder())
               + " of "
               + Format.count(q.loci().queries())
-              + (q.sameOrder() == q.loci().queries() ? "" : ", the rest reordered among ties"));
+              + (q.sameOrder() == q.loci().queries()
+                  ? ""
+                  : String.format(
+                      Locale.ROOT,
+                      ", the rest reordered among equal scores (exact cosines at most %.1e apart)",
+                      q.maxTieGap())));
     }
 
     /** The results as one JSON object with every figure. */
@@ -520,12 +531,11 @@ public final class PathwayBenchmark {
           data,
           options.jitWarmupTraces(),
           Math.min(options.vecQueriesAt(0), 200),
-          Durability.none(),
+          Durability.always(),
           new PrintStream(OutputStream.nullOutputStream()));
       log.printf(
           Locale.ROOT,
-          "JIT warm-up: a store of %,d traces under durability none, every step once, in %.2f s"
-              + " (not measured)%n",
+          "JIT warm-up: a store of %,d traces, every step once, in %.2f s (not measured)%n",
           options.jitWarmupTraces(),
           (System.nanoTime() - t0) / 1e9);
     }
@@ -748,7 +758,7 @@ public final class PathwayBenchmark {
                 + b);
       }
     }
-    QueryResult r = new QueryResult(k, loci.latency(), scan.latency(), count, 1.0);
+    QueryResult r = new QueryResult(k, loci.latency(), scan.latency(), count, 1.0, 0);
     logQuery(log, size, "query_for_hotswap", r);
     return r;
   }
@@ -778,13 +788,17 @@ public final class PathwayBenchmark {
     Timed<List<ScoredTrace>> scan = time(inputs.size(), j -> peer.similar(inputs.get(j), k));
     int sameOrder = 0;
     double recall = 0;
+    double maxTieGap = 0;
     for (int j = QUERY_WARMUP; j < inputs.size(); j++) {
       List<ScoredTrace> a = loci.results().get(j);
       List<ScoredTrace> b = scan.results().get(j);
-      recall += checkTopK(j, inputs.get(j), a, b);
+      TopKCheck c = checkTopK(j, inputs.get(j), a, b);
+      recall += c.recall();
+      maxTieGap = Math.max(maxTieGap, c.maxTieGap());
       sameOrder += uidsOf(a).equals(uidsOf(b)) ? 1 : 0;
     }
-    QueryResult r = new QueryResult(k, loci.latency(), scan.latency(), sameOrder, recall / count);
+    QueryResult r =
+        new QueryResult(k, loci.latency(), scan.latency(), sameOrder, recall / count, maxTieGap);
     logQuery(log, size, "query_by_vec", r);
     return r;
   }
@@ -794,10 +808,9 @@ public final class PathwayBenchmark {
    * long, no uid twice, Loci's scores the exact cosines of its traces, and at every position the
    * exact cosine of Loci's trace equal to the scan's there (within {@link #SCORE_TOLERANCE}).
    *
-   * @return the share of {@code got} that belongs in the exact top k, counting ties with the last
    * @throws IllegalStateException describing the first difference
    */
-  static double checkTopK(
+  static TopKCheck checkTopK(
       int queryIndex, PathwayVec query, List<ScoredTrace> got, List<ScoredTrace> exact) {
     String where = "query_by_vec query " + queryIndex + " " + query + ": ";
     if (got.size() != exact.size()) {
@@ -806,6 +819,7 @@ public final class PathwayBenchmark {
     }
     Set<String> seen = new HashSet<>();
     int inTopK = 0;
+    double maxTieGap = 0;
     double last = exact.isEmpty() ? 0 : exact.get(exact.size() - 1).score();
     for (int i = 0; i < got.size(); i++) {
       ScoredTrace g = got.get(i);
@@ -838,15 +852,27 @@ public final class PathwayBenchmark {
                 + uidsOf(exact));
       }
       inTopK += cosine >= last - SCORE_TOLERANCE ? 1 : 0;
+      if (!uid.equals(e.trace().traceUid())) {
+        maxTieGap = Math.max(maxTieGap, Math.abs(cosine - e.score()));
+      }
     }
-    return got.isEmpty() ? 1.0 : (double) inTopK / got.size();
+    return new TopKCheck(got.isEmpty() ? 1.0 : (double) inTopK / got.size(), maxTieGap);
   }
+
+  /**
+   * What {@link #checkTopK} found in an answer that passed.
+   *
+   * @param recall the share of the answer that belongs in the exact top k, counting ties with the
+   *     last
+   * @param maxTieGap the largest exact-cosine difference at a position whose uids differ
+   */
+  record TopKCheck(double recall, double maxTieGap) {}
 
   private static void logQuery(PrintStream log, int size, String what, QueryResult r) {
     log.printf(
         Locale.ROOT,
         "%,d traces: %s k=%d over %,d queries: Loci %s, exact scan %s; scan/Loci %.1fx;"
-            + " recall %.3f, same order %,d%n",
+            + " recall %.3f, same order %,d, largest tie gap %.1e%n",
         size,
         what,
         r.k(),
@@ -855,7 +881,8 @@ public final class PathwayBenchmark {
         r.scan().detail(),
         r.ratio(),
         r.recall(),
-        r.sameOrder());
+        r.sameOrder(),
+        r.maxTieGap());
   }
 
   /** Answers and latencies of queries; the first {@link #QUERY_WARMUP} answers are not timed. */

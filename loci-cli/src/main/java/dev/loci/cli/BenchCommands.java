@@ -112,8 +112,8 @@ final class BenchCommands {
         description =
             "query_by_vec queries per side, one count per size in order (the last one also for"
                 + " later sizes); query_for_hotswap runs twice as many. The exact scan takes"
-                + " about a second per query at a million traces. Default: 1000,200.")
-    List<Integer> queries = List.of(1_000, 200);
+                + " about a second per query at a million traces. Default: 1000,500.")
+    List<Integer> queries = List.of(1_000, 500);
 
     @Option(
         names = "--inserts",
