@@ -5,10 +5,8 @@ import dev.loci.Loci;
 import dev.loci.Namespace;
 import dev.loci.NamespaceScope;
 import dev.loci.Traces;
-import java.io.IOException;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.SQLException;
 import java.time.Duration;
@@ -385,16 +383,7 @@ public final class JournalBenchmark {
   public static Report run(Options options, PrintStream log) {
     Objects.requireNonNull(options, "options");
     Objects.requireNonNull(log, "log");
-    try {
-      Files.createDirectories(options.workDir());
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-    Machine machine = Machine.describe(options.workDir());
-    log.println("journal benchmark on " + machine.cores() + " cores, " + machine.fileSystem());
-    if (machine.fileSystem().startsWith("tmpfs")) {
-      log.println("warning: the work directory is on tmpfs, where fsync costs nothing");
-    }
+    Machine machine = Machine.start("journal", options.workDir(), log);
     BenchRecords records = new BenchRecords(options.noteBytes());
     if (options.jitWarmupRecords() > 0) {
       jitWarmup(options, records, log);

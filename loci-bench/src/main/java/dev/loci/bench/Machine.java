@@ -1,6 +1,7 @@
 package dev.loci.bench;
 
 import java.io.IOException;
+import java.io.PrintStream;
 import java.io.UncheckedIOException;
 import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
@@ -67,6 +68,26 @@ public record Machine(
         Runtime.getRuntime().maxMemory(),
         ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage(),
         Instant.now().truncatedTo(ChronoUnit.SECONDS));
+  }
+
+  /**
+   * Starts a benchmark run: creates {@code workDir} if missing, describes this machine with it, and
+   * logs a header naming {@code benchmark}, with a warning if the work directory is on tmpfs.
+   *
+   * @throws UncheckedIOException if the work directory cannot be created
+   */
+  static Machine start(String benchmark, Path workDir, PrintStream log) {
+    try {
+      Files.createDirectories(workDir);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    Machine machine = describe(workDir);
+    log.println(benchmark + " benchmark on " + machine.cores + " cores, " + machine.fileSystem);
+    if (machine.fileSystem.startsWith("tmpfs")) {
+      log.println("warning: the work directory is on tmpfs, where fsync costs nothing");
+    }
+    return machine;
   }
 
   /** One Markdown sentence naming every field, ending in a blank line. */

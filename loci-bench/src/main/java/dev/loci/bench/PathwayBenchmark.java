@@ -11,11 +11,9 @@ import dev.loci.pathway.PathwayTrace;
 import dev.loci.pathway.PathwayVec;
 import dev.loci.pathway.ScoredTrace;
 import java.io.ByteArrayInputStream;
-import java.io.IOException;
 import java.io.OutputStream;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -96,42 +94,38 @@ public final class PathwayBenchmark {
     /** Checks every field and copies the lists. */
     public Options {
       Objects.requireNonNull(workDir, "workDir");
-      sizes = List.copyOf(Objects.requireNonNull(sizes, "sizes"));
-      writerCounts = List.copyOf(Objects.requireNonNull(writerCounts, "writerCounts"));
-      if (sizes.isEmpty()) {
-        throw new IllegalArgumentException("sizes must name at least one size");
-      }
-      for (int n : sizes) {
-        if (n < 100) {
-          throw new IllegalArgumentException("each size must be at least 100, found " + n);
-        }
-      }
-      if (writerCounts.isEmpty()) {
-        throw new IllegalArgumentException("writerCounts must name at least one writer count");
-      }
-      for (int n : writerCounts) {
-        if (n < 1 || n > 1024) {
-          throw new IllegalArgumentException(
-              "each writer count must be between 1 and 1024, found " + n);
-        }
-      }
+      sizes = counts(sizes, "sizes", "size", 100, Integer.MAX_VALUE);
+      writerCounts = counts(writerCounts, "writerCounts", "writer count", 1, 1024);
+      queries = counts(queries, "queries", "query count", 1, 100_000_000);
       if (inserts < 1) {
         throw new IllegalArgumentException("inserts must be at least 1, found " + inserts);
-      }
-      queries = List.copyOf(Objects.requireNonNull(queries, "queries"));
-      if (queries.isEmpty()) {
-        throw new IllegalArgumentException("queries must name at least one query count");
-      }
-      for (int n : queries) {
-        if (n < 1 || n > 100_000_000) {
-          throw new IllegalArgumentException(
-              "each query count must be between 1 and 100,000,000, found " + n);
-        }
       }
       if (jitWarmupTraces != 0 && jitWarmupTraces < 100) {
         throw new IllegalArgumentException(
             "jitWarmupTraces must be 0 or at least 100, found " + jitWarmupTraces);
       }
+    }
+
+    private static List<Integer> counts(
+        List<Integer> values, String field, String each, int min, int max) {
+      List<Integer> copy = List.copyOf(Objects.requireNonNull(values, field));
+      if (copy.isEmpty()) {
+        throw new IllegalArgumentException(field + " must name at least one " + each);
+      }
+      for (int n : copy) {
+        if (n < min || n > max) {
+          throw new IllegalArgumentException(
+              "each "
+                  + each
+                  + " must be "
+                  + (max == Integer.MAX_VALUE
+                      ? "at least " + min
+                      : "between " + min + " and " + Format.count(max))
+                  + ", found "
+                  + n);
+        }
+      }
+      return copy;
     }
 
     /**
@@ -440,7 +434,7 @@ public final class PathwayBenchmark {
           b,
           n,
           what + ", scan p50 / Loci p50",
-          "**" + Format.fixed(q.ratio(), 1) + "x**",
+          "**" + (q.ratio() >= 100 ? Format.rate(q.ratio()) : Format.fixed(q.ratio(), 1)) + "x**",
           "answers equal to the scan's (recall "
               + Format.fixed(q.recall(), 1)
               + "); same order in "
@@ -513,16 +507,7 @@ public final class PathwayBenchmark {
   public static Report run(Options options, PrintStream log) {
     Objects.requireNonNull(options, "options");
     Objects.requireNonNull(log, "log");
-    try {
-      Files.createDirectories(options.workDir());
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-    Machine machine = Machine.describe(options.workDir());
-    log.println("pathway benchmark on " + machine.cores() + " cores, " + machine.fileSystem());
-    if (machine.fileSystem().startsWith("tmpfs")) {
-      log.println("warning: the work directory is on tmpfs, where fsync costs nothing");
-    }
+    Machine machine = Machine.start("pathway", options.workDir(), log);
     BenchPathways data = new BenchPathways(options.seed());
     if (options.jitWarmupTraces() > 0) {
       long t0 = System.nanoTime();
@@ -628,9 +613,11 @@ public final class PathwayBenchmark {
                 + " heads)");
       }
       long journalBytes = ScratchDir.bytesUnder(scratch.path().resolve("journal"));
-      SplittableRandom random = new SplittableRandom(options.seed() ^ size);
-      QueryResult hotswap = hotswap(memory, scope, data, peer, 2 * vecQueries, random, log, size);
-      QueryResult byVec = byVec(memory, scope, data, peer, vecQueries, random, log, size);
+      Queries queries =
+          new Queries(
+              memory, scope, data, peer, new SplittableRandom(options.seed() ^ size), log, size);
+      QueryResult hotswap = queries.hotswap(2 * vecQueries);
+      QueryResult byVec = queries.byVec(vecQueries);
       long heap = ThroughputRun.heapInUse();
       return new Measured(
           stats.pathways(), imported, importSeconds, journalBytes, inserts, hotswap, byVec, heap);
@@ -715,92 +702,88 @@ public final class PathwayBenchmark {
   private record HotswapInput(
       String taskClass, String filePath, Optional<String> signalClass, String pathwayId) {}
 
-  private static QueryResult hotswap(
+  /** The queries of one size, against Loci and the exact scan, from one random sequence. */
+  private record Queries(
       PathwayMemory memory,
       NamespaceScope scope,
       BenchPathways data,
       ScanPeer peer,
-      int count,
       SplittableRandom random,
       PrintStream log,
       int size) {
-    int k = PathwayMemory.HOTSWAP_K;
-    List<HotswapInput> inputs = new ArrayList<>(count + QUERY_WARMUP);
-    for (int j = 0; j < count + QUERY_WARMUP; j++) {
-      PathwayTrace t =
-          random.nextInt(10) < 9
-              ? peer.get(random.nextInt(peer.size()))
-              : data.draft(FRESH + size + j).build();
-      inputs.add(new HotswapInput(t.taskClass(), t.filePath(), t.signalClass(), t.pathwayId()));
-    }
-    Timed<List<PathwayTrace>> loci =
-        time(
-            inputs.size(),
-            j -> {
-              HotswapInput in = inputs.get(j);
-              return memory.queryForHotswap(
-                  scope, in.taskClass(), in.filePath(), in.signalClass(), k, false);
-            });
-    Timed<List<PathwayTrace>> scan =
-        time(inputs.size(), j -> peer.hotswap(inputs.get(j).pathwayId(), k));
-    for (int j = 0; j < inputs.size(); j++) {
-      List<String> a = uids(loci.results().get(j));
-      List<String> b = uids(scan.results().get(j));
-      if (!a.equals(b)) {
-        throw new IllegalStateException(
-            "query_for_hotswap differs from the exact scan at query "
-                + j
-                + " "
-                + inputs.get(j)
-                + ": Loci "
-                + a
-                + ", scan "
-                + b);
+    /** Times {@code count} {@code query_for_hotswap}s on each side; fails on any difference. */
+    QueryResult hotswap(int count) {
+      int k = PathwayMemory.HOTSWAP_K;
+      List<HotswapInput> inputs = new ArrayList<>(count + QUERY_WARMUP);
+      for (int j = 0; j < count + QUERY_WARMUP; j++) {
+        PathwayTrace t =
+            random.nextInt(10) < 9
+                ? peer.get(random.nextInt(peer.size()))
+                : data.draft(FRESH + size + j).build();
+        inputs.add(new HotswapInput(t.taskClass(), t.filePath(), t.signalClass(), t.pathwayId()));
       }
+      Timed<List<PathwayTrace>> loci =
+          time(
+              inputs.size(),
+              j -> {
+                HotswapInput in = inputs.get(j);
+                return memory.queryForHotswap(
+                    scope, in.taskClass(), in.filePath(), in.signalClass(), k, false);
+              });
+      Timed<List<PathwayTrace>> scan =
+          time(inputs.size(), j -> peer.hotswap(inputs.get(j).pathwayId(), k));
+      for (int j = 0; j < inputs.size(); j++) {
+        List<String> a = uids(loci.results().get(j));
+        List<String> b = uids(scan.results().get(j));
+        if (!a.equals(b)) {
+          throw new IllegalStateException(
+              "query_for_hotswap differs from the exact scan at query "
+                  + j
+                  + " "
+                  + inputs.get(j)
+                  + ": Loci "
+                  + a
+                  + ", scan "
+                  + b);
+        }
+      }
+      QueryResult r = new QueryResult(k, loci.latency(), scan.latency(), count, 1.0, 0);
+      logQuery(log, size, "query_for_hotswap", r);
+      return r;
     }
-    QueryResult r = new QueryResult(k, loci.latency(), scan.latency(), count, 1.0, 0);
-    logQuery(log, size, "query_for_hotswap", r);
-    return r;
-  }
 
-  private static QueryResult byVec(
-      PathwayMemory memory,
-      NamespaceScope scope,
-      BenchPathways data,
-      ScanPeer peer,
-      int count,
-      SplittableRandom random,
-      PrintStream log,
-      int size) {
-    int k = PathwayMemory.SIMILAR_K;
-    List<PathwayVec> inputs = new ArrayList<>(count + QUERY_WARMUP);
-    List<float[]> arrays = new ArrayList<>(count + QUERY_WARMUP);
-    for (int j = 0; j < count + QUERY_WARMUP; j++) {
-      PathwayVec v =
-          j % 2 == 0
-              ? peer.get(random.nextInt(peer.size())).pathwayVec()
-              : data.draft(FRESH + size + j).build().pathwayVec();
-      inputs.add(v);
-      arrays.add(v.values());
+    /** Times {@code count} {@code query_by_vec}s on each side; fails on any difference. */
+    QueryResult byVec(int count) {
+      int k = PathwayMemory.SIMILAR_K;
+      List<PathwayVec> inputs = new ArrayList<>(count + QUERY_WARMUP);
+      List<float[]> arrays = new ArrayList<>(count + QUERY_WARMUP);
+      for (int j = 0; j < count + QUERY_WARMUP; j++) {
+        PathwayVec v =
+            j % 2 == 0
+                ? peer.get(random.nextInt(peer.size())).pathwayVec()
+                : data.draft(FRESH + size + j).build().pathwayVec();
+        inputs.add(v);
+        arrays.add(v.values());
+      }
+      Timed<List<ScoredTrace>> loci =
+          time(inputs.size(), j -> memory.queryByVec(scope, arrays.get(j), k, false, false));
+      Timed<List<ScoredTrace>> scan = time(inputs.size(), j -> peer.similar(inputs.get(j), k));
+      int sameOrder = 0;
+      double recall = 0;
+      double maxTieGap = 0;
+      for (int j = QUERY_WARMUP; j < inputs.size(); j++) {
+        List<ScoredTrace> a = loci.results().get(j);
+        List<ScoredTrace> b = scan.results().get(j);
+        TopKCheck c = checkTopK(j, inputs.get(j), a, b);
+        recall += c.recall();
+        maxTieGap = Math.max(maxTieGap, c.maxTieGap());
+        sameOrder += uidsOf(a).equals(uidsOf(b)) ? 1 : 0;
+      }
+      QueryResult r =
+          new QueryResult(k, loci.latency(), scan.latency(), sameOrder, recall / count, maxTieGap);
+      logQuery(log, size, "query_by_vec", r);
+      return r;
     }
-    Timed<List<ScoredTrace>> loci =
-        time(inputs.size(), j -> memory.queryByVec(scope, arrays.get(j), k, false, false));
-    Timed<List<ScoredTrace>> scan = time(inputs.size(), j -> peer.similar(inputs.get(j), k));
-    int sameOrder = 0;
-    double recall = 0;
-    double maxTieGap = 0;
-    for (int j = QUERY_WARMUP; j < inputs.size(); j++) {
-      List<ScoredTrace> a = loci.results().get(j);
-      List<ScoredTrace> b = scan.results().get(j);
-      TopKCheck c = checkTopK(j, inputs.get(j), a, b);
-      recall += c.recall();
-      maxTieGap = Math.max(maxTieGap, c.maxTieGap());
-      sameOrder += uidsOf(a).equals(uidsOf(b)) ? 1 : 0;
-    }
-    QueryResult r =
-        new QueryResult(k, loci.latency(), scan.latency(), sameOrder, recall / count, maxTieGap);
-    logQuery(log, size, "query_by_vec", r);
-    return r;
   }
 
   /**

@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Optional;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.ExitCode;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /** {@code loci bench ...}: end-to-end benchmarks that run a peer in the same process. */
@@ -33,12 +34,7 @@ final class BenchCommands {
         "Prints a Markdown table with the ratios on stdout and progress on stderr."
       })
   static final class Journal extends LociCommand {
-    @Option(
-        names = "--work-dir",
-        paramLabel = "DIR",
-        description =
-            "Where the stores are made (a real disk, not tmpfs). Default: ${DEFAULT-VALUE}.")
-    Path workDir = Path.of("loci-bench-work");
+    @Mixin Places places;
 
     @Option(
         names = "--writers",
@@ -59,23 +55,17 @@ final class BenchCommands {
     @Option(names = "--replay-events", paramLabel = "N", description = "Default: 1000000.")
     int replayEvents = 1_000_000;
 
-    @Option(
-        names = "--out",
-        paramLabel = "FILE",
-        description = "Also write the full report as JSON to FILE.")
-    Optional<Path> out = Optional.empty();
-
     @Override
     public Integer call() {
       JournalBenchmark.Options options =
           JournalBenchmark.Options.defaults()
-              .withWorkDir(workDir)
+              .withWorkDir(places.workDir)
               .withWriterCounts(writers)
               .withWarmup(Duration.ofMillis(Math.round(warmup * 1000)))
               .withMeasurement(Duration.ofMillis(Math.round(seconds * 1000)))
               .withReplayEvents(replayEvents);
       JournalBenchmark.Report report = JournalBenchmark.run(options, main().errStream());
-      return print(this, report.toMarkdown(), report.toJson(), out);
+      return places.print(this, report.toMarkdown(), report.toJson());
     }
   }
 
@@ -91,12 +81,7 @@ final class BenchCommands {
         "Prints a Markdown table with the ratios on stdout and progress on stderr."
       })
   static final class Pathway extends LociCommand {
-    @Option(
-        names = "--work-dir",
-        paramLabel = "DIR",
-        description =
-            "Where the stores are made (a real disk, not tmpfs). Default: ${DEFAULT-VALUE}.")
-    Path workDir = Path.of("loci-bench-work");
+    @Mixin Places places;
 
     @Option(
         names = "--sizes",
@@ -122,36 +107,46 @@ final class BenchCommands {
             "Measured inserts per writer count, at most a quarter of the size. Default: 10000.")
     int inserts = 10_000;
 
+    @Override
+    public Integer call() {
+      PathwayBenchmark.Options options =
+          PathwayBenchmark.Options.defaults()
+              .withWorkDir(places.workDir)
+              .withSizes(sizes)
+              .withQueries(queries)
+              .withInserts(inserts);
+      PathwayBenchmark.Report report = PathwayBenchmark.run(options, main().errStream());
+      return places.print(this, report.toMarkdown(), report.toJson());
+    }
+  }
+
+  /** The options of every benchmark: where it makes its stores and where the JSON report goes. */
+  static final class Places {
+    @Option(
+        names = "--work-dir",
+        paramLabel = "DIR",
+        description =
+            "Where the stores are made (a real disk, not tmpfs). Default: ${DEFAULT-VALUE}.")
+    Path workDir = Path.of("loci-bench-work");
+
     @Option(
         names = "--out",
         paramLabel = "FILE",
         description = "Also write the full report as JSON to FILE.")
     Optional<Path> out = Optional.empty();
 
-    @Override
-    public Integer call() {
-      PathwayBenchmark.Options options =
-          PathwayBenchmark.Options.defaults()
-              .withWorkDir(workDir)
-              .withSizes(sizes)
-              .withQueries(queries)
-              .withInserts(inserts);
-      PathwayBenchmark.Report report = PathwayBenchmark.run(options, main().errStream());
-      return print(this, report.toMarkdown(), report.toJson(), out);
-    }
-  }
-
-  /** Prints {@code markdown} on the command's stdout and writes {@code json} to {@code out}. */
-  private static int print(LociCommand command, String markdown, String json, Optional<Path> out) {
-    command.spec.commandLine().getOut().print(markdown);
-    command.spec.commandLine().getOut().flush();
-    if (out.isPresent()) {
-      try {
-        Files.writeString(out.get(), json, StandardCharsets.UTF_8);
-      } catch (IOException e) {
-        throw new UncheckedIOException(e);
+    /** Prints {@code markdown} on {@code command}'s stdout and writes {@code json} to --out. */
+    int print(LociCommand command, String markdown, String json) {
+      command.spec.commandLine().getOut().print(markdown);
+      command.spec.commandLine().getOut().flush();
+      if (out.isPresent()) {
+        try {
+          Files.writeString(out.get(), json, StandardCharsets.UTF_8);
+        } catch (IOException e) {
+          throw new UncheckedIOException(e);
+        }
       }
+      return ExitCode.OK;
     }
-    return ExitCode.OK;
   }
 }
