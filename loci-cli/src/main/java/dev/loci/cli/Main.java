@@ -31,6 +31,7 @@ import picocli.CommandLine.ScopeType;
     description = "Loci, a local-first memory engine for AI agents.",
     subcommands = {
       TraceCommands.class,
+      PathwayCommands.class,
       InteropCommands.Import.class,
       InteropCommands.Export.class,
       AdminCommands.Verify.class,

@@ -222,6 +222,16 @@ final class Output {
     return node;
   }
 
+  /** Prints a line of JSON text as it is. */
+  void jsonLine(String json) {
+    out.println(json);
+  }
+
+  /** The result stream, for output written in a format of its own. */
+  PrintWriter writer() {
+    return out;
+  }
+
   private void print(JsonNode node) {
     try {
       out.println(MAPPER.writeValueAsString(node));
