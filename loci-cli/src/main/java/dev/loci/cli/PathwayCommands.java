@@ -341,19 +341,14 @@ final class PathwayCommands {
   static final class Import extends PathwayCommand {
     @Mixin TraceCommands.NamespaceOption ns;
 
-    @Option(
-        names = "--format",
-        required = true,
-        paramLabel = "FORMAT",
-        description = "rust-state (the only format).")
-    String format;
+    @Mixin FormatOption format;
 
     @Parameters(index = "0", paramLabel = "FILE", description = "The state.json file.")
     Path file;
 
     @Override
     public Integer call() {
-      requireRustState(this, format);
+      format.require(this);
       return run(
           true,
           p -> {
@@ -375,16 +370,11 @@ final class PathwayCommands {
   static final class Export extends PathwayCommand {
     @Mixin TraceCommands.NamespaceOption ns;
 
-    @Option(
-        names = "--format",
-        required = true,
-        paramLabel = "FORMAT",
-        description = "rust-state (the only format).")
-    String format;
+    @Mixin FormatOption format;
 
     @Override
     public Integer call() {
-      requireRustState(this, format);
+      format.require(this);
       try (Loci loci = openExisting()) {
         PathwayMemory.of(loci).exportRustState(ns.ns, output().writer());
       }
@@ -392,9 +382,19 @@ final class PathwayCommands {
     }
   }
 
-  static void requireRustState(LociCommand cmd, String format) {
-    if (!format.equals("rust-state")) {
-      throw cmd.usageError("--format: expected rust-state, found '" + format + "'");
+  /** The {@code --format} option of import and export. */
+  static final class FormatOption {
+    @Option(
+        names = "--format",
+        required = true,
+        paramLabel = "FORMAT",
+        description = "rust-state: the Rust implementation's state.json (the only format).")
+    String format;
+
+    void require(LociCommand cmd) {
+      if (!format.equals("rust-state")) {
+        throw cmd.usageError("--format: expected rust-state, found '" + format + "'");
+      }
     }
   }
 
