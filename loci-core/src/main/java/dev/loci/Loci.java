@@ -6,6 +6,7 @@ import dev.loci.internal.Engine;
 import dev.loci.internal.FileJournal;
 import dev.loci.internal.SnapshotStore;
 import dev.loci.internal.TraceLayer;
+import dev.loci.spi.AppendListener;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -188,6 +189,7 @@ public final class Loci implements AutoCloseable {
     private Clock clock = Clock.systemUTC();
     private long snapshotAfter = 10_000;
     private boolean createIfMissing = true;
+    private AppendListener appendListener = AppendListener.NONE;
 
     private Builder() {}
 
@@ -197,6 +199,12 @@ public final class Loci implements AutoCloseable {
      */
     public Builder createIfMissing(boolean create) {
       this.createIfMissing = create;
+      return this;
+    }
+
+    /** Told how long each group of journal appends took, for metrics; default none. */
+    public Builder appendListener(AppendListener listener) {
+      this.appendListener = Objects.requireNonNull(listener, "listener");
       return this;
     }
 
@@ -277,6 +285,7 @@ public final class Loci implements AutoCloseable {
         Engine engine =
             Engine.open(
                 journal, Optional.of(snapshots), List.of(traceLayer), clock, journal.openDamage());
+        engine.listen(appendListener);
         return new Loci(this, lock, engine, traceLayer);
       } catch (RuntimeException e) {
         if (journal != null) {

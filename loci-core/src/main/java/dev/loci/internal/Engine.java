@@ -5,6 +5,7 @@ import dev.loci.Damage;
 import dev.loci.LociException;
 import dev.loci.Namespace;
 import dev.loci.StorageException;
+import dev.loci.spi.AppendListener;
 import dev.loci.spi.Batch;
 import dev.loci.spi.Event;
 import dev.loci.spi.Journal;
@@ -119,6 +120,7 @@ public final class Engine implements AutoCloseable {
   private volatile LociException failure;
   private Instant lastNow = Instant.EPOCH; // guarded by combiner
   private volatile boolean closed;
+  private volatile AppendListener appendListener = AppendListener.NONE;
 
   private Engine(
       Journal journal,
@@ -245,6 +247,11 @@ public final class Engine implements AutoCloseable {
     List<Runnable> commits = new ArrayList<>(byLayer.size());
     byLayer.forEach((layer, events) -> commits.add(layers.get(layer).prepare(entry, events)));
     return commits;
+  }
+
+  /** Tells {@code listener} about every group of batches appended from now on. */
+  public void listen(AppendListener listener) {
+    this.appendListener = java.util.Objects.requireNonNull(listener, "listener");
   }
 
   /** Damage found and repaired while opening. */
@@ -398,6 +405,7 @@ public final class Engine implements AutoCloseable {
   private void runRound(List<Task<?>> round, ArrayDeque<Task<?>> deferred) {
     List<Staged> staged = new ArrayList<>(round.size());
     Set<String> roundKeys = new HashSet<>();
+    long appendStart = 0;
     for (Task<?> task : round) {
       if (failure != null) {
         task.fail(stoppedError(failure));
@@ -432,6 +440,9 @@ public final class Engine implements AutoCloseable {
       }
       Batch batch = new Batch(now, task.namespace, task.actor, decision.events());
       Journal.Appended appended;
+      if (staged.isEmpty()) {
+        appendStart = System.nanoTime();
+      }
       try {
         appended = journal.append(batch);
       } catch (StorageException e) {
@@ -447,6 +458,7 @@ public final class Engine implements AutoCloseable {
     }
     try {
       staged.get(staged.size() - 1).appended().awaitDurable();
+      appendListener.appended(staged.size(), System.nanoTime() - appendStart);
     } catch (StorageException e) {
       failure = e;
       staged.forEach(st -> st.task().fail(e));
