@@ -30,6 +30,8 @@ import picocli.CommandLine.ScopeType;
     versionProvider = Main.Version.class,
     description = "Loci, a local-first memory engine for AI agents.",
     subcommands = {
+      ServerCommands.Serve.class,
+      ServerCommands.Token.class,
       TraceCommands.class,
       InteropCommands.Import.class,
       InteropCommands.Export.class,
@@ -128,6 +130,11 @@ public final class Main {
       output.warning(Output.describe(d));
     }
     return loci;
+  }
+
+  /** When a write counts as done, as {@code --durability} says. */
+  Durability durability() {
+    return durability;
   }
 
   /** The data directory given by {@code --data}. */

@@ -153,6 +153,11 @@ final class Output {
     }
   }
 
+  /** Prints an informational line to stderr, in either mode. */
+  void note(String message) {
+    err.println("loci: " + message);
+  }
+
   /** Prints a warning line to stderr, in either mode. */
   void warning(String message) {
     err.println("loci: warning: " + message);

@@ -1,0 +1,2 @@
+/** The Loci HTTP server. */
+package dev.loci.server;
