@@ -311,14 +311,17 @@ public final class ConfigFile {
     if (v == null) {
       return List.of();
     }
-    if (!(v instanceof TomlArray a) || (!a.isEmpty() && !a.containsStrings())) {
-      throw new IllegalArgumentException(name + ": expected an array of strings");
-    }
     List<String> out = new ArrayList<>();
-    for (int i = 0; i < a.size(); i++) {
-      out.add((String) a.get(i));
+    if (v instanceof TomlArray a) {
+      for (int i = 0; i < a.size(); i++) {
+        if (!(a.get(i) instanceof String s)) {
+          throw new IllegalArgumentException(name + ": expected an array of strings");
+        }
+        out.add(s);
+      }
+      return out;
     }
-    return out;
+    throw new IllegalArgumentException(name + ": expected an array of strings");
   }
 
   private static List<Cidr> cidrs(List<String> texts) {
