@@ -18,8 +18,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Credentials over every route: each route against no token, an unknown token, a token of too low
- * a role, a token of another namespace, and the right token; namespace isolation of search.
+ * Credentials over every route: each route against no token, an unknown token, a token of too low a
+ * role, a token of another namespace, and the right token; namespace isolation of search.
  */
 class AuthTest {
   private static final String NS = "acme.team";
@@ -140,14 +140,22 @@ class AuthTest {
   @Test
   void legal_readsLikeReaderButCannotWrite_andOnlyLegalPassesLegalRoutes() {
     String legal = acme.get(Role.LEGAL);
-    assertThat(http.send("GET", "/v1/ns/" + NS + "/traces/" + uid, Optional.of(legal), Optional.empty()).status())
+    assertThat(
+            http.send(
+                    "GET", "/v1/ns/" + NS + "/traces/" + uid, Optional.of(legal), Optional.empty())
+                .status())
         .isEqualTo(200);
     HttpApiTest.assertProblem(
-        http.send("POST", "/v1/ns/" + NS + "/traces", Optional.of(legal), Optional.of("{\"content\":1}")),
+        http.send(
+            "POST", "/v1/ns/" + NS + "/traces", Optional.of(legal), Optional.of("{\"content\":1}")),
         403,
         "forbidden");
     HttpApiTest.assertProblem(
-        http.send("GET", "/v1/ns/" + NS + "/legal-check", Optional.of(acme.get(Role.ADMIN)), Optional.empty()),
+        http.send(
+            "GET",
+            "/v1/ns/" + NS + "/legal-check",
+            Optional.of(acme.get(Role.ADMIN)),
+            Optional.empty()),
         403,
         "forbidden");
   }
@@ -164,7 +172,11 @@ class AuthTest {
     assertThat(all.json().get("items")).hasSize(1);
 
     HttpApiTest.assertProblem(
-        http.send("GET", "/v1/ns/" + NS + "/traces?subtree=true", Optional.of(exactReader), Optional.empty()),
+        http.send(
+            "GET",
+            "/v1/ns/" + NS + "/traces?subtree=true",
+            Optional.of(exactReader),
+            Optional.empty()),
         403,
         "forbidden");
     assertThat(
@@ -173,7 +185,11 @@ class AuthTest {
                 .get("items"))
         .hasSize(1);
     HttpApiTest.assertProblem(
-        http.send("GET", "/v1/ns/acme/trace-count?subtree=true", Optional.of(exactReader), Optional.empty()),
+        http.send(
+            "GET",
+            "/v1/ns/acme/trace-count?subtree=true",
+            Optional.of(exactReader),
+            Optional.empty()),
         403,
         "forbidden");
     HttpApiTest.assertProblem(

@@ -128,7 +128,8 @@ class ConfigFileTest {
         "[[tokens]]\nid = \"x\"\nsha256 = \"%s\"\nrole = \"reader\"\nnamespaces = []\n"
             .formatted("ab".repeat(32)),
         "at least one namespace");
-    assertConfigError(f, "[[tokens]]\nid = \"x\"\nrole = \"reader\"\n", "tokens[0].sha256: missing");
+    assertConfigError(
+        f, "[[tokens]]\nid = \"x\"\nrole = \"reader\"\n", "tokens[0].sha256: missing");
     assertConfigError(f, "[limits]\nbody_bytes = 0\n", "at least 1 byte");
   }
 

@@ -58,7 +58,8 @@ class LoadTest {
                     int op = rnd.nextInt(10);
                     if (mine.isEmpty() || op < 4) {
                       String content = "{\"c\":" + client + ",\"i\":" + i + "}";
-                      Reply r = http.post("/v1/ns/" + ns + "/traces", "{\"content\":" + content + "}");
+                      Reply r =
+                          http.post("/v1/ns/" + ns + "/traces", "{\"content\":" + content + "}");
                       if (r.status() != 201) {
                         failures.add("add " + r.status() + " " + r.body());
                         return;

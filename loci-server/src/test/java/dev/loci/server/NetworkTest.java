@@ -102,8 +102,7 @@ class NetworkTest {
         get("/v1/ns/a/traces", "10.1.2.3, 203.0.113.9"), 403, "address-not-allowed");
     HttpApiTest.assertProblem(
         get("/v1/ns/a/traces", "10.1.2.3", "203.0.113.9"), 403, "address-not-allowed");
-    HttpApiTest.assertProblem(
-        get("/v1/ns/a/traces", "not-an-address"), 403, "address-not-allowed");
+    HttpApiTest.assertProblem(get("/v1/ns/a/traces", "not-an-address"), 403, "address-not-allowed");
     HttpApiTest.assertProblem(get("/v1/ns/a/traces"), 403, "address-not-allowed");
     assertThat(get("/v1/ns/a/traces", "[fd00::1]:443, 10.1.9.9:5000").status()).isEqualTo(200);
   }

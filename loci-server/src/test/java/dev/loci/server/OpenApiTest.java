@@ -26,10 +26,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The OpenAPI document at {@code /v1/openapi.json} stays true: every route is documented and
- * every documented operation is served, and every response the test suite saw (this class's own
- * walk, plus whatever the other test classes recorded before it) has a documented status, content
- * type and, for JSON, a body that validates against the documented schema (networknt
+ * The OpenAPI document at {@code /v1/openapi.json} stays true: every route is documented and every
+ * documented operation is served, and every response the test suite saw (this class's own walk,
+ * plus whatever the other test classes recorded before it) has a documented status, content type
+ * and, for JSON, a body that validates against the documented schema (networknt
  * json-schema-validator, JSON Schema 2020-12 as OpenAPI 3.1 uses).
  */
 class OpenApiTest {
@@ -58,7 +58,9 @@ class OpenApiTest {
       for (Iterator<String> ops = p.getValue().fieldNames(); ops.hasNext(); ) {
         String op = ops.next();
         if (!op.equals("parameters")) {
-          assertThat(served).as("documented %s %s is served", op, p.getKey()).contains(op + " " + p.getKey());
+          assertThat(served)
+              .as("documented %s %s is served", op, p.getKey())
+              .contains(op + " " + p.getKey());
         }
       }
     }
