@@ -46,6 +46,10 @@ public final class Main {
    */
   private static final Logger CORE_LOG = Logger.getLogger("dev.loci");
 
+  /** Jetty and Javalin (the server) log through java.util.logging; only warnings are shown. */
+  private static final java.util.List<Logger> SERVER_LOGS =
+      java.util.List.of(Logger.getLogger("org.eclipse.jetty"), Logger.getLogger("io.javalin"));
+
   @Option(
       names = "--data",
       scope = ScopeType.INHERIT,
@@ -84,6 +88,7 @@ public final class Main {
   /** Runs the command line with the process's standard streams and exits with its exit code. */
   public static void main(String... args) {
     CORE_LOG.setLevel(Level.SEVERE);
+    SERVER_LOGS.forEach(l -> l.setLevel(Level.WARNING));
     System.exit(run(System.in, System.out, System.err, args));
   }
 

@@ -11,18 +11,12 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.logging.Level;
-import java.util.logging.Logger;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.ExitCode;
 import picocli.CommandLine.Option;
 
 /** {@code loci serve} and {@code loci token ...}: the HTTP server and its credentials. */
 final class ServerCommands {
-  /** Jetty and Javalin log through java.util.logging; only their warnings are shown. */
-  private static final List<Logger> QUIET =
-      List.of(Logger.getLogger("org.eclipse.jetty"), Logger.getLogger("io.javalin"));
-
   private ServerCommands() {}
 
   /** The {@code --config} option: {@code loci.toml} in the data directory unless given. */
@@ -64,7 +58,6 @@ final class ServerCommands {
 
     @Override
     public Integer call() throws InterruptedException {
-      QUIET.forEach(l -> l.setLevel(Level.WARNING));
       Path configFile = config.resolve(main());
       ServerConfig cfg = ConfigFile.load(configFile);
       if (host.isPresent()) {
