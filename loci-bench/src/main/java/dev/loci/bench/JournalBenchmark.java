@@ -18,7 +18,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
@@ -766,31 +765,6 @@ public final class JournalBenchmark {
       return total;
     } catch (IOException e) {
       throw new UncheckedIOException(e);
-    }
-  }
-
-  /** A fresh subdirectory of the work directory, deleted with everything in it on close. */
-  private record ScratchDir(Path path) implements AutoCloseable {
-    static ScratchDir create(Path workDir, String prefix) {
-      try {
-        return new ScratchDir(Files.createTempDirectory(workDir, prefix));
-      } catch (IOException e) {
-        throw new UncheckedIOException(e);
-      }
-    }
-
-    @Override
-    public void close() {
-      if (!Files.exists(path)) {
-        return;
-      }
-      try (Stream<Path> files = Files.walk(path)) {
-        for (Path p : files.sorted(Comparator.reverseOrder()).toList()) {
-          Files.delete(p);
-        }
-      } catch (IOException e) {
-        throw new UncheckedIOException(e);
-      }
     }
   }
 
