@@ -6,6 +6,7 @@ import dev.loci.internal.Engine;
 import dev.loci.internal.FileJournal;
 import dev.loci.internal.SnapshotStore;
 import dev.loci.internal.TraceLayer;
+import dev.loci.spi.AppendListener;
 import dev.loci.spi.CommandExecutor;
 import dev.loci.spi.Layer;
 import dev.loci.spi.LayerProvider;
@@ -225,6 +226,7 @@ public final class Loci implements AutoCloseable {
     private boolean createIfMissing = true;
     private boolean discoverLayers = true;
     private final List<Supplier<Layer>> extraLayers = new ArrayList<>();
+    private AppendListener appendListener = AppendListener.NONE;
 
     private Builder() {}
 
@@ -253,6 +255,12 @@ public final class Loci implements AutoCloseable {
      */
     public Builder createIfMissing(boolean create) {
       this.createIfMissing = create;
+      return this;
+    }
+
+    /** Told how long each group of journal appends took, for metrics; default none. */
+    public Builder appendListener(AppendListener listener) {
+      this.appendListener = Objects.requireNonNull(listener, "listener");
       return this;
     }
 
@@ -337,6 +345,7 @@ public final class Loci implements AutoCloseable {
         extraLayers.forEach(f -> all.add(f.get()));
         Engine engine =
             Engine.open(journal, Optional.of(snapshots), all, clock, journal.openDamage());
+        engine.listen(appendListener);
         return new Loci(this, lock, engine, List.copyOf(all));
       } catch (RuntimeException e) {
         if (journal != null) {

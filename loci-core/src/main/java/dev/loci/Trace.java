@@ -1,6 +1,12 @@
 package dev.loci;
 
+import dev.loci.internal.Json;
+import dev.loci.internal.Timestamps;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.time.Instant;
+import java.util.Base64;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -42,6 +48,54 @@ public record Trace(
       throw new IllegalArgumentException("replayCount must be at least 1, found " + replayCount);
     }
     tags = List.copyOf(tags);
+  }
+
+  /**
+   * The public JSON form of the trace, the one mapping the CLI and the HTTP API both print: one
+   * compact object with snake_case fields {@code uid}, {@code namespace}, {@code content} (the
+   * stored JSON value itself, not a string), {@code predecessor_uid} (only when there is one),
+   * {@code created_at}, {@code updated_at} (RFC 3339 in UTC with six fraction digits), {@code
+   * retired}, {@code replay_count} and {@code tags}.
+   */
+  public String toJson() {
+    return appendJson(new StringBuilder(content.length() + 256)).toString();
+  }
+
+  /** Appends {@link #toJson()} to {@code sb} and returns {@code sb}. */
+  public StringBuilder appendJson(StringBuilder sb) {
+    Json.appendQuoted(sb.append("{\"uid\":"), uid);
+    Json.appendQuoted(sb.append(",\"namespace\":"), namespace.value());
+    sb.append(",\"content\":").append(content);
+    if (predecessorUid.isPresent()) {
+      Json.appendQuoted(sb.append(",\"predecessor_uid\":"), predecessorUid.get());
+    }
+    Timestamps.append(sb.append(",\"created_at\":\""), createdAt);
+    Timestamps.append(sb.append("\",\"updated_at\":\""), updatedAt);
+    sb.append("\",\"retired\":").append(retired);
+    sb.append(",\"replay_count\":").append(replayCount).append(",\"tags\":[");
+    for (int i = 0; i < tags.size(); i++) {
+      Json.appendQuoted(i == 0 ? sb : sb.append(','), tags.get(i));
+    }
+    return sb.append("]}");
+  }
+
+  /**
+   * An opaque tag that changes whenever anything about the trace changes (content, retirement,
+   * replay count), derived from all of its fields; 22 URL-safe characters. Pass it back to a
+   * conditional write ({@link Traces#update(Namespace, String, String, String)} and its siblings)
+   * so that a change made by someone else since the read is detected instead of overwritten.
+   */
+  public String version() {
+    MessageDigest sha;
+    try {
+      sha = MessageDigest.getInstance("SHA-256");
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException("the JDK lacks SHA-256", e);
+    }
+    byte[] digest = sha.digest(toJson().getBytes(StandardCharsets.UTF_8));
+    return Base64.getUrlEncoder()
+        .withoutPadding()
+        .encodeToString(java.util.Arrays.copyOf(digest, 16));
   }
 
   /** Returns true if the trace carries {@code tag}. */

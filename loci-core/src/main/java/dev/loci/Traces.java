@@ -58,6 +58,19 @@ public final class Traces {
   }
 
   /**
+   * Adds a new trace under a caller-chosen uid that must not be taken yet, with replay count 1.
+   * Unlike {@link #addIdempotent}, an existing uid is an error, not a replay.
+   *
+   * @throws InvalidRequestException naming {@code uid}, {@code content} or {@code tags}
+   * @throws ConflictException if a trace with {@code uid} exists in {@code ns}
+   */
+  public Trace addNew(Namespace ns, String uid, String content, List<String> tags) {
+    TraceLayer.checkUid(uid, "uid");
+    TraceLayer.Draft draft = TraceLayer.Draft.of(content, tags);
+    return engine.execute(ns, actor, ctx -> layer.decideAddNew(ctx, ns, uid, draft));
+  }
+
+  /**
    * Adds a trace under a caller-chosen uid, or, if that uid exists, raises its replay count and
    * keeps its original content.
    *
@@ -75,8 +88,25 @@ public final class Traces {
    * @throws NotFoundException naming {@code uid}
    */
   public Trace update(Namespace ns, String uid, String content) {
+    return update(ns, uid, content, Optional.empty());
+  }
+
+  /**
+   * Like {@link #update(Namespace, String, String)}, only if the trace is still at {@code
+   * expectedVersion}: the check and the write are one step, so a concurrent change is never
+   * overwritten unseen.
+   *
+   * @param expectedVersion a {@link Trace#version()} the caller read earlier
+   * @throws NotFoundException naming {@code uid}
+   * @throws StaleVersionException if the trace changed since that version
+   */
+  public Trace update(Namespace ns, String uid, String content, String expectedVersion) {
+    return update(ns, uid, content, Optional.of(expectedVersion));
+  }
+
+  private Trace update(Namespace ns, String uid, String content, Optional<String> expected) {
     String json = Json.compactValue(content, "content");
-    return engine.execute(ns, actor, ctx -> layer.decideUpdate(ctx, ns, uid, json));
+    return engine.execute(ns, actor, ctx -> layer.decideUpdate(ctx, ns, uid, json, expected));
   }
 
   /**
@@ -86,8 +116,35 @@ public final class Traces {
    * @throws NotFoundException naming {@code predecessor_uid}
    */
   public Trace revise(Namespace ns, String predecessorUid, String content, List<String> tags) {
+    return revise(ns, predecessorUid, content, tags, Optional.empty());
+  }
+
+  /**
+   * Like {@link #revise(Namespace, String, String, List)}, only if the predecessor is still at
+   * {@code expectedVersion}; the check and the write are one step.
+   *
+   * @param expectedVersion a {@link Trace#version()} of the predecessor the caller read earlier
+   * @throws NotFoundException naming {@code predecessor_uid}
+   * @throws StaleVersionException if the predecessor changed since that version
+   */
+  public Trace revise(
+      Namespace ns,
+      String predecessorUid,
+      String content,
+      List<String> tags,
+      String expectedVersion) {
+    return revise(ns, predecessorUid, content, tags, Optional.of(expectedVersion));
+  }
+
+  private Trace revise(
+      Namespace ns,
+      String predecessorUid,
+      String content,
+      List<String> tags,
+      Optional<String> expected) {
     TraceLayer.Draft draft = TraceLayer.Draft.of(content, tags);
-    return engine.execute(ns, actor, ctx -> layer.decideRevise(ctx, ns, predecessorUid, draft));
+    return engine.execute(
+        ns, actor, ctx -> layer.decideRevise(ctx, ns, predecessorUid, draft, expected));
   }
 
   /**
@@ -97,7 +154,20 @@ public final class Traces {
    * @throws NotFoundException naming {@code uid}
    */
   public Trace retire(Namespace ns, String uid) {
-    return engine.execute(ns, actor, ctx -> layer.decideRetire(ns, uid));
+    return engine.execute(ns, actor, ctx -> layer.decideRetire(ns, uid, Optional.empty()));
+  }
+
+  /**
+   * Like {@link #retire(Namespace, String)}, only if the trace is still at {@code expectedVersion};
+   * the check and the write are one step.
+   *
+   * @param expectedVersion a {@link Trace#version()} the caller read earlier
+   * @throws NotFoundException naming {@code uid}
+   * @throws StaleVersionException if the trace changed since that version
+   */
+  public Trace retire(Namespace ns, String uid, String expectedVersion) {
+    Optional<String> expected = Optional.of(expectedVersion);
+    return engine.execute(ns, actor, ctx -> layer.decideRetire(ns, uid, expected));
   }
 
   /**
@@ -133,6 +203,11 @@ public final class Traces {
   /** Counts traces in {@code scope}, retired ones included. */
   public long count(NamespaceScope scope) {
     return engine.read(() -> layer.count(scope));
+  }
+
+  /** Counts every trace in every namespace, retired ones included; for operators' metrics. */
+  public long total() {
+    return engine.read(layer::total);
   }
 
   /**

@@ -1,5 +1,6 @@
 package dev.loci.cli;
 
+import dev.loci.bench.HttpBenchmark;
 import dev.loci.bench.JournalBenchmark;
 import dev.loci.bench.PathwayBenchmark;
 import java.io.IOException;
@@ -20,7 +21,11 @@ import picocli.CommandLine.Option;
     name = "bench",
     mixinStandardHelpOptions = true,
     description = "Run a benchmark against a peer measured in the same run.",
-    subcommands = {BenchCommands.Journal.class, BenchCommands.Pathway.class})
+    subcommands = {
+      BenchCommands.Journal.class,
+      BenchCommands.Http.class,
+      BenchCommands.Pathway.class
+    })
 final class BenchCommands {
   private BenchCommands() {}
 
@@ -65,6 +70,50 @@ final class BenchCommands {
               .withMeasurement(Duration.ofMillis(Math.round(seconds * 1000)))
               .withReplayEvents(replayEvents);
       JournalBenchmark.Report report = JournalBenchmark.run(options, main().errStream());
+      return places.print(this, report.toMarkdown(), report.toJson());
+    }
+  }
+
+  @Command(
+      name = "http",
+      mixinStandardHelpOptions = true,
+      description = {
+        "Requests per second and p50/p99 latency of GET trace, POST trace (durability always) and"
+            + " a tag search through the HTTP server on loopback, against the same calls on the"
+            + " embedded Java API in the same run.",
+        "Prints a Markdown table with the ratios on stdout and progress on stderr."
+      })
+  static final class Http extends LociCommand {
+    @Mixin Places places;
+
+    @Option(names = "--clients", paramLabel = "N", description = "Concurrent clients. Default: 16.")
+    int clients = 16;
+
+    @Option(names = "--warmup", paramLabel = "SECONDS", description = "Default: 1.")
+    double warmup = 1;
+
+    @Option(
+        names = "--seconds",
+        paramLabel = "SECONDS",
+        description = "Per measurement. Default: 5.")
+    double seconds = 5;
+
+    @Option(
+        names = "--records",
+        paramLabel = "N",
+        description = "Traces added first. Default: 10000.")
+    int records = 10_000;
+
+    @Override
+    public Integer call() {
+      HttpBenchmark.Options options =
+          new HttpBenchmark.Options(
+              places.workDir,
+              clients,
+              Duration.ofMillis(Math.round(warmup * 1000)),
+              Duration.ofMillis(Math.round(seconds * 1000)),
+              records);
+      HttpBenchmark.Report report = HttpBenchmark.run(options, main().errStream());
       return places.print(this, report.toMarkdown(), report.toJson());
     }
   }

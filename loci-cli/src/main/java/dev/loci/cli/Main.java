@@ -30,7 +30,10 @@ import picocli.CommandLine.ScopeType;
     versionProvider = Main.Version.class,
     description = "Loci, a local-first memory engine for AI agents.",
     subcommands = {
+      ServerCommands.Serve.class,
+      ServerCommands.Token.class,
       TraceCommands.class,
+      PathwayCommands.class,
       InteropCommands.Import.class,
       InteropCommands.Export.class,
       AdminCommands.Verify.class,
@@ -43,6 +46,10 @@ public final class Main {
    * only errors are let through. Held here so the configured logger is not garbage-collected.
    */
   private static final Logger CORE_LOG = Logger.getLogger("dev.loci");
+
+  /** Jetty and Javalin (the server) log through java.util.logging; only warnings are shown. */
+  private static final java.util.List<Logger> SERVER_LOGS =
+      java.util.List.of(Logger.getLogger("org.eclipse.jetty"), Logger.getLogger("io.javalin"));
 
   @Option(
       names = "--data",
@@ -82,6 +89,7 @@ public final class Main {
   /** Runs the command line with the process's standard streams and exits with its exit code. */
   public static void main(String... args) {
     CORE_LOG.setLevel(Level.SEVERE);
+    SERVER_LOGS.forEach(l -> l.setLevel(Level.WARNING));
     System.exit(run(System.in, System.out, System.err, args));
   }
 
@@ -128,6 +136,11 @@ public final class Main {
       output.warning(Output.describe(d));
     }
     return loci;
+  }
+
+  /** When a write counts as done, as {@code --durability} says. */
+  Durability durability() {
+    return durability;
   }
 
   /** The data directory given by {@code --data}. */

@@ -21,8 +21,8 @@ import java.util.Locale;
 
 /**
  * Prints results either for people (one labelled block per trace) or, with {@code --json}, as one
- * line of JSON with snake_case fields. Trace content is embedded as the JSON value it is, never as
- * a string; timestamps are ISO-8601 UTC.
+ * line of JSON with snake_case fields. Traces are printed in their one public form, {@link
+ * Trace#toJson()}.
  *
  * <p>Results go to stdout; warnings and skipped import lines to stderr, each prefixed {@code
  * loci:}.
@@ -43,7 +43,7 @@ final class Output {
   /** Prints one trace. */
   void trace(Trace t) {
     if (json) {
-      print(traceNode(t));
+      out.println(t.toJson());
     } else {
       traceBlock(t);
     }
@@ -53,7 +53,7 @@ final class Output {
   void history(List<Trace> chain) {
     if (json) {
       ArrayNode array = MAPPER.createArrayNode();
-      chain.forEach(t -> array.add(traceNode(t)));
+      chain.forEach(t -> array.addRawValue(traceNode(t)));
       print(array);
     } else {
       traceBlocks(chain);
@@ -65,7 +65,7 @@ final class Output {
     if (json) {
       ObjectNode node = MAPPER.createObjectNode();
       ArrayNode items = node.putArray("items");
-      page.items().forEach(t -> items.add(traceNode(t)));
+      page.items().forEach(t -> items.addRawValue(traceNode(t)));
       page.nextCursor()
           .ifPresentOrElse(c -> node.put("next_cursor", c), () -> node.putNull("next_cursor"));
       print(node);
@@ -153,6 +153,11 @@ final class Output {
     }
   }
 
+  /** Prints an informational line to stderr, in either mode. */
+  void note(String message) {
+    err.println("loci: " + message);
+  }
+
   /** Prints a warning line to stderr, in either mode. */
   void warning(String message) {
     err.println("loci: warning: " + message);
@@ -194,19 +199,8 @@ final class Output {
     out.printf("%-13s %s%n", label, value);
   }
 
-  private static ObjectNode traceNode(Trace t) {
-    ObjectNode node = MAPPER.createObjectNode();
-    node.put("uid", t.uid());
-    node.put("namespace", t.namespace().value());
-    node.putRawValue("content", new RawValue(t.content()));
-    t.predecessorUid().ifPresent(p -> node.put("predecessor_uid", p));
-    node.put("created_at", t.createdAt().toString());
-    node.put("updated_at", t.updatedAt().toString());
-    node.put("retired", t.retired());
-    node.put("replay_count", t.replayCount());
-    ArrayNode tags = node.putArray("tags");
-    t.tags().forEach(tags::add);
-    return node;
+  private static RawValue traceNode(Trace t) {
+    return new RawValue(t.toJson());
   }
 
   private static ObjectNode damageNode(Damage d) {
@@ -220,6 +214,16 @@ final class Output {
     d.seq().ifPresent(seq -> node.put("seq", seq));
     node.put("detail", d.detail());
     return node;
+  }
+
+  /** Prints a line of JSON text as it is. */
+  void jsonLine(String json) {
+    out.println(json);
+  }
+
+  /** The result stream, for output written in a format of its own. */
+  PrintWriter writer() {
+    return out;
   }
 
   private void print(JsonNode node) {

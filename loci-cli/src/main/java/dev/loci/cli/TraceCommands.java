@@ -61,19 +61,28 @@ final class TraceCommands {
 
     /** The content text, read from stdin or a file if the option says so. */
     String read(LociCommand cmd) {
-      try {
-        if (content.equals("-")) {
-          return new String(cmd.main().stdin().readAllBytes(), StandardCharsets.UTF_8);
-        }
-        if (content.startsWith("@")) {
-          return Files.readString(Path.of(content.substring(1)), StandardCharsets.UTF_8);
-        }
-        return content;
-      } catch (NoSuchFileException e) {
-        throw cmd.usageError("--content: no such file: " + e.getFile());
-      } catch (IOException e) {
-        throw new UncheckedIOException(e);
+      return readArgument(cmd, "--content", content);
+    }
+  }
+
+  /**
+   * The text of an option that takes literal text, {@code -} for stdin or {@code @FILE}.
+   *
+   * @throws picocli.CommandLine.ParameterException naming {@code option} if the file is missing
+   */
+  static String readArgument(LociCommand cmd, String option, String value) {
+    try {
+      if (value.equals("-")) {
+        return new String(cmd.main().stdin().readAllBytes(), StandardCharsets.UTF_8);
       }
+      if (value.startsWith("@")) {
+        return Files.readString(Path.of(value.substring(1)), StandardCharsets.UTF_8);
+      }
+      return value;
+    } catch (NoSuchFileException e) {
+      throw cmd.usageError(option + ": no such file: " + e.getFile());
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
     }
   }
 

@@ -5,6 +5,7 @@ import dev.loci.Damage;
 import dev.loci.LociException;
 import dev.loci.Namespace;
 import dev.loci.StorageException;
+import dev.loci.spi.AppendListener;
 import dev.loci.spi.Batch;
 import dev.loci.spi.Command;
 import dev.loci.spi.CommandContext;
@@ -75,6 +76,7 @@ public final class Engine implements CommandExecutor, AutoCloseable {
   private volatile LociException failure;
   private Instant lastNow = Instant.EPOCH; // guarded by combiner
   private volatile boolean closed;
+  private volatile AppendListener appendListener = AppendListener.NONE;
 
   private Engine(
       Journal journal,
@@ -201,6 +203,11 @@ public final class Engine implements CommandExecutor, AutoCloseable {
     List<Runnable> commits = new ArrayList<>(byLayer.size());
     byLayer.forEach((layer, events) -> commits.add(layers.get(layer).prepare(entry, events)));
     return commits;
+  }
+
+  /** Tells {@code listener} about every group of batches appended from now on. */
+  public void listen(AppendListener listener) {
+    this.appendListener = java.util.Objects.requireNonNull(listener, "listener");
   }
 
   /** Damage found and repaired while opening. */
@@ -355,6 +362,7 @@ public final class Engine implements CommandExecutor, AutoCloseable {
   private void runRound(List<Task<?>> round, ArrayDeque<Task<?>> deferred) {
     List<Staged> staged = new ArrayList<>(round.size());
     Set<String> roundKeys = new HashSet<>();
+    long appendStart = 0;
     for (Task<?> task : round) {
       if (failure != null) {
         task.fail(stoppedError(failure));
@@ -389,6 +397,9 @@ public final class Engine implements CommandExecutor, AutoCloseable {
       }
       Batch batch = new Batch(now, task.namespace, task.actor, decision.events());
       Journal.Appended appended;
+      if (staged.isEmpty()) {
+        appendStart = System.nanoTime();
+      }
       try {
         appended = journal.append(batch);
       } catch (StorageException e) {
@@ -404,6 +415,7 @@ public final class Engine implements CommandExecutor, AutoCloseable {
     }
     try {
       staged.get(staged.size() - 1).appended().awaitDurable();
+      appendListener.appended(staged.size(), System.nanoTime() - appendStart);
     } catch (StorageException e) {
       failure = e;
       staged.forEach(st -> st.task().fail(e));

@@ -1,12 +1,14 @@
 package dev.loci.internal;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.loci.ConflictException;
 import dev.loci.CorruptDataException;
 import dev.loci.InvalidRequestException;
 import dev.loci.Namespace;
 import dev.loci.NamespaceScope;
 import dev.loci.NotFoundException;
 import dev.loci.Page;
+import dev.loci.StaleVersionException;
 import dev.loci.Trace;
 import dev.loci.TraceQuery;
 import dev.loci.spi.CommandContext;
@@ -200,6 +202,15 @@ public final class TraceLayer implements Layer {
     return n;
   }
 
+  /** How many traces, retired ones included, there are in every namespace. */
+  public long total() {
+    long n = 0;
+    for (Shelf shelf : shelves.values()) {
+      n += shelf.byUid.size();
+    }
+    return n;
+  }
+
   /** Every trace of {@code ns} in listing order, for export. */
   public List<Trace> all(Namespace ns) {
     Shelf shelf = shelves.get(ns);
@@ -277,6 +288,21 @@ public final class TraceLayer implements Layer {
   }
 
   /**
+   * AddNew: a new trace under a caller-chosen uid, which must not be taken. The uid must have
+   * passed {@link #checkUid}.
+   *
+   * @throws ConflictException if a trace with {@code uid} exists in {@code ns}
+   */
+  public Decision<Trace> decideAddNew(CommandContext ctx, Namespace ns, String uid, Draft draft) {
+    if (find(ns, uid).isPresent()) {
+      throw new ConflictException(
+          "uid: a trace with uid '" + uid + "' already exists in namespace " + ns);
+    }
+    Trace t = fresh(uid, ns, draft.content(), Optional.empty(), ctx.now(), draft.tags());
+    return new Decision<>(List.of(event(ADDED, t)), Set.of(uid), t);
+  }
+
+  /**
    * AddIdempotent: replay count +1 if {@code uid} exists (content kept), else Add with it. The uid
    * must have passed {@link #checkUid}.
    */
@@ -291,10 +317,21 @@ public final class TraceLayer implements Layer {
     return new Decision<>(List.of(event(ADDED, t)), Set.of(uid), t);
   }
 
-  /** Update: same uid, new content, {@code updated_at} bumped. */
+  /**
+   * Update: same uid, new content, {@code updated_at} bumped.
+   *
+   * @param expectedVersion if present, the {@link Trace#version()} the trace must have now
+   * @throws StaleVersionException if the trace is at another version
+   */
   public Decision<Trace> decideUpdate(
-      CommandContext ctx, Namespace ns, String uid, String compactContent) {
-    Trace t = require(ns, uid, "uid").withContent(compactContent, ctx.now());
+      CommandContext ctx,
+      Namespace ns,
+      String uid,
+      String compactContent,
+      Optional<String> expectedVersion) {
+    Trace t =
+        checkVersion(require(ns, uid, "uid"), expectedVersion)
+            .withContent(compactContent, ctx.now());
     StringBuilder data = new StringBuilder(compactContent.length() + 96);
     data.append("{\"uid\":");
     Json.appendQuoted(data, uid).append(",\"content\":");
@@ -303,19 +340,33 @@ public final class TraceLayer implements Layer {
     return new Decision<>(List.of(Event.ofJson(UPDATED, data.toString(), t)), Set.of(uid), t);
   }
 
-  /** Revise: a new trace linked to its predecessor, which may be retired. */
+  /**
+   * Revise: a new trace linked to its predecessor, which may be retired.
+   *
+   * @param expectedVersion if present, the {@link Trace#version()} the predecessor must have now
+   * @throws StaleVersionException if the predecessor is at another version
+   */
   public Decision<Trace> decideRevise(
-      CommandContext ctx, Namespace ns, String predecessorUid, Draft draft) {
-    require(ns, predecessorUid, "predecessor_uid");
+      CommandContext ctx,
+      Namespace ns,
+      String predecessorUid,
+      Draft draft,
+      Optional<String> expectedVersion) {
+    checkVersion(require(ns, predecessorUid, "predecessor_uid"), expectedVersion);
     Trace t =
         fresh(
             ctx.newId(), ns, draft.content(), Optional.of(predecessorUid), ctx.now(), draft.tags());
     return new Decision<>(List.of(event(REVISED, t)), Set.of(predecessorUid, t.uid()), t);
   }
 
-  /** Retire: hidden from search, kept for get and history. Retiring twice changes nothing. */
-  public Decision<Trace> decideRetire(Namespace ns, String uid) {
-    Trace t = require(ns, uid, "uid");
+  /**
+   * Retire: hidden from search, kept for get and history. Retiring twice changes nothing.
+   *
+   * @param expectedVersion if present, the {@link Trace#version()} the trace must have now
+   * @throws StaleVersionException if the trace is at another version
+   */
+  public Decision<Trace> decideRetire(Namespace ns, String uid, Optional<String> expectedVersion) {
+    Trace t = checkVersion(require(ns, uid, "uid"), expectedVersion);
     if (t.retired()) {
       return new Decision<>(List.of(), Set.of(uid), t);
     }
@@ -492,6 +543,16 @@ public final class TraceLayer implements Layer {
       throw new IllegalStateException("event field '" + field + "' is missing or not a string");
     }
     return n.asText();
+  }
+
+  private static Trace checkVersion(Trace t, Optional<String> expectedVersion) {
+    if (expectedVersion.isPresent()) {
+      String actual = t.version();
+      if (!actual.equals(expectedVersion.get())) {
+        throw new StaleVersionException(t.uid(), expectedVersion.get(), actual);
+      }
+    }
+    return t;
   }
 
   /**

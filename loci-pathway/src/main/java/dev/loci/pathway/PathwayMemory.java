@@ -366,24 +366,27 @@ public final class PathwayMemory {
   // ---------------------------------------------------------------- checks
 
   private static PathwayVec vector(float[] vec) {
-    if (vec == null) {
-      throw new InvalidRequestException("pathway_vec", "expected 32 numbers, found none");
-    }
-    PathwayVec v;
-    try {
-      v = new PathwayVec(vec);
-    } catch (IllegalArgumentException e) {
-      throw new InvalidRequestException("pathway_vec", e.getMessage());
+    if (vec == null || vec.length != PathwayVec.DIMENSION) {
+      throw new InvalidRequestException(
+          "pathway_vec",
+          "expected "
+              + PathwayVec.DIMENSION
+              + " numbers, found "
+              + (vec == null ? "none" : String.valueOf(vec.length)));
     }
     boolean zero = true;
-    for (float f : vec) {
-      zero &= f == 0;
+    for (int i = 0; i < vec.length; i++) {
+      if (!Float.isFinite(vec[i])) {
+        throw new InvalidRequestException(
+            "pathway_vec", "expected finite numbers, found " + vec[i] + " at index " + i);
+      }
+      zero &= vec[i] == 0;
     }
     if (zero) {
       throw new InvalidRequestException(
           "pathway_vec", "expected a vector with a non-zero value; cosine is undefined for zeros");
     }
-    return v;
+    return new PathwayVec(vec);
   }
 
   private static void checkK(int k) {

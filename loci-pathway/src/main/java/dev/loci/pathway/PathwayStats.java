@@ -7,8 +7,8 @@ package dev.loci.pathway;
  * @param retiredPathways pathways the probation gate retired
  * @param traces traces, every version counted
  * @param headTraces traces that are head versions
- * @param replays replays recorded, over every version
- * @param replaysSucceeded replays that succeeded
+ * @param replays replays recorded, counted on head versions, which carry their chain's replays
+ * @param replaysSucceeded of those, the replays that succeeded
  * @param redactions personal-data matches replaced on write since the namespace began
  */
 public record PathwayStats(

@@ -251,6 +251,21 @@ class PathwayMemoryTest {
   }
 
   @Test
+  void recordReplay_onASupersededVersion_countsOnTheHead() {
+    PathwayTrace v1 = insert("scrum_review", FILE, null);
+    pathways.recordReplay(NS, v1.traceUid(), true);
+    PathwayTrace v2 = pathways.revise(NS, v1.traceUid(), b -> b.finalVerdict("v2")).trace();
+    assertThat(v2.replayCount()).as("counters carry over").isEqualTo(1);
+
+    PathwayTrace counted = pathways.recordReplay(NS, v1.traceUid(), false);
+
+    assertThat(counted.traceUid()).isEqualTo(v2.traceUid());
+    assertThat(counted.replayCount()).isEqualTo(2);
+    assertThat(pathways.get(NS, v1.traceUid(), true).replayCount()).isEqualTo(1);
+    assertThat(pathways.stats(NamespaceScope.exactly(NS)).replays()).isEqualTo(2);
+  }
+
+  @Test
   void probationGate_firesAtThreeReplaysBelowEightyPercent() {
     PathwayTrace t = insert("scrum_review", FILE, null);
     pathways.recordReplay(NS, t.traceUid(), true);

@@ -12,6 +12,7 @@ import com.fasterxml.jackson.databind.JsonDeserializer;
 import com.fasterxml.jackson.databind.JsonMappingException;
 import com.fasterxml.jackson.databind.JsonSerializer;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import com.fasterxml.jackson.databind.SerializerProvider;
 import com.fasterxml.jackson.databind.module.SimpleModule;
 import com.fasterxml.jackson.datatype.jdk8.Jdk8Module;
@@ -27,9 +28,11 @@ import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
 /**
- * The Jackson configuration of the pathway wire format: {@code Optional} support, RFC 3339
- * timestamps (read with any offset, written in UTC by {@link Instant#toString()}), JSON {@code
- * null} or absent lists read as empty lists, trailing tokens refused. Thread-safe.
+ * The Jackson configuration of the pathway wire format: snake_case names (the wire types name
+ * theirs explicitly; results such as {@code PathwayStats} get theirs from the strategy), {@code
+ * Optional} support, RFC 3339 timestamps (read with any offset, written in UTC by {@link
+ * Instant#toString()}), JSON {@code null} or absent lists read as empty lists, trailing tokens
+ * refused. Thread-safe.
  */
 public final class PathwayJson {
   /** The shared, thread-safe mapper for pathway types. */
@@ -47,6 +50,7 @@ public final class PathwayJson {
         new ObjectMapper()
             .registerModule(new Jdk8Module())
             .registerModule(time)
+            .setPropertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE)
             .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
     mapper.configOverride(List.class).setSetterInfo(JsonSetter.Value.forValueNulls(Nulls.AS_EMPTY));
     return mapper;

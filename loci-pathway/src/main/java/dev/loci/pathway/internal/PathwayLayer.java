@@ -213,13 +213,16 @@ public final class PathwayLayer implements Layer {
   }
 
   /**
-   * Decides {@code record_replay} (spec sections 5.3 and 5.4): counts the replay on the trace and,
-   * if the probation gate fires, retires its pathway in the same batch.
+   * Decides {@code record_replay} (spec sections 5.3 and 5.4): counts the replay on the head
+   * version of the trace's chain and, if the probation gate fires, retires its pathway in the same
+   * batch. Counters follow the chain: a revision carries them forward, and a replay reported
+   * against a version superseded meanwhile counts on the head, so heads hold every replay.
    *
    * @throws NotFoundException naming {@code trace_uid} if there is no such trace
    */
-  public Decision<PathwayTrace> decideReplay(Namespace ns, String traceUid, boolean succeeded) {
-    PathwayTrace t = require(ns, traceUid);
+  public Decision<PathwayTrace> decideReplay(Namespace ns, String reportedUid, boolean succeeded) {
+    PathwayTrace t = head(ns, require(ns, reportedUid));
+    String traceUid = t.traceUid();
     int count = Math.addExact(t.replayCount(), 1);
     int ok = t.replaysSucceeded() + (succeeded ? 1 : 0);
     ObjectNode replayed = PathwayJson.MAPPER.createObjectNode();
@@ -238,7 +241,22 @@ public final class PathwayLayer implements Layer {
     }
     PathwayTrace after =
         t.toBuilder().replayCount(count).replaysSucceeded(ok).retired(retired).build();
-    return new Decision<>(events, Set.of(pathwayKey(t.pathwayId()), traceUid), after);
+    Set<String> keys = new HashSet<>(List.of(pathwayKey(t.pathwayId()), traceUid, reportedUid));
+    return new Decision<>(events, keys, after);
+  }
+
+  /** The head version of {@code t}'s chain; {@code t} itself if a link is missing or loops. */
+  private PathwayTrace head(Namespace ns, PathwayTrace t) {
+    PathwayTrace at = t;
+    Set<String> seen = new HashSet<>();
+    while (at.supersededByTraceUid().isPresent() && seen.add(at.traceUid())) {
+      Optional<PathwayTrace> next = find(ns, at.supersededByTraceUid().get());
+      if (next.isEmpty()) {
+        break;
+      }
+      at = next.get();
+    }
+    return at;
   }
 
   /** Whether the probation gate (spec section 5.4) fires for these counters. */
@@ -521,8 +539,10 @@ public final class PathwayLayer implements Layer {
       traces += s.byUid.size();
       heads += s.heads.size();
       for (PathwayTrace t : s.byUid.values()) {
-        replays += t.replayCount();
-        succeeded += t.replaysSucceeded();
+        if (t.supersededAt().isEmpty()) { // heads hold their chain's replays
+          replays += t.replayCount();
+          succeeded += t.replaysSucceeded();
+        }
       }
       redactions += s.redactions;
     }

@@ -4,6 +4,9 @@ import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.core.util.DefaultIndenter;
+import com.fasterxml.jackson.core.util.DefaultPrettyPrinter;
+import com.fasterxml.jackson.core.util.Separators;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.loci.InvalidRequestException;
@@ -41,6 +44,15 @@ public final class RustStateFormat {
           .copy()
           .disable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
           .getFactory();
+
+  /** Pretty-printing as serde_json's {@code to_string_pretty}: two spaces, {@code "key": value}. */
+  private static final DefaultPrettyPrinter SERDE_PRETTY =
+      new DefaultPrettyPrinter()
+          .withArrayIndenter(DefaultIndenter.SYSTEM_LINEFEED_INSTANCE.withLinefeed("\n"))
+          .withObjectIndenter(DefaultIndenter.SYSTEM_LINEFEED_INSTANCE.withLinefeed("\n"))
+          .withSeparators(
+              Separators.createDefaultInstance()
+                  .withObjectFieldValueSpacing(Separators.Spacing.AFTER));
 
   private RustStateFormat() {}
 
@@ -172,7 +184,7 @@ public final class RustStateFormat {
       Map<String, List<PathwayTrace>> pathways, Instant lastUpdatedAt, Writer out) {
     try {
       JsonGenerator g = FACTORY.createGenerator(out);
-      g.useDefaultPrettyPrinter();
+      g.setPrettyPrinter(SERDE_PRETTY);
       g.writeStartObject();
       g.writeObjectFieldStart("pathways");
       for (Map.Entry<String, List<PathwayTrace>> e : pathways.entrySet()) {

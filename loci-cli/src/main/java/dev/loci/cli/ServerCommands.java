@@ -1,0 +1,168 @@
+package dev.loci.cli;
+
+import dev.loci.Loci;
+import dev.loci.server.ConfigFile;
+import dev.loci.server.Grant;
+import dev.loci.server.LociServer;
+import dev.loci.server.Role;
+import dev.loci.server.ServerConfig;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.ExitCode;
+import picocli.CommandLine.Option;
+
+/** {@code loci serve} and {@code loci token ...}: the HTTP server and its credentials. */
+final class ServerCommands {
+  private ServerCommands() {}
+
+  /** The {@code --config} option: {@code loci.toml} in the data directory unless given. */
+  static final class ConfigOption {
+    @Option(
+        names = "--config",
+        paramLabel = "FILE",
+        description = "The server configuration (default: loci.toml in the data directory).")
+    Optional<Path> file = Optional.empty();
+
+    Path resolve(Main main) {
+      return file.orElse(main.dataDir().resolve(ConfigFile.NAME));
+    }
+  }
+
+  @Command(
+      name = "serve",
+      mixinStandardHelpOptions = true,
+      description = {
+        "Serve the data directory over HTTP (API v1 under /v1, /health, /metrics) until stopped"
+            + " with Ctrl-C or SIGTERM, which lets requests in flight finish first.",
+        "With no credential in loci.toml every request is allowed, and only a loopback address"
+            + " may be bound. One JSON line per request goes to stdout."
+      })
+  static final class Serve extends LociCommand {
+    @picocli.CommandLine.Mixin ConfigOption config;
+
+    @Option(
+        names = "--host",
+        paramLabel = "ADDRESS",
+        description = "The address to listen on (default: loci.toml's, else 127.0.0.1).")
+    Optional<String> host = Optional.empty();
+
+    @Option(
+        names = "--port",
+        paramLabel = "PORT",
+        description = "The port to listen on, 0 for any (default: loci.toml's, else 7070).")
+    Optional<Integer> port = Optional.empty();
+
+    @Override
+    public Integer call() throws InterruptedException {
+      Path configFile = config.resolve(main());
+      ServerConfig cfg = ConfigFile.load(configFile);
+      if (host.isPresent()) {
+        cfg = cfg.withHost(host.get());
+      }
+      if (port.isPresent()) {
+        cfg = cfg.withPort(port.get());
+      }
+      PrintWriter out = spec.commandLine().getOut();
+      LociServer server =
+          LociServer.builder(
+                  Loci.builder().dataDir(main().dataDir()).durability(main().durability()))
+              .config(cfg)
+              .configFile(configFile)
+              .accessLog(
+                  line -> {
+                    synchronized (out) {
+                      out.println(line);
+                    }
+                  })
+              .start();
+      Thread hook = new Thread(server::close, "loci-shutdown");
+      Runtime.getRuntime().addShutdownHook(hook);
+      output()
+          .note(
+              "serving "
+                  + main().dataDir()
+                  + " on http://"
+                  + server.host()
+                  + ":"
+                  + server.port()
+                  + (cfg.credentials().isEmpty()
+                      ? " with no credential configured: every request is allowed (loopback only)"
+                      : " for " + cfg.credentials().size() + " credential(s) in " + configFile));
+      server.awaitStop();
+      return ExitCode.OK;
+    }
+  }
+
+  @Command(
+      name = "token",
+      mixinStandardHelpOptions = true,
+      description = "Manage the bearer tokens the server accepts.",
+      subcommands = {ServerCommands.TokenCreate.class})
+  static final class Token {}
+
+  @Command(
+      name = "create",
+      mixinStandardHelpOptions = true,
+      description = {
+        "Create a random bearer token, store only its SHA-256 in loci.toml, and print the token"
+            + " once on stdout. Restart the server to use it."
+      })
+  static final class TokenCreate extends LociCommand {
+    @picocli.CommandLine.Mixin ConfigOption config;
+
+    @Option(
+        names = "--role",
+        required = true,
+        paramLabel = "ROLE",
+        description = "reader, writer, admin or legal.")
+    String role;
+
+    @Option(
+        names = "--ns",
+        required = true,
+        paramLabel = "SCOPE",
+        description =
+            "A namespace the token may reach: 'acme' exactly, 'acme.*' and below, or '*';"
+                + " repeatable.")
+    List<String> namespaces = new ArrayList<>();
+
+    @Option(
+        names = "--id",
+        paramLabel = "NAME",
+        description = "A name for the token in logs (default: derived from its hash).")
+    Optional<String> id = Optional.empty();
+
+    @Override
+    public Integer call() {
+      Role r;
+      List<Grant> grants = new ArrayList<>();
+      try {
+        r = Role.of(role);
+        namespaces.forEach(n -> grants.add(Grant.of(n)));
+      } catch (IllegalArgumentException e) {
+        throw usageError("--role: " + e.getMessage());
+      } catch (dev.loci.InvalidRequestException e) {
+        throw usageError("--ns: " + e.getMessage());
+      }
+      Path file = config.resolve(main());
+      ConfigFile.IssuedToken token = ConfigFile.addToken(file, r, grants, id);
+      spec.commandLine().getOut().println(token.token());
+      output()
+          .note(
+              "token "
+                  + token.id()
+                  + " ("
+                  + r.label()
+                  + ", "
+                  + String.join(", ", namespaces)
+                  + ") stored hashed in "
+                  + file
+                  + "; it is shown only now");
+      return ExitCode.OK;
+    }
+  }
+}

@@ -1,0 +1,59 @@
+package dev.loci.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class ServerCommandsTest {
+  @TempDir Path dir;
+
+  @Test
+  void tokenCreate_printsTokenOnce_storesOnlyItsHash() throws Exception {
+    CliRunner cli = new CliRunner(dir);
+    CliRunner.Result r =
+        cli.run("token", "create", "--role", "writer", "--ns", "acme.*", "--id", "ingest");
+
+    assertThat(r.exitCode()).isZero();
+    String token = r.out().strip();
+    assertThat(token).matches("loci_[A-Za-z0-9_-]{43}");
+    assertThat(r.err()).contains("token ingest (writer, acme.*) stored hashed in");
+    String toml = Files.readString(dir.resolve("loci.toml"));
+    assertThat(toml)
+        .doesNotContain(token)
+        .contains("id = \"ingest\"", "role = \"writer\"", "namespaces = [\"acme.*\"]");
+  }
+
+  @Test
+  void tokenCreate_configOption_writesThere() throws Exception {
+    Path config = dir.resolve("elsewhere.toml");
+    CliRunner.Result r =
+        CliRunner.runRaw(
+            "", "token", "create", "--role", "legal", "--ns", "*", "--config", config.toString());
+    assertThat(r.exitCode()).isZero();
+    assertThat(Files.readString(config)).contains("role = \"legal\"", "namespaces = [\"*\"]");
+  }
+
+  @Test
+  void tokenCreate_badRole_usageErrorAndNothingWritten() {
+    CliRunner.Result r =
+        new CliRunner(dir).run("token", "create", "--role", "boss", "--ns", "acme");
+    assertThat(r.exitCode()).isEqualTo(2);
+    CliRunner.assertOneErrorLine(r, "--role", "reader, writer, admin or legal");
+    assertThat(Files.exists(dir.resolve("loci.toml"))).isFalse();
+  }
+
+  @Test
+  void serve_nonLoopbackWithoutCredential_refusesAndSaysHowToFix() {
+    CliRunner.Result r =
+        new CliRunner(dir.resolve("data")).run("serve", "--host", "0.0.0.0", "--port", "0");
+    assertThat(r.exitCode()).isEqualTo(1);
+    assertThat(r.err())
+        .startsWith("loci: refusing to listen on 0.0.0.0")
+        .contains("loci token create")
+        .doesNotContain("\tat ");
+    assertThat(Files.exists(dir.resolve("data"))).isFalse();
+  }
+}

@@ -1,0 +1,367 @@
+package dev.loci.server;
+
+import java.io.IOException;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.security.SecureRandom;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.tomlj.Toml;
+import org.tomlj.TomlArray;
+import org.tomlj.TomlParseResult;
+import org.tomlj.TomlPosition;
+import org.tomlj.TomlTable;
+
+/**
+ * Reads and writes {@code loci.toml}, the server configuration file, which lives in the data
+ * directory unless {@code --config} names another path:
+ *
+ * <pre>
+ * [server]
+ * host = "127.0.0.1"                  # default 127.0.0.1
+ * port = 7070                         # default 7070
+ * allowed_ips = ["10.0.0.0/8", "::1"] # optional CIDR allowlist; /health is exempt
+ * trusted_proxies = ["10.0.0.5"]      # whose X-Forwarded-For is believed
+ *
+ * [limits]
+ * body_bytes = 16777216               # default 16 MiB
+ * [limits.body_bytes_by_prefix]       # optional; the longest matching path prefix wins
+ * "/v1/ns/" = 1048576
+ *
+ * [rate_limit]                        # optional, per token
+ * per_second = 50.0
+ * burst = 100
+ *
+ * [[tokens]]
+ * id = "ingest"
+ * sha256 = "9f86d0..."                # SHA-256 hex of the token; never the token itself
+ * role = "writer"                     # reader, writer, admin or legal
+ * namespaces = ["acme.*"]             # "acme" exactly, "acme.*" and below, or "*"
+ * </pre>
+ *
+ * A token written in plain text ({@code token = "loci_..."} instead of {@code sha256}) is accepted
+ * once: {@link #load} replaces the line with its hash and rewrites the file atomically, so the
+ * plain text does not stay on disk. Not thread-safe for concurrent writers of the same file.
+ */
+public final class ConfigFile {
+  /** The file name looked for in the data directory. */
+  public static final String NAME = "loci.toml";
+
+  /** The prefix of every token {@link #addToken} creates. */
+  public static final String TOKEN_PREFIX = "loci_";
+
+  private static final SecureRandom RANDOM = new SecureRandom();
+  private static final int TOKEN_BYTES = 32;
+
+  private ConfigFile() {}
+
+  /**
+   * A token just created: the only time the token itself is seen.
+   *
+   * @param id the token's id in the file
+   * @param token the bearer token to hand to the client
+   */
+  public record IssuedToken(String id, String token) {
+    @Override
+    public String toString() {
+      return "IssuedToken[id=" + id + "]"; // never print the token by accident
+    }
+  }
+
+  /**
+   * Reads {@code file}, or returns {@link ServerConfig#defaults()} if it does not exist. Plain-text
+   * tokens in it are replaced by their hashes first, and the file rewritten atomically.
+   *
+   * @throws ConfigException naming the file, line and key of what is wrong
+   */
+  public static ServerConfig load(Path file) {
+    String text;
+    try {
+      text = Files.readString(file, StandardCharsets.UTF_8);
+    } catch (NoSuchFileException e) {
+      return ServerConfig.defaults();
+    } catch (IOException e) {
+      throw new ConfigException(file, "cannot read: " + e.getMessage());
+    }
+    TomlParseResult toml = parse(file, text);
+    String hashed = hashPlaintextTokens(file, text, toml);
+    if (!hashed.equals(text)) {
+      writeAtomically(file, hashed);
+      toml = parse(file, hashed);
+    }
+    try {
+      return read(file, toml);
+    } catch (IllegalArgumentException | dev.loci.InvalidRequestException e) {
+      throw new ConfigException(file, e.getMessage());
+    }
+  }
+
+  /**
+   * Creates a random token (32 bytes from {@link SecureRandom}, base64url, prefixed {@value
+   * #TOKEN_PREFIX}), appends its hash, role and namespaces to {@code file} (creating it if missing)
+   * atomically, and returns the token. The token itself is not stored.
+   *
+   * @param id the id to store, or empty for one derived from the hash
+   * @throws ConfigException if the file is invalid or already has a token with that id
+   */
+  public static IssuedToken addToken(
+      Path file, Role role, List<Grant> grants, Optional<String> id) {
+    byte[] raw = new byte[TOKEN_BYTES];
+    RANDOM.nextBytes(raw);
+    String token = TOKEN_PREFIX + Base64.getUrlEncoder().withoutPadding().encodeToString(raw);
+    String hash = Credential.hashHex(token);
+    String tokenId = id.orElse("t-" + hash.substring(0, 12));
+    Credential credential = new Credential(tokenId, hash, role, grants);
+    ServerConfig existing = load(file);
+    try {
+      existing.withCredentials(
+          concat(existing.credentials(), credential)); // rejects a duplicate id
+    } catch (IllegalArgumentException e) {
+      throw new ConfigException(file, "a token with id '" + tokenId + "' already exists");
+    }
+    String text;
+    try {
+      text = Files.exists(file) ? Files.readString(file, StandardCharsets.UTF_8) : "";
+    } catch (IOException e) {
+      throw new ConfigException(file, "cannot read: " + e.getMessage());
+    }
+    StringBuilder out = new StringBuilder(text);
+    if (!text.isEmpty() && !text.endsWith("\n")) {
+      out.append('\n');
+    }
+    if (!text.isEmpty()) {
+      out.append('\n');
+    }
+    out.append("[[tokens]]\n")
+        .append("id = \"")
+        .append(tokenId)
+        .append("\"\n")
+        .append("sha256 = \"")
+        .append(hash)
+        .append("\"\n")
+        .append("role = \"")
+        .append(role.label())
+        .append("\"\nnamespaces = [");
+    for (int i = 0; i < grants.size(); i++) {
+      out.append(i == 0 ? "\"" : ", \"").append(grants.get(i)).append('"');
+    }
+    out.append("]\n");
+    writeAtomically(file, out.toString());
+    return new IssuedToken(tokenId, token);
+  }
+
+  private static List<Credential> concat(List<Credential> list, Credential c) {
+    List<Credential> all = new ArrayList<>(list);
+    all.add(c);
+    return all;
+  }
+
+  private static TomlParseResult parse(Path file, String text) {
+    TomlParseResult toml = Toml.parse(text);
+    if (toml.hasErrors()) {
+      var e = toml.errors().get(0);
+      throw new ConfigException(
+          file, "line " + e.position().line() + ": not valid TOML: " + e.getMessage());
+    }
+    return toml;
+  }
+
+  private static final Pattern PLAIN_TOKEN =
+      Pattern.compile("^(\\s*)token\\s*=\\s*(\"[^\"]*\"|'[^']*')(.*)$");
+
+  /** Replaces each {@code token = "..."} line of a {@code [[tokens]]} entry with its hash. */
+  private static String hashPlaintextTokens(Path file, String text, TomlParseResult toml) {
+    TomlArray tokens = toml.getArray("tokens");
+    if (tokens == null) {
+      return text;
+    }
+    String[] lines = text.split("\n", -1);
+    for (int i = 0; i < tokens.size(); i++) {
+      if (!(tokens.get(i) instanceof TomlTable t) || t.get(List.of("token")) == null) {
+        continue;
+      }
+      if (!(t.get(List.of("token")) instanceof String token) || token.isBlank()) {
+        throw new ConfigException(file, "tokens[" + i + "].token: expected a non-empty string");
+      }
+      if (t.get(List.of("sha256")) != null) {
+        throw new ConfigException(file, "tokens[" + i + "]: give either token or sha256, not both");
+      }
+      TomlPosition pos = t.inputPositionOf(List.of("token"));
+      Matcher m = PLAIN_TOKEN.matcher(lines[pos.line() - 1]);
+      if (!m.matches()) {
+        throw new ConfigException(
+            file,
+            "line "
+                + pos.line()
+                + ": write the plain-text token as 'token = \"...\"' on a line of its own, so it"
+                + " can be replaced by its hash");
+      }
+      lines[pos.line() - 1] =
+          m.group(1) + "sha256 = \"" + Credential.hashHex(token) + "\"" + m.group(3);
+    }
+    return String.join("\n", lines);
+  }
+
+  private static ServerConfig read(Path file, TomlParseResult toml) {
+    ServerConfig c = ServerConfig.defaults();
+    TomlTable server = table(toml, "server");
+    if (server != null) {
+      c = c.withHost(string(server, "server.host", "host").orElse(c.host()));
+      Optional<Long> port = integer(server, "server.port", "port");
+      if (port.isPresent()) {
+        c = c.withPort(Math.toIntExact(Math.min(port.get(), Integer.MAX_VALUE)));
+      }
+      c =
+          c.withNetwork(
+              cidrs(strings(server, "server.allowed_ips", "allowed_ips")),
+              cidrs(strings(server, "server.trusted_proxies", "trusted_proxies")));
+    }
+    TomlTable limits = table(toml, "limits");
+    if (limits != null) {
+      long dflt =
+          integer(limits, "limits.body_bytes", "body_bytes")
+              .orElse(ServerConfig.BodyLimits.DEFAULT_BYTES);
+      Map<String, Long> byPrefix = new LinkedHashMap<>();
+      if (limits.get(List.of("body_bytes_by_prefix")) instanceof TomlTable prefixes) {
+        for (String key : prefixes.keySet()) {
+          byPrefix.put(
+              key,
+              integer(prefixes, "limits.body_bytes_by_prefix.\"" + key + "\"", key).orElseThrow());
+        }
+      }
+      c = c.withBodyLimits(new ServerConfig.BodyLimits(dflt, byPrefix));
+    }
+    TomlTable rate = table(toml, "rate_limit");
+    if (rate != null) {
+      Object perSecond = rate.get(List.of("per_second"));
+      if (!(perSecond instanceof Number n)) {
+        throw new IllegalArgumentException("rate_limit.per_second: expected a number");
+      }
+      long burst =
+          integer(rate, "rate_limit.burst", "burst")
+              .orElse((long) Math.max(1, Math.ceil(n.doubleValue())));
+      c =
+          c.withRateLimit(
+              new ServerConfig.RateLimit(n.doubleValue(), (int) Math.min(burst, 1_000_000)));
+    }
+    TomlArray tokens = toml.getArray("tokens");
+    if (tokens != null) {
+      List<Credential> credentials = new ArrayList<>();
+      for (int i = 0; i < tokens.size(); i++) {
+        if (!(tokens.get(i) instanceof TomlTable t)) {
+          throw new IllegalArgumentException("tokens[" + i + "]: expected a [[tokens]] table");
+        }
+        String at = "tokens[" + i + "].";
+        String id = string(t, at + "id", "id").orElseThrow(() -> missing(at + "id"));
+        String sha = string(t, at + "sha256", "sha256").orElseThrow(() -> missing(at + "sha256"));
+        Role role = Role.of(string(t, at + "role", "role").orElseThrow(() -> missing(at + "role")));
+        List<Grant> grants = new ArrayList<>();
+        for (String g : strings(t, at + "namespaces", "namespaces")) {
+          grants.add(Grant.of(g));
+        }
+        credentials.add(new Credential(id, sha, role, grants));
+      }
+      c = c.withCredentials(credentials);
+    }
+    return c;
+  }
+
+  private static IllegalArgumentException missing(String key) {
+    return new IllegalArgumentException(key + ": missing");
+  }
+
+  private static TomlTable table(TomlTable t, String key) {
+    Object v = t.get(List.of(key));
+    if (v != null && !(v instanceof TomlTable)) {
+      throw new IllegalArgumentException(key + ": expected a table");
+    }
+    return (TomlTable) v;
+  }
+
+  private static Optional<String> string(TomlTable t, String name, String key) {
+    Object v = t.get(List.of(key));
+    if (v != null && !(v instanceof String)) {
+      throw new IllegalArgumentException(name + ": expected a string, found " + v);
+    }
+    return Optional.ofNullable((String) v);
+  }
+
+  private static Optional<Long> integer(TomlTable t, String name, String key) {
+    Object v = t.get(List.of(key));
+    if (v != null && !(v instanceof Long)) {
+      throw new IllegalArgumentException(name + ": expected an integer, found " + v);
+    }
+    return Optional.ofNullable((Long) v);
+  }
+
+  private static List<String> strings(TomlTable t, String name, String key) {
+    Object v = t.get(List.of(key));
+    if (v == null) {
+      return List.of();
+    }
+    List<String> out = new ArrayList<>();
+    if (v instanceof TomlArray a) {
+      for (int i = 0; i < a.size(); i++) {
+        if (!(a.get(i) instanceof String s)) {
+          throw new IllegalArgumentException(name + ": expected an array of strings");
+        }
+        out.add(s);
+      }
+      return out;
+    }
+    throw new IllegalArgumentException(name + ": expected an array of strings");
+  }
+
+  private static List<Cidr> cidrs(List<String> texts) {
+    List<Cidr> out = new ArrayList<>();
+    texts.forEach(s -> out.add(Cidr.of(s)));
+    return out;
+  }
+
+  private static void syncDirectory(Path dir) {
+    try (FileChannel ch = FileChannel.open(dir, StandardOpenOption.READ)) {
+      ch.force(true);
+    } catch (IOException e) {
+      // some platforms (Windows) cannot open a directory; they order the rename themselves
+    }
+  }
+
+  /** Writes to a temporary file beside {@code file}, fsyncs, renames over it, fsyncs the dir. */
+  private static void writeAtomically(Path file, String text) {
+    Path abs = file.toAbsolutePath();
+    Path dir = abs.getParent();
+    Path tmp = dir.resolve(abs.getFileName() + ".tmp");
+    try {
+      Files.createDirectories(dir);
+      try (FileChannel ch =
+          FileChannel.open(
+              tmp,
+              StandardOpenOption.CREATE,
+              StandardOpenOption.TRUNCATE_EXISTING,
+              StandardOpenOption.WRITE)) {
+        ch.write(java.nio.ByteBuffer.wrap(text.getBytes(StandardCharsets.UTF_8)));
+        ch.force(true);
+      }
+      try {
+        Files.move(tmp, abs, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+      } catch (AtomicMoveNotSupportedException e) {
+        Files.move(tmp, abs, StandardCopyOption.REPLACE_EXISTING);
+      }
+      syncDirectory(dir);
+    } catch (IOException e) {
+      throw new ConfigException(file, "cannot write: " + e.getMessage());
+    }
+  }
+}

@@ -1,0 +1,210 @@
+package dev.loci.server;
+
+import dev.loci.Loci;
+import dev.loci.server.internal.HttpPipeline;
+import dev.loci.server.internal.Metrics;
+import dev.loci.server.internal.OpsRoutes;
+import dev.loci.server.internal.TraceRoutes;
+import dev.loci.server.spi.Route;
+import dev.loci.server.spi.RouteSet;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.function.Consumer;
+import java.util.function.Function;
+
+/**
+ * The Loci HTTP server: API v1 over one data directory, with credentials, body caps, rate limits,
+ * metrics and an access log (Javalin on Jetty).
+ *
+ * <pre>{@code
+ * try (LociServer server =
+ *     LociServer.builder(Loci.builder().dataDir(dir)).config(ConfigFile.load(dir.resolve("loci.toml"))).start()) {
+ *   server.awaitStop();
+ * }
+ * }</pre>
+ *
+ * <p>The server owns the {@link Loci} it opens: {@link #close()} stops accepting connections, lets
+ * requests in flight finish (up to the drain time), then closes the data directory. Thread-safe.
+ */
+public final class LociServer implements AutoCloseable {
+  private final Loci loci;
+  private final HttpPipeline pipeline;
+  private final List<Route> routes;
+  private final String host;
+  private final Object stopLock = new Object();
+  private boolean stopped;
+
+  private LociServer(Loci loci, HttpPipeline pipeline, List<Route> routes, String host) {
+    this.loci = loci;
+    this.pipeline = pipeline;
+    this.routes = routes;
+    this.host = host;
+  }
+
+  /** Starts configuring a server over the data directory {@code loci} will open. */
+  public static Builder builder(Loci.Builder loci) {
+    return new Builder(loci);
+  }
+
+  /**
+   * The route sets of every layer, the one place where a layer's API is added: a new layer adds its
+   * {@link RouteSet} here (and its paths to the OpenAPI document).
+   */
+  public static List<RouteSet> standardRoutes(Loci loci) {
+    return List.of(new TraceRoutes(loci.traces()));
+  }
+
+  /** The port the server listens on (the one chosen when the configuration said 0). */
+  public int port() {
+    return pipeline.port();
+  }
+
+  /** The address the server listens on. */
+  public String host() {
+    return host;
+  }
+
+  /** Every route served, operations routes included, in registration order. */
+  public List<Route> routes() {
+    return routes;
+  }
+
+  /** The open data directory; closed by {@link #close()}. */
+  public Loci loci() {
+    return loci;
+  }
+
+  /** Blocks until {@link #close()} has finished on another thread. */
+  public void awaitStop() throws InterruptedException {
+    synchronized (stopLock) {
+      while (!stopped) {
+        stopLock.wait();
+      }
+    }
+  }
+
+  /**
+   * Stops accepting connections, waits for requests in flight up to the drain time, then closes the
+   * data directory. Idempotent.
+   */
+  @Override
+  public void close() {
+    synchronized (stopLock) {
+      if (stopped) {
+        return;
+      }
+      try {
+        pipeline.stop();
+      } finally {
+        try {
+          loci.close();
+        } finally {
+          stopped = true;
+          stopLock.notifyAll();
+        }
+      }
+    }
+  }
+
+  /** Configures and starts a {@link LociServer}; not thread-safe. */
+  public static final class Builder {
+    private final Loci.Builder loci;
+    private ServerConfig config = ServerConfig.defaults();
+    private final List<Function<Loci, RouteSet>> extraRoutes = new ArrayList<>();
+    private Consumer<String> accessLog = line -> {};
+    private Duration drain = Duration.ofSeconds(30);
+    private String configHint = ConfigFile.NAME;
+
+    private Builder(Loci.Builder loci) {
+      this.loci = Objects.requireNonNull(loci, "loci");
+    }
+
+    /** The configuration; default {@link ServerConfig#defaults()}. */
+    public Builder config(ServerConfig config) {
+      this.config = Objects.requireNonNull(config, "config");
+      return this;
+    }
+
+    /** Where the configuration was read from, named in the refusal to bind without a credential. */
+    public Builder configFile(Path file) {
+      this.configHint = file.toString();
+      return this;
+    }
+
+    /** Adds routes beyond {@link #standardRoutes}, built once the data directory is open. */
+    public Builder routes(Function<Loci, RouteSet> routes) {
+      extraRoutes.add(Objects.requireNonNull(routes, "routes"));
+      return this;
+    }
+
+    /** Receives one JSON line per request (method, route, status, duration, remote, token id). */
+    public Builder accessLog(Consumer<String> accessLog) {
+      this.accessLog = Objects.requireNonNull(accessLog, "accessLog");
+      return this;
+    }
+
+    /** How long {@link #close()} waits for requests in flight; default 30 s. */
+    public Builder drain(Duration drain) {
+      this.drain = Objects.requireNonNull(drain, "drain");
+      return this;
+    }
+
+    /**
+     * Checks the configuration is safe, opens the data directory and starts listening.
+     *
+     * @throws ConfigException if the address is not loopback and no credential is configured
+     */
+    public LociServer start() {
+      checkSafeBind();
+      Metrics metrics = new Metrics();
+      Loci opened = loci.appendListener(metrics::journalAppend).open();
+      try {
+        List<Route> routes = new ArrayList<>(new OpsRoutes(opened, metrics).routes());
+        standardRoutes(opened).forEach(set -> routes.addAll(set.routes()));
+        extraRoutes.forEach(f -> routes.addAll(f.apply(opened).routes()));
+        HttpPipeline pipeline = new HttpPipeline(config, routes, accessLog, drain, metrics);
+        pipeline.start();
+        return new LociServer(opened, pipeline, List.copyOf(routes), config.host());
+      } catch (RuntimeException e) {
+        try {
+          opened.close();
+        } catch (RuntimeException cleanup) {
+          e.addSuppressed(cleanup);
+        }
+        throw e;
+      }
+    }
+
+    private void checkSafeBind() {
+      if (!config.credentials().isEmpty()) {
+        return;
+      }
+      boolean loopback;
+      try {
+        InetAddress[] all = InetAddress.getAllByName(config.host());
+        loopback = all.length > 0;
+        for (InetAddress a : all) {
+          loopback &= a.isLoopbackAddress();
+        }
+      } catch (UnknownHostException e) {
+        throw new ConfigException("host: cannot resolve '" + config.host() + "'");
+      }
+      if (!loopback) {
+        throw new ConfigException(
+            "refusing to listen on "
+                + config.host()
+                + " with no credential configured: anyone who can reach it could read and write"
+                + " every namespace. Create a credential first, for example\n"
+                + "  loci token create --role admin --ns '*'\n"
+                + "(it is stored hashed in "
+                + configHint
+                + "), or listen on 127.0.0.1.");
+      }
+    }
+  }
+}

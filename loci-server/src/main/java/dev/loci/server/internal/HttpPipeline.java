@@ -1,0 +1,225 @@
+package dev.loci.server.internal;
+
+import com.fasterxml.jackson.core.io.JsonStringEncoder;
+import dev.loci.Namespace;
+import dev.loci.NamespaceScope;
+import dev.loci.server.Cidr;
+import dev.loci.server.Role;
+import dev.loci.server.ServerConfig;
+import dev.loci.server.spi.HttpProblem;
+import dev.loci.server.spi.Route;
+import io.javalin.Javalin;
+import io.javalin.http.Context;
+import io.javalin.http.HandlerType;
+import java.net.InetAddress;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Collections;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.function.Consumer;
+
+/**
+ * The request pipeline around every route, and the Javalin application that runs it.
+ *
+ * <p>Design. Each {@link Route} is registered with a wrapper that enforces its declaration before
+ * the handler runs (client address, allowlist, credential, rate, role, namespace, content type,
+ * declared body length: see {@link Route}); one exception handler turns every failure into a
+ * problem response; one request logger feeds the metrics and writes the access log. Nothing depends
+ * on a route's path except its {@code {ns}} parameter, so a layer's routes need no code here.
+ */
+public final class HttpPipeline {
+  private static final String ROUTE = "loci.route";
+  private static final String CLIENT = "loci.client";
+  private static final String TOKEN = "loci.token";
+
+  private final ServerConfig config;
+  private final Guard guard;
+  private final Metrics metrics;
+  private final Consumer<String> accessLog;
+  private final Javalin app;
+
+  /**
+   * Builds the application, not yet started.
+   *
+   * @param routes every route, in registration order
+   * @param accessLog receives one JSON line per request
+   * @param drain how long stopping waits for requests in flight
+   */
+  public HttpPipeline(
+      ServerConfig config,
+      List<Route> routes,
+      Consumer<String> accessLog,
+      Duration drain,
+      Metrics metrics) {
+    this.config = config;
+    this.guard = new Guard(config);
+    this.metrics = metrics;
+    this.accessLog = accessLog;
+    this.app =
+        Javalin.create(
+            cfg -> {
+              cfg.showJavalinBanner = false;
+              cfg.startupWatcherEnabled = false;
+              cfg.http.prefer405over404 = true;
+              cfg.jetty.modifyServer(
+                  server -> {
+                    server.setStopTimeout(drain.toMillis());
+                    server.setErrorHandler(new ProblemErrorHandler());
+                  });
+              cfg.requestLogger.http(this::finished);
+            });
+    for (Route r : routes) {
+      app.addHttpHandler(HandlerType.valueOf(r.method().name()), r.path(), ctx -> serve(ctx, r));
+    }
+    app.exception(Exception.class, (e, ctx) -> respond(ctx, Problems.of(e)));
+    app.error(404, ctx -> respondIfBare(ctx, 404));
+    app.error(405, ctx -> respondIfBare(ctx, 405));
+  }
+
+  /** Binds and starts serving. */
+  public void start() {
+    app.start(config.host(), config.port());
+  }
+
+  /** The port bound. */
+  public int port() {
+    return app.port();
+  }
+
+  /** Stops accepting, waits for requests in flight up to the drain time, and stops. */
+  public void stop() {
+    app.stop();
+  }
+
+  private void serve(Context ctx, Route r) throws Exception {
+    ctx.attribute(ROUTE, r.path());
+    InetAddress peer =
+        Cidr.parseAddress(ctx.req().getRemoteAddr())
+            .orElseThrow(() -> new IllegalStateException("peer " + ctx.req().getRemoteAddr()));
+    Optional<InetAddress> client =
+        guard.client(peer, Collections.list(ctx.req().getHeaders("X-Forwarded-For")));
+    ctx.attribute(CLIENT, client.map(InetAddress::getHostAddress).orElse("?"));
+    if (r.role().isEmpty()) {
+      r.handler().handle(new JavalinExchange(ctx, r, Principal.LOCAL, null, 0));
+      return;
+    }
+    guard.checkAllowed(client);
+    Principal p = guard.authenticate(Optional.ofNullable(ctx.header("Authorization")));
+    ctx.attribute(TOKEN, p.id());
+    guard.checkRate(p, client);
+    Role required = r.role().get();
+    if (!p.satisfies(required)) {
+      throw forbidden(
+          "token "
+              + p.id()
+              + " has role "
+              + p.credential().orElseThrow().role().label()
+              + "; this route requires "
+              + (required == Role.LEGAL ? "legal" : required.label() + " or above"));
+    }
+    NamespaceScope scope = null;
+    if (r.namespaces() != Route.NamespaceAccess.NONE) {
+      Namespace ns = Namespace.of(ctx.pathParam("ns"));
+      boolean subtree =
+          r.namespaces() == Route.NamespaceAccess.PATH_OR_SUBTREE
+              && flag(ctx.queryParam("subtree"), "subtree");
+      scope = new NamespaceScope(ns, subtree);
+      if (!p.covers(scope)) {
+        throw forbidden("token " + p.id() + " may not reach namespace " + scope);
+      }
+    }
+    long limit = 0;
+    if (r.takesBody()) {
+      checkContentType(ctx.contentType());
+      limit = config.bodyLimits().limitFor(ctx.path());
+      if (ctx.req().getContentLengthLong() > limit) {
+        throw JavalinExchange.tooLarge(limit);
+      }
+    }
+    r.handler().handle(new JavalinExchange(ctx, r, p, scope, limit));
+  }
+
+  /**
+   * Parses a boolean query parameter: absent is false.
+   *
+   * @throws HttpProblem 400 naming {@code field} if it is not {@code true} or {@code false}
+   */
+  static boolean flag(String value, String field) {
+    if (value == null || value.equals("false")) {
+      return false;
+    }
+    if (value.equals("true")) {
+      return true;
+    }
+    throw HttpProblem.invalidField(
+        field, field + ": expected true or false, found '" + value + "'");
+  }
+
+  private static HttpProblem forbidden(String detail) {
+    return new HttpProblem(403, "forbidden", "Forbidden", detail, Optional.empty());
+  }
+
+  private static void checkContentType(String contentType) {
+    String type = contentType == null ? "" : contentType.toLowerCase(Locale.ROOT);
+    int semi = type.indexOf(';');
+    String media = (semi < 0 ? type : type.substring(0, semi)).strip();
+    String params = semi < 0 ? "" : type.substring(semi + 1).replace(" ", "");
+    boolean json =
+        media.equals("application/json") || media.matches("application/[a-z.+-]+\\+json");
+    boolean utf8 = !params.contains("charset=") || params.contains("charset=utf-8");
+    if (!json || !utf8) {
+      throw new HttpProblem(
+          415,
+          "unsupported-media-type",
+          "Unsupported media type",
+          "Content-Type: expected application/json (UTF-8), found "
+              + (contentType == null ? "none" : "'" + contentType + "'"),
+          Optional.of("Content-Type"));
+    }
+  }
+
+  private void respondIfBare(Context ctx, int status) {
+    String type = ctx.res().getContentType();
+    if (type == null || !type.startsWith(Problems.CONTENT_TYPE)) {
+      respond(ctx, Problems.fromJavalin(status));
+    }
+  }
+
+  private void respond(Context ctx, HttpProblem p) {
+    if (p.status() == 401) {
+      ctx.header("WWW-Authenticate", "Bearer realm=\"loci\"");
+    }
+    if (p.status() == 429) {
+      ctx.header("Retry-After", Long.toString(guard.retryAfterSeconds()));
+    }
+    ctx.status(p.status()).contentType(Problems.CONTENT_TYPE).result(Problems.json(p));
+  }
+
+  private void finished(Context ctx, Float millis) {
+    String route = ctx.attribute(ROUTE);
+    if (route == null) {
+      route = "unmatched";
+    }
+    String method = ctx.method().name();
+    int status = ctx.statusCode();
+    metrics.request(method, route, status, millis / 1000.0);
+    String client = ctx.attribute(CLIENT);
+    String token = ctx.attribute(TOKEN);
+    StringBuilder line = new StringBuilder(160);
+    line.append("{\"ts\":\"").append(Instant.now()).append("\",\"method\":\"").append(method);
+    line.append("\",\"route\":").append(quote(route)).append(",\"status\":").append(status);
+    line.append(",\"duration_ms\":").append(String.format(Locale.ROOT, "%.3f", millis));
+    line.append(",\"remote\":")
+        .append(quote(client != null ? client : ctx.req().getRemoteAddr()))
+        .append(",\"token\":")
+        .append(quote(token != null ? token : "-"))
+        .append('}');
+    accessLog.accept(line.toString());
+  }
+
+  private static String quote(String s) {
+    return "\"" + new String(JsonStringEncoder.getInstance().quoteAsString(s)) + "\"";
+  }
+}

@@ -1,0 +1,161 @@
+package dev.loci.server.internal;
+
+import dev.loci.Namespace;
+import dev.loci.NamespaceScope;
+import dev.loci.server.spi.Exchange;
+import dev.loci.server.spi.HttpProblem;
+import dev.loci.server.spi.JsonBody;
+import dev.loci.server.spi.Route;
+import io.javalin.http.Context;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+
+/** An {@link Exchange} over a Javalin context, with the checks' results. */
+final class JavalinExchange implements Exchange {
+  private final Context ctx;
+  private final Route route;
+  private final Principal principal;
+  private final NamespaceScope scope;
+  private final long bodyLimit;
+
+  JavalinExchange(
+      Context ctx, Route route, Principal principal, NamespaceScope scope, long bodyLimit) {
+    this.ctx = ctx;
+    this.route = route;
+    this.principal = principal;
+    this.scope = scope;
+    this.bodyLimit = bodyLimit;
+  }
+
+  @Override
+  public Namespace namespace() {
+    return scope().root();
+  }
+
+  @Override
+  public NamespaceScope scope() {
+    if (scope == null) {
+      throw new IllegalStateException(route.path() + " names no namespace");
+    }
+    return scope;
+  }
+
+  @Override
+  public String pathParam(String name) {
+    return ctx.pathParam(name);
+  }
+
+  @Override
+  public Optional<String> query(String name) {
+    return Optional.ofNullable(ctx.queryParam(name));
+  }
+
+  @Override
+  public Set<String> queryNames() {
+    return ctx.queryParamMap().keySet();
+  }
+
+  @Override
+  public List<String> queries(String name) {
+    return ctx.queryParams(name);
+  }
+
+  @Override
+  public Optional<String> header(String name) {
+    return Optional.ofNullable(ctx.header(name));
+  }
+
+  @Override
+  public JsonBody body() {
+    if (!route.takesBody()) {
+      throw new IllegalStateException(route.path() + " does not take a body");
+    }
+    byte[] bytes = readBounded(ctx, bodyLimit);
+    String text;
+    try {
+      text =
+          StandardCharsets.UTF_8
+              .newDecoder()
+              .onMalformedInput(CodingErrorAction.REPORT)
+              .onUnmappableCharacter(CodingErrorAction.REPORT)
+              .decode(ByteBuffer.wrap(bytes))
+              .toString();
+    } catch (CharacterCodingException e) {
+      throw new HttpProblem(
+          400,
+          "malformed-json",
+          "Malformed JSON",
+          "body: expected UTF-8 text",
+          Optional.of("body"));
+    }
+    return JsonBody.parse(text);
+  }
+
+  @Override
+  public String actor() {
+    return principal.actor();
+  }
+
+  @Override
+  public void responseHeader(String name, String value) {
+    ctx.header(name, value);
+  }
+
+  @Override
+  public void json(int status, String json) {
+    respond(status, "application/json", json);
+  }
+
+  @Override
+  public void respond(int status, String contentType, String body) {
+    ctx.status(status).contentType(contentType).result(body);
+  }
+
+  /**
+   * Reads the body, never holding more than {@code limit} bytes: a body that goes over is refused
+   * as soon as the byte past the limit arrives, whether or not it declared a length.
+   *
+   * @throws HttpProblem 413 if the body is longer than {@code limit}
+   */
+  static byte[] readBounded(Context ctx, long limit) {
+    long declared = ctx.req().getContentLengthLong();
+    if (declared > limit) {
+      throw tooLarge(limit);
+    }
+    ByteArrayOutputStream out =
+        new ByteArrayOutputStream((int) Math.min(declared > 0 ? declared : 8192, limit));
+    byte[] buf = new byte[8192];
+    long total = 0;
+    try (InputStream in = ctx.req().getInputStream()) {
+      int n;
+      while ((n = in.read(buf)) > 0) {
+        total += n;
+        if (total > limit) {
+          throw tooLarge(limit);
+        }
+        out.write(buf, 0, n);
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return out.toByteArray();
+  }
+
+  static HttpProblem tooLarge(long limit) {
+    return new HttpProblem(
+        413,
+        "body-too-large",
+        "Body too large",
+        "body: the request body is over this route's limit of " + limit + " bytes",
+        Optional.of("body"));
+  }
+}

@@ -1,0 +1,86 @@
+package dev.loci.server.internal;
+
+import dev.loci.Loci;
+import dev.loci.server.Role;
+import dev.loci.server.spi.Exchange;
+import dev.loci.server.spi.Route;
+import dev.loci.server.spi.Route.Method;
+import dev.loci.server.spi.Route.NamespaceAccess;
+import dev.loci.server.spi.RouteSet;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+
+/**
+ * The operator's routes: {@code /health} (open to anyone, for load balancers), {@code /metrics}
+ * (Prometheus text, admin) and the OpenAPI document {@code /v1/openapi.json} (any credential).
+ */
+public final class OpsRoutes implements RouteSet {
+  /** Where the OpenAPI document lives on the class path. */
+  public static final String OPENAPI_RESOURCE = "/dev/loci/server/openapi.json";
+
+  private final Loci loci;
+  private final Metrics metrics;
+  private final long startNanos = System.nanoTime();
+  private final String openapi;
+
+  /** The routes for {@code loci}, reporting {@code metrics}. */
+  public OpsRoutes(Loci loci, Metrics metrics) {
+    this.loci = loci;
+    this.metrics = metrics;
+    this.openapi = openApiDocument();
+    metrics.gauge(
+        "loci_traces",
+        "Traces stored, retired ones included, in every namespace.",
+        () -> loci.traces().total());
+    metrics.gauge(
+        "loci_journal_seq", "Sequence number of the last journal batch applied.", loci::lastSeq);
+    metrics.gauge("loci_uptime_seconds", "Seconds since the server started.", this::uptimeSeconds);
+  }
+
+  /** The OpenAPI document served at {@code /v1/openapi.json}. */
+  public static String openApiDocument() {
+    try (InputStream in = OpsRoutes.class.getResourceAsStream(OPENAPI_RESOURCE)) {
+      if (in == null) {
+        throw new IllegalStateException(OPENAPI_RESOURCE + " is missing from the class path");
+      }
+      return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  @Override
+  public List<Route> routes() {
+    return List.of(
+        Route.open(Method.GET, "/health", this::health),
+        Route.of(Method.GET, "/metrics", Role.ADMIN, NamespaceAccess.NONE, false, this::metrics),
+        Route.of(
+            Method.GET,
+            "/v1/openapi.json",
+            Role.READER,
+            NamespaceAccess.NONE,
+            false,
+            ex -> ex.json(200, openapi)));
+  }
+
+  private long uptimeSeconds() {
+    return (System.nanoTime() - startNanos) / 1_000_000_000L;
+  }
+
+  private void health(Exchange ex) {
+    ex.json(
+        200,
+        "{\"status\":\"ok\",\"journal_seq\":"
+            + loci.lastSeq()
+            + ",\"uptime_seconds\":"
+            + uptimeSeconds()
+            + "}");
+  }
+
+  private void metrics(Exchange ex) {
+    ex.respond(200, "text/plain; version=0.0.4; charset=utf-8", metrics.scrape());
+  }
+}

@@ -1,0 +1,283 @@
+package dev.loci.server.internal;
+
+import dev.loci.Namespace;
+import dev.loci.Page;
+import dev.loci.Trace;
+import dev.loci.TraceQuery;
+import dev.loci.Traces;
+import dev.loci.server.Role;
+import dev.loci.server.spi.Exchange;
+import dev.loci.server.spi.HttpProblem;
+import dev.loci.server.spi.JsonBody;
+import dev.loci.server.spi.Route;
+import dev.loci.server.spi.Route.Method;
+import dev.loci.server.spi.Route.NamespaceAccess;
+import dev.loci.server.spi.RouteSet;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * API v1 of the trace store: one route per {@link Traces} operation, under {@code
+ * /v1/ns/{ns}/traces}. Every response that carries one trace also carries its {@link
+ * Trace#version()} as a strong {@code ETag}; update, revise and retire honour {@code If-Match}, so
+ * a stale write is refused (412) instead of overwriting a change unseen.
+ */
+public final class TraceRoutes implements RouteSet {
+  static final String BASE = "/v1/ns/{ns}/traces";
+  private static final Set<String> SEARCH_PARAMS =
+      Set.of(
+          "subtree",
+          "tag",
+          "contains",
+          "created_from",
+          "created_before",
+          "include_retired",
+          "limit",
+          "cursor");
+
+  private final Traces traces;
+
+  /** Routes over {@code traces}. */
+  public TraceRoutes(Traces traces) {
+    this.traces = traces;
+  }
+
+  @Override
+  public List<Route> routes() {
+    return List.of(
+        Route.of(Method.POST, BASE, Role.WRITER, NamespaceAccess.PATH, true, this::add),
+        Route.of(
+            Method.GET, BASE, Role.READER, NamespaceAccess.PATH_OR_SUBTREE, false, this::search),
+        Route.of(
+            Method.GET,
+            "/v1/ns/{ns}/trace-count",
+            Role.READER,
+            NamespaceAccess.PATH_OR_SUBTREE,
+            false,
+            this::count),
+        Route.of(Method.GET, BASE + "/{uid}", Role.READER, NamespaceAccess.PATH, false, this::get),
+        Route.of(
+            Method.PUT,
+            BASE + "/{uid}",
+            Role.WRITER,
+            NamespaceAccess.PATH,
+            true,
+            this::addIdempotent),
+        Route.of(
+            Method.PATCH, BASE + "/{uid}", Role.WRITER, NamespaceAccess.PATH, true, this::update),
+        Route.of(
+            Method.POST,
+            BASE + "/{uid}/revisions",
+            Role.WRITER,
+            NamespaceAccess.PATH,
+            true,
+            this::revise),
+        Route.of(
+            Method.POST,
+            BASE + "/{uid}/retire",
+            Role.WRITER,
+            NamespaceAccess.PATH,
+            false,
+            this::retire),
+        Route.of(
+            Method.GET,
+            BASE + "/{uid}/history",
+            Role.READER,
+            NamespaceAccess.PATH,
+            false,
+            this::history));
+  }
+
+  private Traces as(Exchange ex) {
+    return traces.as(ex.actor());
+  }
+
+  private void add(Exchange ex) {
+    JsonBody body = ex.body().allowOnly(Set.of("content", "tags", "uid"));
+    String content = body.requireRaw("content");
+    List<String> tags = body.strings("tags").orElse(List.of());
+    Optional<String> uid = body.string("uid");
+    Namespace ns = ex.namespace();
+    Trace t =
+        uid.isPresent()
+            ? as(ex).addNew(ns, uid.get(), content, tags)
+            : as(ex).add(ns, content, tags);
+    created(ex, t);
+  }
+
+  private void addIdempotent(Exchange ex) {
+    JsonBody body = ex.body().allowOnly(Set.of("content", "tags"));
+    Trace t =
+        as(ex)
+            .addIdempotent(
+                ex.namespace(),
+                ex.pathParam("uid"),
+                body.requireRaw("content"),
+                body.strings("tags").orElse(List.of()));
+    if (t.replayCount() == 1) {
+      created(ex, t);
+    } else {
+      one(ex, 200, t);
+    }
+  }
+
+  private void update(Exchange ex) {
+    String content = ex.body().allowOnly(Set.of("content")).requireRaw("content");
+    Namespace ns = ex.namespace();
+    String uid = ex.pathParam("uid");
+    Optional<String> expected = ifMatch(ex);
+    Trace t =
+        expected.isPresent()
+            ? as(ex).update(ns, uid, content, expected.get())
+            : as(ex).update(ns, uid, content);
+    one(ex, 200, t);
+  }
+
+  private void revise(Exchange ex) {
+    JsonBody body = ex.body().allowOnly(Set.of("content", "tags"));
+    String content = body.requireRaw("content");
+    List<String> tags = body.strings("tags").orElse(List.of());
+    Namespace ns = ex.namespace();
+    String uid = ex.pathParam("uid");
+    Optional<String> expected = ifMatch(ex);
+    Trace t =
+        expected.isPresent()
+            ? as(ex).revise(ns, uid, content, tags, expected.get())
+            : as(ex).revise(ns, uid, content, tags);
+    created(ex, t);
+  }
+
+  private void retire(Exchange ex) {
+    Namespace ns = ex.namespace();
+    String uid = ex.pathParam("uid");
+    Optional<String> expected = ifMatch(ex);
+    Trace t =
+        expected.isPresent() ? as(ex).retire(ns, uid, expected.get()) : as(ex).retire(ns, uid);
+    one(ex, 200, t);
+  }
+
+  private void get(Exchange ex) {
+    one(ex, 200, traces.get(ex.namespace(), ex.pathParam("uid")));
+  }
+
+  private void history(Exchange ex) {
+    List<Trace> chain = traces.history(ex.namespace(), ex.pathParam("uid"));
+    ex.json(200, items(chain).append('}').toString());
+  }
+
+  private void search(Exchange ex) {
+    rejectUnknownParams(ex, SEARCH_PARAMS);
+    TraceQuery.Builder q =
+        TraceQuery.in(ex.scope())
+            .tags(ex.queries("tag"))
+            .includeRetired(
+                HttpPipeline.flag(ex.query("include_retired").orElse(null), "include_retired"));
+    ex.query("contains").ifPresent(q::contentContains);
+    ex.query("created_from").ifPresent(v -> q.createdFrom(instant(v, "created_from")));
+    ex.query("created_before").ifPresent(v -> q.createdBefore(instant(v, "created_before")));
+    ex.query("limit").ifPresent(v -> q.limit(integer(v, "limit")));
+    ex.query("cursor").ifPresent(q::cursor);
+    Page<Trace> page = traces.search(q.build());
+    StringBuilder sb = items(page.items()).append(",\"next_cursor\":");
+    sb.append(page.nextCursor().map(c -> "\"" + c + "\"").orElse("null"));
+    ex.json(200, sb.append('}').toString());
+  }
+
+  private void count(Exchange ex) {
+    rejectUnknownParams(ex, Set.of("subtree"));
+    long n = traces.count(ex.scope());
+    ex.json(200, "{\"scope\":\"" + ex.scope() + "\",\"count\":" + n + "}");
+  }
+
+  private static void rejectUnknownParams(Exchange ex, Set<String> allowed) {
+    for (String name : ex.queryNames()) {
+      if (!allowed.contains(name)) {
+        throw HttpProblem.invalidField(
+            name,
+            name
+                + ": unknown query parameter; expected only "
+                + String.join(", ", allowed.stream().sorted().toList()));
+      }
+    }
+  }
+
+  private static StringBuilder items(List<Trace> traces) {
+    StringBuilder sb = new StringBuilder(256 * (traces.size() + 1)).append("{\"items\":[");
+    for (int i = 0; i < traces.size(); i++) {
+      traces.get(i).appendJson(i == 0 ? sb : sb.append(','));
+    }
+    return sb.append(']');
+  }
+
+  private static void one(Exchange ex, int status, Trace t) {
+    ex.responseHeader("ETag", etag(t));
+    ex.json(status, t.toJson());
+  }
+
+  private static void created(Exchange ex, Trace t) {
+    ex.responseHeader(
+        "Location",
+        "/v1/ns/"
+            + t.namespace().value()
+            + "/traces/"
+            + URLEncoder.encode(t.uid(), StandardCharsets.UTF_8));
+    one(ex, 201, t);
+  }
+
+  /** The strong entity tag of a trace: its version, quoted. */
+  static String etag(Trace t) {
+    return "\"" + t.version() + "\"";
+  }
+
+  /**
+   * The version an {@code If-Match} header asks for: empty when absent or {@code *} (any current
+   * version). A weak tag never matches, as RFC 9110 requires of {@code If-Match}.
+   *
+   * @throws HttpProblem 400 if the header is not one entity tag or {@code *}
+   */
+  private static Optional<String> ifMatch(Exchange ex) {
+    Optional<String> header = ex.header("If-Match").map(String::strip);
+    if (header.isEmpty() || header.get().equals("*")) {
+      return Optional.empty();
+    }
+    String v = header.get();
+    if (v.startsWith("W/\"")) {
+      return Optional.of("W/"); // no version equals this, so the write fails with 412
+    }
+    if (v.length() < 2
+        || !v.startsWith("\"")
+        || !v.endsWith("\"")
+        || v.indexOf('"', 1) != v.length() - 1) {
+      throw HttpProblem.invalidField(
+          "If-Match",
+          "If-Match: expected one entity tag as sent in ETag (\"...\") or *, found '" + v + "'");
+    }
+    return Optional.of(v.substring(1, v.length() - 1));
+  }
+
+  private static Instant instant(String v, String field) {
+    try {
+      return Instant.parse(v);
+    } catch (DateTimeParseException e) {
+      throw HttpProblem.invalidField(
+          field,
+          field
+              + ": expected an RFC 3339 UTC time such as 2026-11-22T10:00:00Z, found '"
+              + v
+              + "'");
+    }
+  }
+
+  private static int integer(String v, String field) {
+    try {
+      return Integer.parseInt(v);
+    } catch (NumberFormatException e) {
+      throw HttpProblem.invalidField(field, field + ": expected an integer, found '" + v + "'");
+    }
+  }
+}

@@ -1,0 +1,64 @@
+package dev.loci.server.spi;
+
+import dev.loci.Namespace;
+import dev.loci.NamespaceScope;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * One request to a {@link Route} that passed the route's checks, and its response. Not thread-safe;
+ * valid only while the handler runs.
+ */
+public interface Exchange {
+  /**
+   * The namespace of the {@code {ns}} path parameter, already checked against the credential.
+   *
+   * @throws IllegalStateException if the route declares {@link Route.NamespaceAccess#NONE}
+   */
+  Namespace namespace();
+
+  /**
+   * The namespaces the request reads: {@link #namespace()}, and with {@code subtree=true} on a
+   * {@link Route.NamespaceAccess#PATH_OR_SUBTREE} route every namespace below it; already checked
+   * against the credential.
+   *
+   * @throws IllegalStateException if the route declares {@link Route.NamespaceAccess#NONE}
+   */
+  NamespaceScope scope();
+
+  /** A path parameter of the route's template. */
+  String pathParam(String name);
+
+  /** The first value of a query parameter, if given. */
+  Optional<String> query(String name);
+
+  /** The names of the query parameters given. */
+  Set<String> queryNames();
+
+  /** Every value of a query parameter, in order; empty if not given. */
+  List<String> queries(String name);
+
+  /** A request header, if present. */
+  Optional<String> header(String name);
+
+  /**
+   * The request body as a JSON object, read within the route's body cap.
+   *
+   * @throws HttpProblem 400 if it is not one JSON object, 413 if over the cap
+   * @throws IllegalStateException if the route does not take a body
+   */
+  JsonBody body();
+
+  /** Who the journal records as the author of writes: {@code token:<id>}, or {@code http}. */
+  String actor();
+
+  /** Sets a response header. */
+  void responseHeader(String name, String value);
+
+  /** Responds with {@code status} and {@code json} as {@code application/json}. */
+  void json(int status, String json);
+
+  /** Responds with {@code status} and {@code body} of the given content type. */
+  void respond(int status, String contentType, String body);
+}
