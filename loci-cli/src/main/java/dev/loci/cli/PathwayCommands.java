@@ -1,16 +1,10 @@
 package dev.loci.cli;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.loci.InvalidRequestException;
 import dev.loci.Loci;
 import dev.loci.NamespaceScope;
 import dev.loci.pathway.LegalCapability;
 import dev.loci.pathway.PathwayMemory;
 import dev.loci.pathway.RedactionPolicy;
-import dev.loci.pathway.ScoredTrace;
 import dev.loci.pathway.internal.PathwayJson;
 import dev.loci.pathway.internal.PathwayLayer;
 import java.io.IOException;
@@ -19,7 +13,6 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.util.List;
 import java.util.Optional;
 import java.util.function.Function;
 import picocli.CommandLine.ArgGroup;
@@ -261,40 +254,9 @@ final class PathwayCommands {
             float[] vec =
                 query.like != null
                     ? p.get(scope.scope.root(), query.like, true).pathwayVec().values()
-                    : parseVec(query.vec);
-            List<ScoredTrace> hits =
-                p.queryByVec(scope.scope, vec, k, includeHistory, includeRetired);
-            ArrayNode out = PathwayJson.MAPPER.createArrayNode();
-            for (ScoredTrace h : hits) {
-              ObjectNode n = out.addObject();
-              n.put("score", h.score());
-              n.set("trace", PathwayJson.MAPPER.valueToTree(h.trace()));
-            }
-            return out;
+                    : PathwayJson.readVector(query.vec);
+            return p.queryByVec(scope.scope, vec, k, includeHistory, includeRetired);
           });
-    }
-
-    private static float[] parseVec(String text) {
-      JsonNode node;
-      try {
-        node = PathwayJson.MAPPER.readTree(text);
-      } catch (JsonProcessingException e) {
-        throw new InvalidRequestException(
-            "pathway_vec",
-            "expected a JSON array of 32 numbers, found an error: " + e.getOriginalMessage());
-      }
-      if (node == null || !node.isArray()) {
-        throw new InvalidRequestException("pathway_vec", "expected a JSON array of 32 numbers");
-      }
-      float[] v = new float[node.size()];
-      for (int i = 0; i < v.length; i++) {
-        if (!node.get(i).isNumber()) {
-          throw new InvalidRequestException(
-              "pathway_vec", "expected numbers, found " + node.get(i) + " at index " + i);
-        }
-        v[i] = node.get(i).floatValue();
-      }
-      return v;
     }
   }
 
@@ -456,12 +418,7 @@ final class PathwayCommands {
     }
 
     private RedactionPolicy parsePolicy(String text) {
-      try {
-        return PathwayLayer.policyFromJson(PathwayJson.MAPPER.readTree(argument("--set", text)));
-      } catch (JsonProcessingException e) {
-        throw new InvalidRequestException(
-            "policy", "expected a JSON object, found an error: " + e.getOriginalMessage());
-      }
+      return PathwayLayer.policyFromJson(argument("--set", text));
     }
   }
 }

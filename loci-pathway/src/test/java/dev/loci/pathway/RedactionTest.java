@@ -139,4 +139,26 @@ class RedactionTest {
         .containsExactly(RedactionPolicy.PHONE, new RedactionPolicy.Rule("badge", "B-\\d+"));
     assertThat(PathwayLayer.policyFromJson(PathwayLayer.policyToJson(p))).isEqualTo(p);
   }
+
+  @Test
+  void policyJson_enabledMustBeBoolean_rulesMustBeObjects() {
+    // a loose reading once took {"enabled": 0} for "off" and {"enabled": "no"} for "on"
+    for (String enabled : List.of("0", "\"no\"", "null")) {
+      assertThatThrownBy(() -> PathwayLayer.policyFromJson("{\"enabled\":" + enabled + "}"))
+          .isInstanceOf(InvalidRequestException.class)
+          .extracting(e -> ((InvalidRequestException) e).field())
+          .isEqualTo("enabled");
+    }
+    assertThatThrownBy(
+            () -> PathwayLayer.policyFromJson("{\"rules\":[{\"name\":\"email\"},\"phone\"]}"))
+        .isInstanceOf(InvalidRequestException.class)
+        .extracting(e -> ((InvalidRequestException) e).field())
+        .isEqualTo("rules[1]");
+    assertThatThrownBy(() -> PathwayLayer.policyFromJson("{\"rules\":"))
+        .isInstanceOf(InvalidRequestException.class)
+        .extracting(e -> ((InvalidRequestException) e).field())
+        .isEqualTo("policy");
+    assertThat(PathwayLayer.policyFromJson("{\"enabled\":false,\"rules\":[]}"))
+        .isEqualTo(RedactionPolicy.off());
+  }
 }

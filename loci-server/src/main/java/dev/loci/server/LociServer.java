@@ -1,9 +1,11 @@
 package dev.loci.server;
 
 import dev.loci.Loci;
+import dev.loci.pathway.PathwayMemory;
 import dev.loci.server.internal.HttpPipeline;
 import dev.loci.server.internal.Metrics;
 import dev.loci.server.internal.OpsRoutes;
+import dev.loci.server.internal.PathwayRoutes;
 import dev.loci.server.internal.TraceRoutes;
 import dev.loci.server.spi.Route;
 import dev.loci.server.spi.RouteSet;
@@ -56,7 +58,7 @@ public final class LociServer implements AutoCloseable {
    * {@link RouteSet} here (and its paths to the OpenAPI document).
    */
   public static List<RouteSet> standardRoutes(Loci loci) {
-    return List.of(new TraceRoutes(loci.traces()));
+    return List.of(new TraceRoutes(loci.traces()), new PathwayRoutes(PathwayMemory.of(loci)));
   }
 
   /** The port the server listens on (the one chosen when the configuration said 0). */

@@ -7,7 +7,8 @@ import java.util.Locale;
  * do what the roles below it may. {@code legal} stands apart: it reads like {@code reader} and is
  * the only role allowed on routes that require {@code legal} (listing version chains that may carry
  * personal data, exporting audit logs, erasure); no other role, not even {@code admin}, may use
- * those.
+ * those. A server with no credential configured serves every other route to the local user, but
+ * refuses these: they are never reachable without a {@code legal} token.
  */
 public enum Role {
   /** Reads records in its namespaces. */

@@ -8,6 +8,7 @@ import dev.loci.server.spi.Route;
 import dev.loci.server.spi.RouteSet;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
@@ -23,6 +24,23 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class AuthTest {
   private static final String NS = "acme.team";
+  private static final String PATHWAY_TRACE =
+      "{\"task_class\":\"scrum_review\",\"file_path\":\"crates/a/b.rs\"}";
+
+  /** The body a route's successful sample request sends, by "METHOD path"; else a trace's. */
+  private static final Map<String, String> SAMPLE_BODIES =
+      Map.of(
+          "POST /v1/ns/{ns}/pathway-traces", PATHWAY_TRACE,
+          "POST /v1/ns/{ns}/pathway-traces/{uid}/revisions", "{\"final_verdict\":\"revised\"}",
+          "POST /v1/ns/{ns}/pathway-traces/{uid}/replays", "{\"succeeded\":true}",
+          "POST /v1/ns/{ns}/pathway-similar",
+              "{\"pathway_vec\":" + Collections.nCopies(32, "1") + "}",
+          "PUT /v1/ns/{ns}/pathway-state", "{\"pathways\":{}}",
+          "PUT /v1/ns/{ns}/pathway-redaction", "{\"rules\":[{\"name\":\"email\"}]}");
+
+  /** The query string a route's sample request sends, by "METHOD path". */
+  private static final Map<String, String> SAMPLE_QUERIES =
+      Map.of("GET /v1/ns/{ns}/pathway-hotswap", "?task_class=scrum_review&file_path=crates/a/b.rs");
 
   @TempDir Path dir;
   private ServerFixture http;
@@ -31,6 +49,9 @@ class AuthTest {
   private String globexAdmin;
   private String exactReader;
   private String uid;
+  private String pathwayUid;
+  private String reviseUid;
+  private String pathwayId;
 
   @BeforeEach
   void start() {
@@ -54,6 +75,22 @@ class AuthTest {
     http = new ServerFixture(dir.resolve("data"), ConfigFile.load(config), List.of(l -> legal));
     uid = add(NS, acme.get(Role.WRITER));
     add("globex", globexWriter);
+    JsonNode pathway = insertPathway(NS, acme.get(Role.WRITER));
+    pathwayUid = pathway.get("trace_uid").asText();
+    pathwayId = pathway.get("pathway_id").asText();
+    reviseUid = insertPathway(NS, acme.get(Role.WRITER)).get("trace_uid").asText();
+    insertPathway("globex", globexWriter);
+  }
+
+  private JsonNode insertPathway(String ns, String token) {
+    Reply r =
+        http.send(
+            "POST",
+            "/v1/ns/" + ns + "/pathway-traces",
+            Optional.of(token),
+            Optional.of(PATHWAY_TRACE));
+    assertThat(r.status()).as(r.body()).isEqualTo(201);
+    return r.json().get("trace");
   }
 
   private static String token(Path config, Role role, String ns) {
@@ -73,10 +110,33 @@ class AuthTest {
     http.close();
   }
 
-  private Reply call(Route route, String ns, String uidToUse, Optional<String> token) {
-    String path = route.path().replace("{ns}", ns).replace("{uid}", uidToUse);
-    Optional<String> body = route.takesBody() ? Optional.of("{\"content\":2}") : Optional.empty();
+  /**
+   * A sample request to {@code route}, one the right caller gets a 2xx for: path parameters name
+   * records that exist (or, unless {@code existing}, records that do not), and the route's sample
+   * body and query are sent.
+   */
+  private Reply call(Route route, String ns, boolean existing, Optional<String> token) {
+    String key = route.method() + " " + route.path();
+    String path =
+        route
+                .path()
+                .replace("{ns}", ns)
+                .replace("{uid}", existing ? uidFor(route) : "no-such-uid")
+                .replace("{pathway_id}", existing ? pathwayId : "0".repeat(64))
+            + SAMPLE_QUERIES.getOrDefault(key, "");
+    Optional<String> body =
+        route.takesBody()
+            ? Optional.of(SAMPLE_BODIES.getOrDefault(key, "{\"content\":2}"))
+            : Optional.empty();
     return http.send(route.method().name(), path, token, body);
+  }
+
+  /** The record a route's {uid} names: a trace, or a pathway trace (its own one to revise). */
+  private String uidFor(Route route) {
+    if (route.path().endsWith("/pathway-traces/{uid}/revisions")) {
+      return reviseUid;
+    }
+    return route.path().contains("/pathway-traces/") ? pathwayUid : uid;
   }
 
   /** The lowest role that may use a route, and one just below it that may not, if any. */
@@ -95,35 +155,38 @@ class AuthTest {
     for (Route route : http.server.routes()) {
       String name = route.method() + " " + route.path();
       if (route.role().isEmpty()) {
-        assertThat(call(route, NS, uid, Optional.empty()).status()).as(name).isEqualTo(200);
+        assertThat(call(route, NS, true, Optional.empty()).status()).as(name).isEqualTo(200);
         checked.add(name + " open");
         continue;
       }
       Role required = route.role().get();
 
-      Reply none = call(route, NS, uid, Optional.empty());
+      Reply none = call(route, NS, true, Optional.empty());
       HttpApiTest.assertProblem(none, 401, "unauthorized");
       assertThat(none.header("WWW-Authenticate")).as(name).contains("Bearer realm=\"loci\"");
 
-      Reply bad = call(route, NS, uid, Optional.of("loci_not-a-real-token"));
+      Reply bad = call(route, NS, true, Optional.of("loci_not-a-real-token"));
       HttpApiTest.assertProblem(bad, 401, "unauthorized");
 
       Optional<Role> lower = below(required);
       if (lower.isPresent()) {
         HttpApiTest.assertProblem(
-            call(route, NS, uid, Optional.of(acme.get(lower.get()))), 403, "forbidden");
+            call(route, NS, true, Optional.of(acme.get(lower.get()))), 403, "forbidden");
       }
 
       if (route.namespaces() != Route.NamespaceAccess.NONE) {
         String foreign = required == Role.LEGAL ? globexAdmin : globexWriter;
-        Reply existing = call(route, NS, uid, Optional.of(foreign));
-        Reply missing = call(route, NS, "no-such-uid", Optional.of(foreign));
+        Reply existing = call(route, NS, true, Optional.of(foreign));
+        Reply missing = call(route, NS, false, Optional.of(foreign));
         HttpApiTest.assertProblem(existing, 403, "forbidden");
-        assertThat(existing.body()).as(name).isEqualTo(missing.body()).doesNotContain(uid);
+        assertThat(existing.body())
+            .as(name)
+            .isEqualTo(missing.body())
+            .doesNotContain(uidFor(route), pathwayId);
       }
 
       String right = required == Role.ADMIN ? acme.get(Role.ADMIN) : acme.get(required);
-      Reply ok = call(route, NS, uid, Optional.of(right));
+      Reply ok = call(route, NS, true, Optional.of(right));
       assertThat(ok.status()).as(name + ": " + ok.body()).isBetween(200, 201);
       checked.add(name);
     }
@@ -133,7 +196,11 @@ class AuthTest {
             "GET /metrics",
             "POST /v1/ns/{ns}/traces",
             "GET /v1/ns/{ns}/traces/{uid}/history",
-            "GET /v1/ns/{ns}/legal-check");
+            "GET /v1/ns/{ns}/legal-check",
+            "POST /v1/ns/{ns}/pathway-traces",
+            "GET /v1/ns/{ns}/pathway-traces/{uid}/versions",
+            "POST /v1/ns/{ns}/pathway-similar",
+            "PUT /v1/ns/{ns}/pathway-state");
     assertThat(checked).hasSize(http.server.routes().size());
   }
 
@@ -158,6 +225,26 @@ class AuthTest {
             Optional.empty()),
         403,
         "forbidden");
+  }
+
+  @Test
+  void legalRoutes_refusedWhenNoCredentialIsConfigured_otherRoutesServed() {
+    try (ServerFixture open = new ServerFixture(dir.resolve("open"))) {
+      List<String> legalRoutes = new ArrayList<>();
+      for (Route route : open.server.routes()) {
+        if (route.role().equals(Optional.of(Role.LEGAL))) {
+          String path = route.path().replace("{ns}", NS).replace("{uid}", "any");
+          Reply r = open.send(route.method().name(), path, Optional.empty(), Optional.empty());
+          HttpApiTest.assertProblem(r, 403, "forbidden");
+          assertThat(r.json().get("detail").asText()).contains("requires a legal credential");
+          legalRoutes.add(route.method() + " " + route.path());
+        }
+      }
+      assertThat(legalRoutes)
+          .containsExactlyInAnyOrder(
+              "GET /v1/ns/{ns}/pathway-traces/{uid}/versions", "GET /v1/ns/{ns}/pathway-state");
+      assertThat(open.get("/v1/ns/" + NS + "/pathway-stats").status()).isEqualTo(200);
+    }
   }
 
   @Test

@@ -224,7 +224,7 @@ class HttpApiTest {
     assertThat(http.server.loci().lastSeq()).isZero();
   }
 
-  private static void assertField(Reply r, String type, String field) {
+  static void assertField(Reply r, String type, String field) {
     assertProblem(r, 400, type);
     assertThat(r.json().get("field").asText()).isEqualTo(field);
   }

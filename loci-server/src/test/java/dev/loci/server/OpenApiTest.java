@@ -14,6 +14,7 @@ import dev.loci.server.internal.OpsRoutes;
 import dev.loci.server.spi.Route;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.EnumMap;
 import java.util.HashSet;
 import java.util.Iterator;
 import java.util.List;
@@ -21,6 +22,8 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.BiFunction;
+import java.util.function.Function;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -144,6 +147,93 @@ class OpenApiTest {
       http.get("/health");
       http.get("/metrics");
       http.get("/v1/openapi.json");
+    }
+    walkPathwayRoutes();
+  }
+
+  /**
+   * The pathway routes, with every nested type of a trace, a legacy import, and the legal routes
+   * with a legal token (and refused without one).
+   */
+  private void walkPathwayRoutes() {
+    Path config = dir.resolve("walk-pathways.toml");
+    Map<Role, String> tokens = new EnumMap<>(Role.class);
+    for (Role r : List.of(Role.ADMIN, Role.LEGAL)) {
+      tokens.put(
+          r, ConfigFile.addToken(config, r, List.of(Grant.of("*")), Optional.empty()).token());
+    }
+    try (ServerFixture http =
+        new ServerFixture(dir.resolve("walk-pathways"), ConfigFile.load(config))) {
+      BiFunction<String, String, Reply> admin =
+          (path, json) ->
+              http.send(
+                  json == null ? "GET" : "POST",
+                  path,
+                  Optional.of(tokens.get(Role.ADMIN)),
+                  Optional.ofNullable(json));
+      Function<String, Reply> legal =
+          path -> http.send("GET", path, Optional.of(tokens.get(Role.LEGAL)), Optional.empty());
+      String p = "/v1/ns/acme/pathway-traces";
+      Reply inserted =
+          admin.apply(
+              p,
+              "{\"task_class\":\"scrum_review\",\"file_path\":\"crates/queryd/src/service.rs\","
+                  + "\"signal_class\":\"LOOPING\",\"ladder_attempts\":[{\"rung\":1,\"model\":\"m\","
+                  + "\"latency_ms\":12,\"accepted\":false,\"reject_reason\":\"r\"}],"
+                  + "\"kb_chunks\":[{\"source_doc\":\"d\",\"chunk_id\":\"c\",\"cosine_score\":0.5,"
+                  + "\"rank\":0}],\"observer_signals\":[{\"class\":\"LOOPING\",\"priors\":2,"
+                  + "\"prior_iter_outcomes\":[\"fail\"]}],\"bridge_hits\":[{\"library\":\"l\","
+                  + "\"version\":\"1\",\"result_summary\":\"s\"}],\"sub_pipeline_calls\":[{\"any\":1}],"
+                  + "\"audit_consensus\":{\"pass\":true,\"models\":[\"a\"],\"disagreements\":[]},"
+                  + "\"reducer_summary\":\"mail a@b.example\",\"final_verdict\":\"accepted\","
+                  + "\"semantic_flags\":[\"OffByOne\"],\"type_hints_used\":[{\"source\":\"s\","
+                  + "\"symbol\":\"x\",\"type_repr\":\"u32\"}],\"bug_fingerprints\":[{\"flag\":"
+                  + "\"DeadCode\",\"pattern_key\":\"k\",\"example\":\"e\",\"occurrences\":2}],"
+                  + "\"subject_ids\":[\"cand-1\"],\"x_extra\":true}");
+      JsonNode trace = inserted.json().get("trace");
+      String uid = trace.get("trace_uid").asText();
+      admin.apply(p, "{\"file_path\":\"a\"}"); // 400
+      admin.apply(p + "/" + uid, null);
+      admin.apply(p + "/ghost", null); // 404
+      admin.apply(p + "/" + uid + "/revisions", "{\"final_verdict\":\"rejected\"}");
+      admin.apply(p + "/" + uid + "/revisions", "{\"final_verdict\":\"again\"}"); // 409
+      admin.apply(p + "/" + uid + "/replays", "{\"succeeded\":false}");
+      admin.apply(p + "/" + uid + "/replays", "{\"succeeded\":2}"); // 400
+      legal.apply(p + "/" + uid + "/versions");
+      admin.apply(p + "/" + uid + "/versions", null); // 403
+      admin.apply(
+          "/v1/ns/acme/pathway-hotswap?task_class=scrum_review&file_path=crates/queryd"
+              + "&signal_class=LOOPING&k=3&subtree=true",
+          null);
+      admin.apply("/v1/ns/acme/pathway-hotswap?task_class=scrum_review", null); // 400
+      admin.apply(
+          "/v1/ns/acme/pathway-similar?subtree=true",
+          "{\"pathway_vec\":" + trace.get("pathway_vec") + ",\"include_history\":true}");
+      admin.apply(
+          "/v1/ns/acme/pathways/" + trace.get("pathway_id").asText() + "?include_history=true",
+          null);
+      admin.apply("/v1/ns/acme/pathway-stats?subtree=true", null);
+      String state = legal.apply("/v1/ns/acme/pathway-state").body();
+      String legacy =
+          "{\"pathways\":{\""
+              + "b".repeat(64)
+              + "\":[{\"task_class\":\"t\",\"file_path\":\"a/b\","
+              + "\"created_at\":\"2026-04-29T05:43:00Z\"}]},\"last_updated_at\":\"2026-04-29T05:43:00Z\"}";
+      for (String body : List.of(state, legacy, "{}")) {
+        http.send(
+            "PUT",
+            "/v1/ns/copy/pathway-state",
+            Optional.of(tokens.get(Role.ADMIN)),
+            Optional.of(body));
+      }
+      legal.apply("/v1/ns/copy/pathway-state");
+      admin.apply("/v1/ns/acme/pathway-redaction", null);
+      http.send(
+          "PUT",
+          "/v1/ns/acme/pathway-redaction",
+          Optional.of(tokens.get(Role.ADMIN)),
+          Optional.of(
+              "{\"rules\":[{\"name\":\"email\"},{\"name\":\"badge\",\"regex\":\"B-\\\\d+\"}]}"));
     }
   }
 

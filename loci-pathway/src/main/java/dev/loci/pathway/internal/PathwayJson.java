@@ -10,6 +10,7 @@ import com.fasterxml.jackson.databind.DeserializationContext;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonDeserializer;
 import com.fasterxml.jackson.databind.JsonMappingException;
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.JsonSerializer;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
@@ -72,6 +73,36 @@ public final class PathwayJson {
       throw new InvalidRequestException(
           "trace", "expected valid JSON, found an error: " + e.getOriginalMessage());
     }
+  }
+
+  /**
+   * Reads a {@code pathway_vec} query: a JSON array of numbers, of any length (the query checks
+   * that there are 32, and that they are finite).
+   *
+   * @throws InvalidRequestException naming {@code pathway_vec} if the text is not an array of
+   *     numbers
+   */
+  public static float[] readVector(String json) {
+    JsonNode node;
+    try {
+      node = MAPPER.readTree(json);
+    } catch (JsonProcessingException e) {
+      throw new InvalidRequestException(
+          "pathway_vec",
+          "expected a JSON array of 32 numbers, found an error: " + e.getOriginalMessage());
+    }
+    if (node == null || !node.isArray()) {
+      throw new InvalidRequestException("pathway_vec", "expected a JSON array of 32 numbers");
+    }
+    float[] v = new float[node.size()];
+    for (int i = 0; i < v.length; i++) {
+      if (!node.get(i).isNumber()) {
+        throw new InvalidRequestException(
+            "pathway_vec", "expected numbers, found " + node.get(i) + " at index " + i);
+      }
+      v[i] = node.get(i).floatValue();
+    }
+    return v;
   }
 
   /** Writes {@code value} as compact JSON. */

@@ -731,6 +731,20 @@ public final class PathwayLayer implements Layer {
   }
 
   /**
+   * Reads a policy from JSON text, as {@link #policyFromJson(JsonNode)} does.
+   *
+   * @throws InvalidRequestException naming {@code policy} if the text is not JSON, or the field
+   */
+  public static RedactionPolicy policyFromJson(String json) {
+    try {
+      return policyFromJson(PathwayJson.MAPPER.readTree(json));
+    } catch (JsonProcessingException e) {
+      throw new InvalidRequestException(
+          "policy", "expected a JSON object, found an error: " + e.getOriginalMessage());
+    }
+  }
+
+  /**
    * Reads a policy: {@code {"enabled": false}} turns redaction off; otherwise {@code rules} lists
    * {@code name} and {@code regex}, where a rule with a built-in name and no {@code regex} means
    * the built-in rule.
@@ -741,7 +755,11 @@ public final class PathwayLayer implements Layer {
     if (node == null || !node.isObject()) {
       throw new InvalidRequestException("policy", "expected a JSON object");
     }
-    if (!node.path("enabled").asBoolean(true)) {
+    JsonNode enabled = node.get("enabled");
+    if (enabled != null && !enabled.isBoolean()) {
+      throw new InvalidRequestException("enabled", "expected true or false, found " + enabled);
+    }
+    if (enabled != null && !enabled.booleanValue()) {
       return RedactionPolicy.off();
     }
     JsonNode rules = node.get("rules");
@@ -751,6 +769,10 @@ public final class PathwayLayer implements Layer {
     List<RedactionPolicy.Rule> out = new ArrayList<>();
     for (int i = 0; i < rules.size(); i++) {
       JsonNode r = rules.get(i);
+      if (!r.isObject()) {
+        throw new InvalidRequestException(
+            "rules[" + i + "]", "expected a {name, regex} object, found " + r.getNodeType());
+      }
       String name = r.path("name").asText(null);
       JsonNode regex = r.get("regex");
       try {

@@ -33,6 +33,10 @@ public final class HttpPipeline {
   private static final String ROUTE = "loci.route";
   private static final String CLIENT = "loci.client";
   private static final String TOKEN = "loci.token";
+  private static final String NO_LEGAL_CREDENTIAL =
+      "this route requires a legal credential, and the server has no credential configured: it"
+          + " reads data that may carry personal information, which is never served without one."
+          + " Create one with 'loci token create --role legal --ns <namespaces>' and restart";
 
   private final ServerConfig config;
   private final Guard guard;
@@ -111,20 +115,14 @@ public final class HttpPipeline {
     guard.checkRate(p, client);
     Role required = r.role().get();
     if (!p.satisfies(required)) {
-      throw forbidden(
-          "token "
-              + p.id()
-              + " has role "
-              + p.credential().orElseThrow().role().label()
-              + "; this route requires "
-              + (required == Role.LEGAL ? "legal" : required.label() + " or above"));
+      throw forbidden(p.credential().isEmpty() ? NO_LEGAL_CREDENTIAL : roleTooLow(p, required));
     }
     NamespaceScope scope = null;
     if (r.namespaces() != Route.NamespaceAccess.NONE) {
       Namespace ns = Namespace.of(ctx.pathParam("ns"));
       boolean subtree =
           r.namespaces() == Route.NamespaceAccess.PATH_OR_SUBTREE
-              && flag(ctx.queryParam("subtree"), "subtree");
+              && QueryParams.flag(ctx.queryParam("subtree"), "subtree");
       scope = new NamespaceScope(ns, subtree);
       if (!p.covers(scope)) {
         throw forbidden("token " + p.id() + " may not reach namespace " + scope);
@@ -141,20 +139,13 @@ public final class HttpPipeline {
     r.handler().handle(new JavalinExchange(ctx, r, p, scope, limit));
   }
 
-  /**
-   * Parses a boolean query parameter: absent is false.
-   *
-   * @throws HttpProblem 400 naming {@code field} if it is not {@code true} or {@code false}
-   */
-  static boolean flag(String value, String field) {
-    if (value == null || value.equals("false")) {
-      return false;
-    }
-    if (value.equals("true")) {
-      return true;
-    }
-    throw HttpProblem.invalidField(
-        field, field + ": expected true or false, found '" + value + "'");
+  private static String roleTooLow(Principal p, Role required) {
+    return "token "
+        + p.id()
+        + " has role "
+        + p.credential().orElseThrow().role().label()
+        + "; this route requires "
+        + (required == Role.LEGAL ? "legal" : required.label() + " or above");
   }
 
   private static HttpProblem forbidden(String detail) {

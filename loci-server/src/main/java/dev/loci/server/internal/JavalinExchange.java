@@ -2,12 +2,14 @@ package dev.loci.server.internal;
 
 import dev.loci.Namespace;
 import dev.loci.NamespaceScope;
+import dev.loci.server.Credential;
 import dev.loci.server.spi.Exchange;
 import dev.loci.server.spi.HttpProblem;
 import dev.loci.server.spi.JsonBody;
 import dev.loci.server.spi.Route;
 import io.javalin.http.Context;
 import java.io.ByteArrayOutputStream;
+import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -76,9 +78,7 @@ final class JavalinExchange implements Exchange {
 
   @Override
   public JsonBody body() {
-    if (!route.takesBody()) {
-      throw new IllegalStateException(route.path() + " does not take a body");
-    }
+    requireBody();
     byte[] bytes = readBounded(ctx, bodyLimit);
     String text;
     try {
@@ -101,8 +101,29 @@ final class JavalinExchange implements Exchange {
   }
 
   @Override
+  public InputStream bodyStream() {
+    requireBody();
+    try {
+      return new BoundedInputStream(ctx.req().getInputStream(), bodyLimit);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  private void requireBody() {
+    if (!route.takesBody()) {
+      throw new IllegalStateException(route.path() + " does not take a body");
+    }
+  }
+
+  @Override
   public String actor() {
     return principal.actor();
+  }
+
+  @Override
+  public Optional<String> tokenId() {
+    return principal.credential().map(Credential::id);
   }
 
   @Override
@@ -133,21 +154,55 @@ final class JavalinExchange implements Exchange {
     }
     ByteArrayOutputStream out =
         new ByteArrayOutputStream((int) Math.min(declared > 0 ? declared : 8192, limit));
-    byte[] buf = new byte[8192];
-    long total = 0;
-    try (InputStream in = ctx.req().getInputStream()) {
-      int n;
-      while ((n = in.read(buf)) > 0) {
-        total += n;
-        if (total > limit) {
-          throw tooLarge(limit);
-        }
-        out.write(buf, 0, n);
-      }
+    try (InputStream in = new BoundedInputStream(ctx.req().getInputStream(), limit)) {
+      in.transferTo(out);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
     return out.toByteArray();
+  }
+
+  /** A stream that refuses (413) as soon as the byte past {@code limit} arrives. */
+  private static final class BoundedInputStream extends FilterInputStream {
+    private final long limit;
+    private long total;
+
+    BoundedInputStream(InputStream in, long limit) {
+      super(in);
+      this.limit = limit;
+    }
+
+    @Override
+    public int read() throws IOException {
+      int b = super.read();
+      if (b >= 0) {
+        count(1);
+      }
+      return b;
+    }
+
+    @Override
+    public int read(byte[] buf, int off, int len) throws IOException {
+      int n = super.read(buf, off, len);
+      if (n > 0) {
+        count(n);
+      }
+      return n;
+    }
+
+    @Override
+    public long skip(long n) throws IOException {
+      long skipped = super.skip(n);
+      count(skipped);
+      return skipped;
+    }
+
+    private void count(long n) {
+      total += n;
+      if (total > limit) {
+        throw tooLarge(limit);
+      }
+    }
   }
 
   static HttpProblem tooLarge(long limit) {

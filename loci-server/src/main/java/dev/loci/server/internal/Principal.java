@@ -7,7 +7,10 @@ import java.util.Optional;
 
 /**
  * Who is calling: the credential a request presented, or, when the server has no credentials
- * configured (loopback only), the local user, who may do everything.
+ * configured (loopback only), the local user, who may do everything but use the routes that require
+ * {@code legal}: those read data that may carry personal information, and must never be reachable
+ * without a credential (Pathway Memory Specification section 6.2), so only a {@code legal} token
+ * passes them.
  *
  * @param credential the credential, empty for the local user
  */
@@ -26,7 +29,7 @@ record Principal(Optional<Credential> credential) {
   }
 
   boolean satisfies(Role required) {
-    return credential.map(c -> c.role().satisfies(required)).orElse(true);
+    return credential.map(c -> c.role().satisfies(required)).orElse(required != Role.LEGAL);
   }
 
   boolean covers(NamespaceScope scope) {

@@ -171,16 +171,15 @@ public final class TraceRoutes implements RouteSet {
   }
 
   private void search(Exchange ex) {
-    rejectUnknownParams(ex, SEARCH_PARAMS);
+    QueryParams.allowOnly(ex, SEARCH_PARAMS);
     TraceQuery.Builder q =
         TraceQuery.in(ex.scope())
             .tags(ex.queries("tag"))
-            .includeRetired(
-                HttpPipeline.flag(ex.query("include_retired").orElse(null), "include_retired"));
+            .includeRetired(QueryParams.flag(ex, "include_retired"));
     ex.query("contains").ifPresent(q::contentContains);
     ex.query("created_from").ifPresent(v -> q.createdFrom(instant(v, "created_from")));
     ex.query("created_before").ifPresent(v -> q.createdBefore(instant(v, "created_before")));
-    ex.query("limit").ifPresent(v -> q.limit(integer(v, "limit")));
+    QueryParams.integer(ex, "limit").ifPresent(q::limit);
     ex.query("cursor").ifPresent(q::cursor);
     Page<Trace> page = traces.search(q.build());
     StringBuilder sb = items(page.items()).append(",\"next_cursor\":");
@@ -189,21 +188,9 @@ public final class TraceRoutes implements RouteSet {
   }
 
   private void count(Exchange ex) {
-    rejectUnknownParams(ex, Set.of("subtree"));
+    QueryParams.allowOnly(ex, Set.of("subtree"));
     long n = traces.count(ex.scope());
     ex.json(200, "{\"scope\":\"" + ex.scope() + "\",\"count\":" + n + "}");
-  }
-
-  private static void rejectUnknownParams(Exchange ex, Set<String> allowed) {
-    for (String name : ex.queryNames()) {
-      if (!allowed.contains(name)) {
-        throw HttpProblem.invalidField(
-            name,
-            name
-                + ": unknown query parameter; expected only "
-                + String.join(", ", allowed.stream().sorted().toList()));
-      }
-    }
   }
 
   private static StringBuilder items(List<Trace> traces) {
@@ -270,14 +257,6 @@ public final class TraceRoutes implements RouteSet {
               + ": expected an RFC 3339 UTC time such as 2026-11-22T10:00:00Z, found '"
               + v
               + "'");
-    }
-  }
-
-  private static int integer(String v, String field) {
-    try {
-      return Integer.parseInt(v);
-    } catch (NumberFormatException e) {
-      throw HttpProblem.invalidField(field, field + ": expected an integer, found '" + v + "'");
     }
   }
 }

@@ -2,6 +2,7 @@ package dev.loci.server.spi;
 
 import dev.loci.Namespace;
 import dev.loci.NamespaceScope;
+import java.io.InputStream;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
@@ -50,8 +51,24 @@ public interface Exchange {
    */
   JsonBody body();
 
+  /**
+   * The request body as a stream of bytes, for a route that reads a large body itself (an import)
+   * instead of through {@link #body()}. Reading past the route's body cap throws {@link
+   * HttpProblem} 413, so nothing more than the cap is ever read. Call one of this and {@link
+   * #body()}, once.
+   *
+   * @throws IllegalStateException if the route does not take a body
+   */
+  InputStream bodyStream();
+
   /** Who the journal records as the author of writes: {@code token:<id>}, or {@code http}. */
   String actor();
+
+  /**
+   * The id of the credential the request presented (safe to log and record), or empty when the
+   * server has no credential configured and serves the local user.
+   */
+  Optional<String> tokenId();
 
   /** Sets a response header. */
   void responseHeader(String name, String value);

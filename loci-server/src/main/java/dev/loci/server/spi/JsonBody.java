@@ -22,9 +22,11 @@ import java.util.Set;
 public final class JsonBody {
   private static final JsonFactory FACTORY = new JsonFactory();
 
+  private final String text;
   private final Map<String, String> raw;
 
-  private JsonBody(Map<String, String> raw) {
+  private JsonBody(String text, Map<String, String> raw) {
+    this.text = text;
     this.raw = Collections.unmodifiableMap(raw);
   }
 
@@ -65,7 +67,7 @@ public final class JsonBody {
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
-    return new JsonBody(members);
+    return new JsonBody(text, members);
   }
 
   private static String trimSeparator(String s) {
@@ -94,6 +96,11 @@ public final class JsonBody {
       }
     }
     return this;
+  }
+
+  /** The whole object as the client sent it, for a route that hands it to the engine as is. */
+  public String text() {
+    return text;
   }
 
   /** The exact JSON text of member {@code name}, if present. */
@@ -145,6 +152,46 @@ public final class JsonBody {
                 throw notStrings(name);
               }
               return out;
+            });
+  }
+
+  /**
+   * A member that must be {@code true} or {@code false}, if present.
+   *
+   * @throws HttpProblem 400 naming {@code name} if it is another value
+   */
+  public Optional<Boolean> bool(String name) {
+    return rawValue(name)
+        .map(
+            v ->
+                switch (v) {
+                  case "true" -> true;
+                  case "false" -> false;
+                  default ->
+                      throw HttpProblem.invalidField(
+                          name, name + ": expected true or false, found " + shorten(v));
+                });
+  }
+
+  /**
+   * A member that must be an integer within {@code int} range, if present.
+   *
+   * @throws HttpProblem 400 naming {@code name} if it is another value
+   */
+  public Optional<Integer> integer(String name) {
+    return rawValue(name)
+        .map(
+            v -> {
+              try (JsonParser p = FACTORY.createParser(v)) {
+                if (p.nextToken() == JsonToken.VALUE_NUMBER_INT
+                    && p.getNumberType() == JsonParser.NumberType.INT) {
+                  return p.getIntValue();
+                }
+              } catch (IOException e) {
+                // reported below
+              }
+              throw HttpProblem.invalidField(
+                  name, name + ": expected an integer, found " + shorten(v));
             });
   }
 

@@ -1,0 +1,278 @@
+package dev.loci.server.internal;
+
+import dev.loci.Namespace;
+import dev.loci.pathway.LegalCapability;
+import dev.loci.pathway.PathwayImportReport;
+import dev.loci.pathway.PathwayMemory;
+import dev.loci.pathway.PathwayTrace;
+import dev.loci.pathway.PathwayWrite;
+import dev.loci.pathway.RedactionPolicy;
+import dev.loci.pathway.internal.PathwayJson;
+import dev.loci.pathway.internal.PathwayLayer;
+import dev.loci.server.Role;
+import dev.loci.server.spi.Exchange;
+import dev.loci.server.spi.HttpProblem;
+import dev.loci.server.spi.JsonBody;
+import dev.loci.server.spi.Route;
+import dev.loci.server.spi.Route.Method;
+import dev.loci.server.spi.Route.NamespaceAccess;
+import dev.loci.server.spi.RouteSet;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.StringWriter;
+import java.io.UncheckedIOException;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * API v1 of pathway memory (Pathway Memory Specification v1): one route per {@link PathwayMemory}
+ * operation, under {@code /v1/ns/{ns}/pathway-...}, in the spec's snake_case wire format.
+ *
+ * <p>{@code list_versions} and the {@code state.json} export hold every version of a trace, whose
+ * free text may carry personal data (spec sections 6.2 and 6.3), so they require {@link
+ * Role#LEGAL}; the server refuses those routes when it has no credential configured, and the {@link
+ * LegalCapability} is issued to the presenting token's id.
+ */
+public final class PathwayRoutes implements RouteSet {
+  static final String TRACES = "/v1/ns/{ns}/pathway-traces";
+  static final String TRACE = TRACES + "/{uid}";
+  private static final Set<String> SCOPE_ONLY = Set.of("subtree");
+
+  private final PathwayMemory pathways;
+
+  /** Routes over {@code pathways}. */
+  public PathwayRoutes(PathwayMemory pathways) {
+    this.pathways = pathways;
+  }
+
+  @Override
+  public List<Route> routes() {
+    return List.of(
+        Route.of(Method.POST, TRACES, Role.WRITER, NamespaceAccess.PATH, true, this::insert),
+        Route.of(Method.GET, TRACE, Role.READER, NamespaceAccess.PATH, false, this::get),
+        Route.of(
+            Method.POST,
+            TRACE + "/revisions",
+            Role.WRITER,
+            NamespaceAccess.PATH,
+            true,
+            this::revise),
+        Route.of(
+            Method.POST, TRACE + "/replays", Role.WRITER, NamespaceAccess.PATH, true, this::replay),
+        Route.of(
+            Method.GET,
+            TRACE + "/versions",
+            Role.LEGAL,
+            NamespaceAccess.PATH,
+            false,
+            this::versions),
+        Route.of(
+            Method.GET,
+            "/v1/ns/{ns}/pathway-hotswap",
+            Role.READER,
+            NamespaceAccess.PATH_OR_SUBTREE,
+            false,
+            this::hotswap),
+        Route.of(
+            Method.POST,
+            "/v1/ns/{ns}/pathway-similar",
+            Role.READER,
+            NamespaceAccess.PATH_OR_SUBTREE,
+            true,
+            this::similar),
+        Route.of(
+            Method.GET,
+            "/v1/ns/{ns}/pathways/{pathway_id}",
+            Role.READER,
+            NamespaceAccess.PATH_OR_SUBTREE,
+            false,
+            this::pathway),
+        Route.of(
+            Method.GET,
+            "/v1/ns/{ns}/pathway-stats",
+            Role.READER,
+            NamespaceAccess.PATH_OR_SUBTREE,
+            false,
+            this::stats),
+        Route.of(
+            Method.GET,
+            "/v1/ns/{ns}/pathway-state",
+            Role.LEGAL,
+            NamespaceAccess.PATH,
+            false,
+            this::exportState),
+        Route.of(
+            Method.PUT,
+            "/v1/ns/{ns}/pathway-state",
+            Role.ADMIN,
+            NamespaceAccess.PATH,
+            true,
+            this::importState),
+        Route.of(
+            Method.GET,
+            "/v1/ns/{ns}/pathway-redaction",
+            Role.READER,
+            NamespaceAccess.PATH,
+            false,
+            this::redaction),
+        Route.of(
+            Method.PUT,
+            "/v1/ns/{ns}/pathway-redaction",
+            Role.ADMIN,
+            NamespaceAccess.PATH,
+            true,
+            this::setRedaction));
+  }
+
+  private PathwayMemory as(Exchange ex) {
+    return pathways.as(ex.actor());
+  }
+
+  // ---------------------------------------------------------------- writes
+
+  private void insert(Exchange ex) {
+    QueryParams.allowOnly(ex, Set.of());
+    written(ex, as(ex).insertJson(ex.namespace(), ex.body().text()));
+  }
+
+  private void revise(Exchange ex) {
+    QueryParams.allowOnly(ex, Set.of());
+    String fields = ex.body().text();
+    written(ex, as(ex).reviseJson(ex.namespace(), ex.pathParam("uid"), fields));
+  }
+
+  private void replay(Exchange ex) {
+    QueryParams.allowOnly(ex, Set.of());
+    JsonBody body = ex.body().allowOnly(Set.of("succeeded"));
+    boolean succeeded =
+        body.bool("succeeded")
+            .orElseThrow(
+                () ->
+                    HttpProblem.invalidField(
+                        "succeeded", "succeeded: required, expected true or false, found nothing"));
+    PathwayTrace t = as(ex).recordReplay(ex.namespace(), ex.pathParam("uid"), succeeded);
+    ex.json(200, t.toJson());
+  }
+
+  private void importState(Exchange ex) {
+    QueryParams.allowOnly(ex, Set.of());
+    PathwayImportReport report;
+    try (InputStream in = ex.bodyStream()) {
+      report = as(ex).importRustState(ex.namespace(), in);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    ex.json(200, PathwayJson.write(report));
+  }
+
+  private void setRedaction(Exchange ex) {
+    QueryParams.allowOnly(ex, Set.of());
+    JsonBody body = ex.body().allowOnly(Set.of("enabled", "rules"));
+    RedactionPolicy policy = PathwayLayer.policyFromJson(body.text());
+    RedactionPolicy set = as(ex).setRedactionPolicy(ex.namespace(), policy);
+    ex.json(200, PathwayLayer.policyToJson(set).toString());
+  }
+
+  // ---------------------------------------------------------------- reads
+
+  private void get(Exchange ex) {
+    QueryParams.allowOnly(ex, Set.of("include_history"));
+    boolean history = QueryParams.flag(ex, "include_history");
+    ex.json(200, pathways.get(ex.namespace(), ex.pathParam("uid"), history).toJson());
+  }
+
+  private void versions(Exchange ex) {
+    QueryParams.allowOnly(ex, Set.of());
+    String holder =
+        ex.tokenId()
+            .orElseThrow(
+                () ->
+                    new HttpProblem(
+                        403,
+                        "forbidden",
+                        "Forbidden",
+                        "list_versions requires a legal credential",
+                        Optional.empty()));
+    LegalCapability legal = new LegalCapability(holder);
+    items(ex, pathways.listVersions(ex.namespace(), ex.pathParam("uid"), legal));
+  }
+
+  private void hotswap(Exchange ex) {
+    QueryParams.allowOnly(
+        ex, Set.of("subtree", "task_class", "file_path", "signal_class", "k", "include_history"));
+    List<PathwayTrace> found =
+        pathways.queryForHotswap(
+            ex.scope(),
+            QueryParams.require(ex, "task_class"),
+            QueryParams.require(ex, "file_path"),
+            ex.query("signal_class"),
+            QueryParams.integer(ex, "k").orElse(PathwayMemory.HOTSWAP_K),
+            QueryParams.flag(ex, "include_history"));
+    items(ex, found);
+  }
+
+  private void similar(Exchange ex) {
+    QueryParams.allowOnly(ex, SCOPE_ONLY);
+    JsonBody body =
+        ex.body().allowOnly(Set.of("pathway_vec", "k", "include_history", "include_retired"));
+    float[] vec = PathwayJson.readVector(body.requireRaw("pathway_vec"));
+    items(
+        ex,
+        pathways.queryByVec(
+            ex.scope(),
+            vec,
+            body.integer("k").orElse(PathwayMemory.SIMILAR_K),
+            body.bool("include_history").orElse(false),
+            body.bool("include_retired").orElse(false)));
+  }
+
+  private void pathway(Exchange ex) {
+    QueryParams.allowOnly(ex, Set.of("subtree", "include_history", "include_retired"));
+    items(
+        ex,
+        pathways.pathway(
+            ex.scope(),
+            ex.pathParam("pathway_id"),
+            QueryParams.flag(ex, "include_history"),
+            QueryParams.flag(ex, "include_retired")));
+  }
+
+  private void stats(Exchange ex) {
+    QueryParams.allowOnly(ex, SCOPE_ONLY);
+    ex.json(200, PathwayJson.write(pathways.stats(ex.scope())));
+  }
+
+  private void exportState(Exchange ex) {
+    QueryParams.allowOnly(ex, Set.of());
+    StringWriter out = new StringWriter();
+    pathways.exportRustState(ex.namespace(), out);
+    ex.json(200, out.toString());
+  }
+
+  private void redaction(Exchange ex) {
+    QueryParams.allowOnly(ex, Set.of());
+    RedactionPolicy policy = pathways.redactionPolicy(ex.namespace());
+    ex.json(200, PathwayLayer.policyToJson(policy).toString());
+  }
+
+  // ---------------------------------------------------------------- responses
+
+  /** {@code {"items": [...]}}, as every list of the API. */
+  private static void items(Exchange ex, List<?> items) {
+    ex.json(200, "{\"items\":" + PathwayJson.write(items) + "}");
+  }
+
+  private static void written(Exchange ex, PathwayWrite w) {
+    Namespace ns = ex.namespace();
+    ex.responseHeader(
+        "Location",
+        "/v1/ns/"
+            + ns.value()
+            + "/pathway-traces/"
+            + URLEncoder.encode(w.trace().traceUid(), StandardCharsets.UTF_8));
+    ex.json(201, PathwayJson.write(w));
+  }
+}
