@@ -24,7 +24,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.TreeSet;
 
 /**
  * The memory-graph projection and the decisions of its commands.
@@ -217,7 +216,7 @@ public final class RecallLayer implements Layer {
     }
     if (g != null) {
       for (String id : nodesGone) {
-        for (MemoryEdge.Key k : new TreeSet<>(keyOrder(g.incident.getOrDefault(id, Set.of())))) {
+        for (MemoryEdge.Key k : keyOrder(g.incident.getOrDefault(id, Set.of()))) {
           edgesGone.add(k);
         }
       }
