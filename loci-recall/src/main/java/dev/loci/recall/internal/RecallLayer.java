@@ -316,13 +316,9 @@ public final class RecallLayer implements Layer {
    */
   public List<RecordVersion<MemoryNode>> nodeHistory(Namespace ns, String id) {
     Graph g = graphs.get(ns);
-    Chain<MemoryNode> c = g == null ? null : g.nodes.get(id);
-    if (c == null) {
-      throw new NotFoundException("id", "no node '" + id + "' in " + ns);
-    }
-    List<RecordVersion<MemoryNode>> out = new ArrayList<>(c.versions);
-    java.util.Collections.reverse(out);
-    return List.copyOf(out);
+    return newestFirst(
+        g == null ? null : g.nodes.get(id),
+        () -> new NotFoundException("id", "no node '" + id + "' in " + ns));
   }
 
   /**
@@ -332,11 +328,17 @@ public final class RecallLayer implements Layer {
    */
   public List<RecordVersion<MemoryEdge>> edgeHistory(Namespace ns, MemoryEdge.Key key) {
     Graph g = graphs.get(ns);
-    Chain<MemoryEdge> c = g == null ? null : g.edges.get(key);
+    return newestFirst(
+        g == null ? null : g.edges.get(key),
+        () -> new NotFoundException("edge", "no edge " + key + " in " + ns));
+  }
+
+  private static <T> List<RecordVersion<T>> newestFirst(
+      Chain<T> c, java.util.function.Supplier<NotFoundException> missing) {
     if (c == null) {
-      throw new NotFoundException("edge", "no edge " + key + " in " + ns);
+      throw missing.get();
     }
-    List<RecordVersion<MemoryEdge>> out = new ArrayList<>(c.versions);
+    List<RecordVersion<T>> out = new ArrayList<>(c.versions);
     java.util.Collections.reverse(out);
     return List.copyOf(out);
   }
