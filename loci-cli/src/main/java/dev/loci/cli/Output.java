@@ -40,6 +40,11 @@ final class Output {
     this.json = json;
   }
 
+  /** Whether {@code --json} asked for machine-readable output. */
+  boolean json() {
+    return json;
+  }
+
   /** Prints one trace. */
   void trace(Trace t) {
     if (json) {

@@ -1,0 +1,322 @@
+package dev.loci.cli;
+
+import dev.loci.Durability;
+import dev.loci.Loci;
+import dev.loci.Namespace;
+import dev.loci.recall.DemoCorpus;
+import dev.loci.recall.DomainPacks;
+import dev.loci.recall.IngestReport;
+import dev.loci.recall.PathStep;
+import dev.loci.recall.RecallItem;
+import dev.loci.recall.RecallMemory;
+import dev.loci.recall.RecallMode;
+import dev.loci.recall.RecallQuery;
+import dev.loci.recall.RecallResult;
+import dev.loci.recall.ScoreWeights;
+import dev.loci.recall.internal.RecallJson;
+import dev.loci.recall.spi.DomainPack;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.io.PrintWriter;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.ExitCode;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/**
+ * {@code loci ingest}, {@code loci recall} and {@code loci demo}: the memory graph and recall. Only
+ * translation happens here; the work is {@link RecallMemory}'s.
+ */
+final class RecallCommands {
+  private RecallCommands() {}
+
+  @Command(
+      name = "ingest",
+      mixinStandardHelpOptions = true,
+      description = {
+        "Turn files into memory-graph nodes and edges with a domain pack.",
+        "Re-ingesting an unchanged file writes nothing; units gone from an edited file are"
+            + " removed (their history is kept). A LoCoMo file writes one child namespace per"
+            + " conversation (NS.<sample_id>)."
+      })
+  static final class Ingest extends LociCommand {
+    @Option(
+        names = "--pack",
+        required = true,
+        paramLabel = "PACK",
+        description = "markdown:contract, markdown:runbook or conversation.")
+    String pack;
+
+    @Mixin TraceCommands.NamespaceOption ns;
+
+    @Parameters(arity = "1..*", paramLabel = "PATH", description = "The files to ingest.")
+    List<Path> paths;
+
+    @Override
+    public Integer call() {
+      DomainPack domainPack = DomainPacks.named(pack);
+      PrintStream progress = main().errStream();
+      List<IngestReport> reports = new ArrayList<>();
+      try (Loci loci = open()) {
+        RecallMemory recall = RecallMemory.of(loci);
+        for (Path p : paths) {
+          reports.add(
+              recall.ingest(
+                  ns.ns,
+                  domainPack,
+                  p,
+                  (source, done, total) ->
+                      progress.printf("loci: ingesting %s: %d/%d records%n", source, done, total)));
+        }
+      }
+      printIngested(reports);
+      return ExitCode.OK;
+    }
+
+    private void printIngested(List<IngestReport> reports) {
+      PrintWriter out = spec.commandLine().getOut();
+      if (main().output().json()) {
+        out.println(RecallJson.write(reports));
+        return;
+      }
+      PrintWriter err = spec.commandLine().getErr();
+      for (IngestReport r : reports) {
+        r.skipped().forEach(s -> err.println("loci: skipped " + s.where() + ": " + s.reason()));
+        out.printf(
+            "%s: %d nodes, %d edges into %s (%d written, %d removed, %d batches), %d skipped%n",
+            r.source(),
+            r.nodes(),
+            r.edges(),
+            r.namespaces().stream().map(Namespace::value).collect(Collectors.joining(", ")),
+            r.written(),
+            r.removed(),
+            r.batches(),
+            r.skipped().size());
+      }
+    }
+  }
+
+  @Command(
+      name = "recall",
+      mixinStandardHelpOptions = true,
+      description = {
+        "Recall the nodes that answer a question, each with its evidence path.",
+        "Modes: lexical, embedding, hybrid (RRF), structure_only, weighted_graph,"
+            + " activation_spreading, ppr."
+      })
+  static final class Recall extends LociCommand {
+    @Parameters(index = "0", paramLabel = "QUESTION", description = "The question.")
+    String question;
+
+    @Mixin TraceCommands.NamespaceOption ns;
+
+    @Option(
+        names = "--mode",
+        paramLabel = "MODE",
+        description = "How to find and rank (default: ${DEFAULT-VALUE}).")
+    String mode = "hybrid";
+
+    @Option(names = "--k", paramLabel = "K", description = "How many (default: ${DEFAULT-VALUE}).")
+    int k = 10;
+
+    @Option(
+        names = "--explain",
+        description = "Print each item's path step by step, and the activation snapshot.")
+    boolean explain;
+
+    @Option(
+        names = "--weights",
+        paramLabel = "W",
+        description =
+            "weighted_graph weights over the pack's, e.g."
+                + " semantic=0.5,structural=0.35,anomaly=0.1,importance=0.05.")
+    Optional<String> weights = Optional.empty();
+
+    @Option(
+        names = "--seeds",
+        paramLabel = "N",
+        description = "Graph modes start from N (default: 3).")
+    int seeds = 3;
+
+    @Option(names = "--hops", paramLabel = "N", description = "Longest path in edges (default: 2).")
+    int hops = 2;
+
+    @Override
+    public Integer call() {
+      RecallQuery.Builder b =
+          RecallQuery.builder(question, RecallMode.parse(mode)).k(k).seeds(seeds).hops(hops);
+      weights.ifPresent(w -> b.weights(ScoreWeights.parse(w, ScoreWeights.DEFAULT)));
+      RecallQuery query = b.build();
+      RecallResult result;
+      try (Loci loci = openExisting()) {
+        result = RecallMemory.of(loci).recall(ns.ns, query);
+      }
+      PrintWriter out = spec.commandLine().getOut();
+      if (main().output().json()) {
+        out.println(RecallJson.write(result));
+      } else {
+        printResult(out, result, explain);
+      }
+      return ExitCode.OK;
+    }
+  }
+
+  /** Prints a result for people: one block per item, paths and snapshot if asked. */
+  static void printResult(PrintWriter out, RecallResult result, boolean explain) {
+    if (result.items().isEmpty()) {
+      out.println("no results");
+      return;
+    }
+    int rank = 0;
+    for (RecallItem item : result.items()) {
+      rank++;
+      out.printf(
+          Locale.ROOT,
+          "%d. %s  %.4f  %s%n",
+          rank,
+          item.node().id(),
+          item.score(),
+          item.node().type());
+      out.println("   " + item.node().content());
+      item.path().supportingEvidence().forEach(e -> out.println("   evidence: " + e.describe()));
+      if (explain) {
+        out.println("   path:");
+        int i = 0;
+        for (PathStep s : item.path().steps()) {
+          i++;
+          out.printf(
+              Locale.ROOT,
+              "     %d. %-14s %s  %.4f  %s%n",
+              i,
+              s.via(),
+              s.nodeId(),
+              s.score(),
+              components(s.components()));
+        }
+      }
+    }
+    if (explain && !result.activation().isEmpty()) {
+      out.println("activation snapshot:");
+      result.activation().entrySet().stream()
+          .limit(10)
+          .forEach(e -> out.printf(Locale.ROOT, "  %s  %.4f%n", e.getKey(), e.getValue()));
+    }
+  }
+
+  private static String components(Map<String, Double> c) {
+    return c.entrySet().stream()
+        .map(e -> String.format(Locale.ROOT, "%s=%.4f", e.getKey(), e.getValue()))
+        .collect(Collectors.joining(", "));
+  }
+
+  @Command(
+      name = "demo",
+      mixinStandardHelpOptions = true,
+      description = {
+        "Ingest the bundled contract and runbook into a temporary data directory and answer their"
+            + " questions twice: with lexical BM25 and with a path-aware mode.",
+        "Gold evidence is starred. --data is not used; nothing is left behind."
+      })
+  static final class Demo extends LociCommand {
+    @Option(names = "--k", paramLabel = "K", description = "How many (default: ${DEFAULT-VALUE}).")
+    int k = 5;
+
+    @Option(
+        names = "--mode",
+        paramLabel = "MODE",
+        description = "The path-aware mode (default: ${DEFAULT-VALUE}).")
+    String mode = "weighted_graph";
+
+    @Override
+    public Integer call() throws IOException {
+      RecallMode pathAware = RecallMode.parse(mode);
+      Path dir = Files.createTempDirectory("loci-demo");
+      try (Loci loci = Loci.builder().dataDir(dir).durability(Durability.none()).open()) {
+        RecallMemory recall = RecallMemory.of(loci);
+        for (DemoCorpus.Document d : DemoCorpus.documents()) {
+          recall.ingest(
+              demoNs(d.label()), d.domainPack(), d.document(), RecallMemory.Progress.NONE);
+        }
+        run(recall, pathAware);
+      } finally {
+        delete(dir);
+      }
+      return ExitCode.OK;
+    }
+
+    private void run(RecallMemory recall, RecallMode pathAware) {
+      PrintWriter out = spec.commandLine().getOut();
+      int gold = 0;
+      int foundFlat = 0;
+      int foundPaths = 0;
+      for (DemoCorpus.Question q : DemoCorpus.questions()) {
+        Namespace ns = demoNs(q.label());
+        RecallResult flat =
+            recall.recall(ns, RecallQuery.builder(q.question(), RecallMode.LEXICAL).k(k).build());
+        RecallResult paths =
+            recall.recall(ns, RecallQuery.builder(q.question(), pathAware).k(k).build());
+        gold += q.gold().size();
+        foundFlat += (int) q.gold().stream().filter(flat.ids()::contains).count();
+        foundPaths += (int) q.gold().stream().filter(paths.ids()::contains).count();
+        out.printf("%s%n  gold: %s%n", q.question(), String.join(", ", q.gold()));
+        out.printf("  %-36s %s%n", "lexical", pathAware.wireName());
+        for (int i = 0; i < k; i++) {
+          out.printf("  %-36s %s%n", cell(flat.ids(), i, q.gold()), cell(paths.ids(), i, q.gold()));
+        }
+        for (RecallItem item : paths.items()) {
+          if (q.gold().contains(item.node().id()) && !flat.ids().contains(item.node().id())) {
+            out.println("  found through: " + trail(item));
+          }
+        }
+        out.println();
+      }
+      out.printf(
+          "gold units in the top %d: lexical %d/%d, %s %d/%d%n",
+          k, foundFlat, gold, pathAware.wireName(), foundPaths, gold);
+    }
+
+    private static String cell(List<String> ids, int i, List<String> gold) {
+      if (i >= ids.size()) {
+        return "-";
+      }
+      return (i + 1) + ". " + ids.get(i) + (gold.contains(ids.get(i)) ? " *" : "");
+    }
+
+    private static String trail(RecallItem item) {
+      StringBuilder sb = new StringBuilder();
+      for (PathStep s : item.path().steps()) {
+        if (!s.via().equals(PathStep.SEED)) {
+          sb.append(" --").append(s.via()).append("--> ");
+        }
+        sb.append(s.nodeId());
+      }
+      return sb.toString();
+    }
+
+    private static Namespace demoNs(String label) {
+      return Namespace.of("demo." + label);
+    }
+
+    private static void delete(Path dir) {
+      try (Stream<Path> all = Files.walk(dir)) {
+        for (Path p : all.sorted(Comparator.reverseOrder()).toList()) {
+          Files.deleteIfExists(p);
+        }
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+    }
+  }
+}

@@ -1,0 +1,317 @@
+package dev.loci.recall;
+
+import dev.loci.InvalidRequestException;
+import dev.loci.Loci;
+import dev.loci.Namespace;
+import dev.loci.NotFoundException;
+import dev.loci.recall.internal.RecallLayer;
+import dev.loci.recall.internal.Retriever;
+import dev.loci.recall.spi.DomainPack;
+import dev.loci.recall.spi.EmbeddingProvider;
+import dev.loci.recall.spi.Ingestion;
+import dev.loci.recall.spi.SourceDocument;
+import dev.loci.spi.CommandExecutor;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * The memory graph and recall: typed nodes and edges kept as journal events, ingestion of files
+ * through domain packs, and recall that returns evidence paths.
+ *
+ * <pre>{@code
+ * RecallMemory recall = RecallMemory.of(loci);
+ * Namespace ns = Namespace.of("acme.contracts");
+ * recall.ingest(ns, DomainPacks.named("markdown:contract"), Path.of("01_supply_agreement.md"));
+ * RecallResult r = recall.recall(ns, RecallQuery.builder("Can the buyer end the contract?",
+ *     RecallMode.WEIGHTED_GRAPH).k(5).build());
+ * }</pre>
+ *
+ * <p>Every record is versioned: putting a node or edge that differs from the live one makes a new
+ * version and keeps the old; putting an equal one changes nothing; removing makes a removal
+ * version, and a later put revives the record. Writes are validated, journaled and durable before
+ * they return. The text and vector indexes are projections rebuilt from the journal when the data
+ * directory opens (they are not persisted). Returned values are immutable. Thread-safe.
+ */
+public final class RecallMemory {
+  /** How many records (nodes and edges) an ingest writes per journal batch at most. */
+  public static final int INGEST_CHUNK = 1000;
+
+  /** Told how far an ingest is. Called on the ingesting thread. */
+  @FunctionalInterface
+  public interface Progress {
+    /** Does nothing. */
+    Progress NONE = (source, done, total) -> {};
+
+    /** {@code done} of {@code total} records of {@code source} are written. */
+    void advanced(String source, int done, int total);
+  }
+
+  private final CommandExecutor engine;
+  private final RecallLayer layer;
+  private final String actor;
+  private final EmbeddingProvider embeddings;
+
+  private RecallMemory(
+      CommandExecutor engine, RecallLayer layer, String actor, EmbeddingProvider embeddings) {
+    this.engine = engine;
+    this.layer = layer;
+    this.actor = actor;
+    this.embeddings = embeddings;
+  }
+
+  /**
+   * The recall memory of an open instance, embedding with {@link HashingEmbeddingProvider}.
+   *
+   * @throws IllegalStateException if the instance was opened without the recall layer
+   */
+  public static RecallMemory of(Loci loci) {
+    return of(loci, HashingEmbeddingProvider.create());
+  }
+
+  /** The recall memory of an open instance, embedding with {@code embeddings}. */
+  public static RecallMemory of(Loci loci, EmbeddingProvider embeddings) {
+    return new RecallMemory(
+        loci.executor(),
+        loci.layer(RecallLayer.class),
+        loci.actor(),
+        Objects.requireNonNull(embeddings, "embeddings"));
+  }
+
+  /** The same memory, recording {@code actor} as the author of its writes. */
+  public RecallMemory as(String actor) {
+    Objects.requireNonNull(actor, "actor");
+    if (actor.isBlank()) {
+      throw new IllegalArgumentException("actor must not be blank");
+    }
+    return new RecallMemory(engine, layer, actor, embeddings);
+  }
+
+  /** The embedding provider recall uses. */
+  public EmbeddingProvider embeddings() {
+    return embeddings;
+  }
+
+  // ---------------------------------------------------------------- writes
+
+  /** Puts a node: a new version if it differs from the live one, else the live version as is. */
+  public RecordVersion<MemoryNode> putNode(Namespace ns, MemoryNode node) {
+    Objects.requireNonNull(node, "node");
+    return write(ns, List.of(node), List.of(), List.of(), List.of()).nodes().get(node.id());
+  }
+
+  /**
+   * Puts an edge: a new version if it differs from the live one, else the live version as is.
+   *
+   * @throws InvalidRequestException naming {@code from} or {@code to} if an end is not a live node
+   */
+  public RecordVersion<MemoryEdge> putEdge(Namespace ns, MemoryEdge edge) {
+    Objects.requireNonNull(edge, "edge");
+    return write(ns, List.of(), List.of(edge), List.of(), List.of()).edges().get(edge.key());
+  }
+
+  /**
+   * Removes node {@code id} and the live edges touching it, in one atomic write. History is kept.
+   *
+   * @return the removal version
+   * @throws NotFoundException naming {@code id} if there is no live node {@code id}
+   */
+  public RecordVersion<MemoryNode> removeNode(Namespace ns, String id) {
+    Objects.requireNonNull(id, "id");
+    return write(ns, List.of(), List.of(), List.of(id), List.of()).nodes().get(id);
+  }
+
+  /**
+   * Removes an edge. History is kept.
+   *
+   * @return the removal version
+   * @throws NotFoundException naming {@code edge} if there is no such live edge
+   */
+  public RecordVersion<MemoryEdge> removeEdge(Namespace ns, MemoryEdge.Key key) {
+    Objects.requireNonNull(key, "key");
+    return write(ns, List.of(), List.of(), List.of(), List.of(key)).edges().get(key);
+  }
+
+  private RecallLayer.Written write(
+      Namespace ns,
+      List<MemoryNode> nodes,
+      List<MemoryEdge> edges,
+      List<String> removeNodes,
+      List<MemoryEdge.Key> removeEdges) {
+    Objects.requireNonNull(ns, "ns");
+    return engine.execute(
+        ns,
+        actor,
+        ctx ->
+            layer.decideWrite(
+                ns, ctx.now(), nodes, edges, removeNodes, removeEdges, Optional.empty()));
+  }
+
+  // ---------------------------------------------------------------- ingestion
+
+  /**
+   * Ingests a file with {@code pack}: reads it as UTF-8 and records it under its path as given.
+   *
+   * @throws NotFoundException naming {@code path} if the file does not exist
+   * @throws InvalidRequestException naming {@code path} if the pack cannot read it
+   */
+  public IngestReport ingest(Namespace ns, DomainPack pack, Path file, Progress progress) {
+    String text;
+    try {
+      text = Files.readString(file, StandardCharsets.UTF_8);
+    } catch (NoSuchFileException e) {
+      throw new NotFoundException("path", "no file " + file);
+    } catch (java.nio.charset.MalformedInputException e) {
+      throw new InvalidRequestException("path", file + " is not UTF-8 text");
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return ingest(ns, pack, new SourceDocument(file.toString(), text), progress);
+  }
+
+  /**
+   * Ingests a document with {@code pack}. Idempotent: ingesting the same document again appends
+   * nothing. Nodes and edges an earlier ingest of the same path made and the document no longer
+   * holds are removed. Each graph is written in journal batches of at most {@value #INGEST_CHUNK}
+   * records, nodes first; a crash between batches leaves a prefix that the next ingest completes.
+   *
+   * @throws InvalidRequestException naming {@code path} if the pack cannot read the document
+   */
+  public IngestReport ingest(
+      Namespace ns, DomainPack pack, SourceDocument document, Progress progress) {
+    Objects.requireNonNull(ns, "ns");
+    Ingestion ingestion = pack.read(document);
+    List<IngestReport.Skipped> skipped = new ArrayList<>(ingestion.skipped());
+    List<Namespace> namespaces = new ArrayList<>();
+    int total = 0;
+    for (Ingestion.Graph g : ingestion.graphs()) {
+      total += g.nodes().size() + g.edges().size();
+    }
+    int done = 0;
+    int nodes = 0;
+    int edges = 0;
+    int written = 0;
+    int removed = 0;
+    int batches = 0;
+    for (Ingestion.Graph g : ingestion.graphs()) {
+      Namespace target = g.childLabel().map(l -> Namespace.of(ns.value() + "." + l)).orElse(ns);
+      namespaces.add(target);
+      Set<String> ids = new LinkedHashSet<>();
+      g.nodes().forEach(n -> ids.add(n.id()));
+      Set<MemoryEdge.Key> keys = new HashSet<>();
+      g.edges().forEach(e -> keys.add(e.key()));
+      RecallLayer.Sync sync = new RecallLayer.Sync(document.path(), ids, keys);
+      int records = g.nodes().size() + g.edges().size();
+      for (int from = 0; from < records || from == 0; from += INGEST_CHUNK) {
+        int to = Math.min(records, from + INGEST_CHUNK);
+        List<MemoryNode> chunkNodes = slice(g.nodes(), from, to, 0);
+        List<MemoryEdge> chunkEdges = slice(g.edges(), from, to, g.nodes().size());
+        Optional<RecallLayer.Sync> last = to == records ? Optional.of(sync) : Optional.empty();
+        RecallLayer.Written w =
+            engine.execute(
+                target,
+                actor,
+                ctx ->
+                    layer.decideWrite(
+                        target, ctx.now(), chunkNodes, chunkEdges, List.of(), List.of(), last));
+        if (w.written() + w.removed() > 0) {
+          batches++;
+        }
+        written += w.written();
+        removed += w.removed();
+        done += to - from;
+        progress.advanced(document.path(), done, total);
+      }
+      nodes += g.nodes().size();
+      edges += g.edges().size();
+    }
+    return new IngestReport(
+        document.path(), pack.name(), namespaces, nodes, edges, written, removed, batches, skipped);
+  }
+
+  private static <T> List<T> slice(List<T> list, int from, int to, int offset) {
+    int a = Math.max(0, Math.min(list.size(), from - offset));
+    int b = Math.max(0, Math.min(list.size(), to - offset));
+    return list.subList(a, b);
+  }
+
+  // ---------------------------------------------------------------- reads
+
+  /** The live node {@code id} of {@code ns}. */
+  public Optional<MemoryNode> node(Namespace ns, String id) {
+    return engine.read(() -> layer.node(ns, id));
+  }
+
+  /**
+   * Every version of node {@code id}, newest first, removals included.
+   *
+   * @throws NotFoundException naming {@code id} if {@code ns} never held it
+   */
+  public List<RecordVersion<MemoryNode>> nodeHistory(Namespace ns, String id) {
+    return engine.read(() -> layer.nodeHistory(ns, id));
+  }
+
+  /**
+   * Every version of an edge, newest first, removals included.
+   *
+   * @throws NotFoundException naming {@code edge} if {@code ns} never held it
+   */
+  public List<RecordVersion<MemoryEdge>> edgeHistory(Namespace ns, MemoryEdge.Key key) {
+    return engine.read(() -> layer.edgeHistory(ns, key));
+  }
+
+  /** The live edges starting or ending at node {@code id}, ordered by key. */
+  public List<MemoryEdge> edges(Namespace ns, String id) {
+    return engine.read(() -> layer.edgesOf(ns, id));
+  }
+
+  /** The live nodes of {@code ns}, in the order they were first put. */
+  public List<MemoryNode> nodes(Namespace ns) {
+    return engine.read(() -> layer.nodes(ns));
+  }
+
+  /** How many live edges {@code ns} holds. */
+  public int edgeCount(Namespace ns) {
+    return engine.read(() -> layer.edgeCount(ns));
+  }
+
+  /**
+   * Recalls from {@code ns}. The weights in force are the query's, else those of the domain pack
+   * that made the namespace's nodes (their {@code pack} attribute, when it names exactly one known
+   * pack), else {@link ScoreWeights#DEFAULT}.
+   */
+  public RecallResult recall(Namespace ns, RecallQuery query) {
+    Objects.requireNonNull(ns, "ns");
+    Objects.requireNonNull(query, "query");
+    return engine.read(
+        () -> {
+          ScoreWeights weights = query.weights().orElseGet(() -> packWeights(ns));
+          return Retriever.recall(layer, ns, embeddings, query, weights);
+        });
+  }
+
+  private ScoreWeights packWeights(Namespace ns) {
+    Set<String> packs = new HashSet<>();
+    for (MemoryNode n : layer.nodes(ns)) {
+      Map<String, String> a = n.attributes();
+      packs.add(a.getOrDefault("pack", ""));
+    }
+    if (packs.size() == 1) {
+      return DomainPacks.find(packs.iterator().next())
+          .map(DomainPack::weights)
+          .orElse(ScoreWeights.DEFAULT);
+    }
+    return ScoreWeights.DEFAULT;
+  }
+}

@@ -1,0 +1,137 @@
+package dev.loci.recall;
+
+import dev.loci.InvalidRequestException;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * A recall request: the question, the mode, how many items, and the knobs of the graph modes.
+ *
+ * @param text the question, not blank
+ * @param mode how to find and rank
+ * @param k how many items at most, 1 to {@value #MAX_K}
+ * @param weights the {@code weighted_graph} weights; absent means the domain pack's (or {@link
+ *     ScoreWeights#DEFAULT})
+ * @param seeds how many of the best flat candidates the graph modes start from, at least 1
+ * @param hops how many edges a path may follow, at least 1
+ * @param decay what share of activation survives each hop in {@code activation_spreading}, in (0,
+ *     1]
+ * @param threshold the activation below which spreading stops, at least 0
+ * @param restart the restart probability of {@code ppr} (1 - damping), in (0, 1)
+ */
+public record RecallQuery(
+    String text,
+    RecallMode mode,
+    int k,
+    Optional<ScoreWeights> weights,
+    int seeds,
+    int hops,
+    double decay,
+    double threshold,
+    double restart) {
+  /** The largest {@code k} accepted. */
+  public static final int MAX_K = 1000;
+
+  /** Validates every field; the exception names the offending one. */
+  public RecallQuery {
+    Objects.requireNonNull(text, "text");
+    if (text.isBlank()) {
+      throw new InvalidRequestException("query", "expected a question, found a blank string");
+    }
+    Objects.requireNonNull(mode, "mode");
+    if (k < 1 || k > MAX_K) {
+      throw new InvalidRequestException("k", "expected 1 to " + MAX_K + ", found " + k);
+    }
+    Objects.requireNonNull(weights, "weights");
+    if (seeds < 1 || seeds > MAX_K) {
+      throw new InvalidRequestException("seeds", "expected 1 to " + MAX_K + ", found " + seeds);
+    }
+    if (hops < 1 || hops > 10) {
+      throw new InvalidRequestException("hops", "expected 1 to 10, found " + hops);
+    }
+    if (!(decay > 0 && decay <= 1)) {
+      throw new InvalidRequestException("decay", "expected a number in (0, 1], found " + decay);
+    }
+    if (!(threshold >= 0 && threshold < 1)) {
+      throw new InvalidRequestException(
+          "threshold", "expected a number in [0, 1), found " + threshold);
+    }
+    if (!(restart > 0 && restart < 1)) {
+      throw new InvalidRequestException("restart", "expected a number in (0, 1), found " + restart);
+    }
+  }
+
+  /** Starts a query in {@code mode} with k 10 and the default knobs. */
+  public static Builder builder(String text, RecallMode mode) {
+    return new Builder(text, mode);
+  }
+
+  /** Builds a {@link RecallQuery}; not thread-safe. */
+  public static final class Builder {
+    private final String text;
+    private final RecallMode mode;
+    private int k = 10;
+    private Optional<ScoreWeights> weights = Optional.empty();
+    private int seeds = 3;
+    private int hops = 2;
+    private double decay = 0.7;
+    private double threshold = 0.05;
+    private double restart = 0.15;
+
+    private Builder(String text, RecallMode mode) {
+      this.text = text;
+      this.mode = mode;
+    }
+
+    /** How many items at most; default 10. */
+    public Builder k(int k) {
+      this.k = k;
+      return this;
+    }
+
+    /** The {@code weighted_graph} weights for this request, over the domain pack's. */
+    public Builder weights(ScoreWeights weights) {
+      this.weights = Optional.of(weights);
+      return this;
+    }
+
+    /** How many flat candidates the graph modes start from; default 3. */
+    public Builder seeds(int seeds) {
+      this.seeds = seeds;
+      return this;
+    }
+
+    /** How many edges a path may follow; default 2. */
+    public Builder hops(int hops) {
+      this.hops = hops;
+      return this;
+    }
+
+    /** The share of activation that survives a hop; default 0.7. */
+    public Builder decay(double decay) {
+      this.decay = decay;
+      return this;
+    }
+
+    /** The activation below which spreading stops; default 0.05. */
+    public Builder threshold(double threshold) {
+      this.threshold = threshold;
+      return this;
+    }
+
+    /** The restart probability of personalized PageRank; default 0.15. */
+    public Builder restart(double restart) {
+      this.restart = restart;
+      return this;
+    }
+
+    /**
+     * Builds the query.
+     *
+     * @throws InvalidRequestException naming the offending field
+     */
+    public RecallQuery build() {
+      return new RecallQuery(text, mode, k, weights, seeds, hops, decay, threshold, restart);
+    }
+  }
+}

@@ -1,0 +1,692 @@
+package dev.loci.recall.internal;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.loci.InvalidRequestException;
+import dev.loci.Namespace;
+import dev.loci.NotFoundException;
+import dev.loci.recall.MemoryEdge;
+import dev.loci.recall.MemoryNode;
+import dev.loci.recall.RecordVersion;
+import dev.loci.spi.Decision;
+import dev.loci.spi.Event;
+import dev.loci.spi.JournalEntry;
+import dev.loci.spi.Layer;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * The memory-graph projection and the decisions of its commands.
+ *
+ * <p>Per namespace: every node and edge with all its versions (a removal is a version too, holding
+ * the last value), the live edges touching each node, a Lucene index of live node text ({@link
+ * TextIndex}) and the embedding cache ({@link VectorIndex}).
+ *
+ * <p>Events (data fields):
+ *
+ * <ul>
+ *   <li>{@code recall.node_put}: {@code version}, {@code node};
+ *   <li>{@code recall.node_removed}: {@code version}, {@code id};
+ *   <li>{@code recall.edge_put}: {@code version}, {@code edge};
+ *   <li>{@code recall.edge_removed}: {@code version}, {@code from}, {@code edge_type}, {@code to}.
+ * </ul>
+ *
+ * <p>Every event carries the version it creates, so applying checks it follows the record's current
+ * version: a journal replayed with a batch skipped cannot silently reorder history.
+ *
+ * <p>Not thread-safe by itself: the engine serializes changes and guards reads (see {@link
+ * dev.loci.spi.Layer}).
+ */
+public final class RecallLayer implements Layer {
+  /** The layer's name and event-type prefix. */
+  public static final String NAME = "recall";
+
+  static final String NODE_PUT = "recall.node_put";
+  static final String NODE_REMOVED = "recall.node_removed";
+  static final String EDGE_PUT = "recall.edge_put";
+  static final String EDGE_REMOVED = "recall.edge_removed";
+
+  private final Map<Namespace, Graph> graphs = new HashMap<>();
+  private final TextIndex text = new TextIndex();
+  private final VectorIndex vectors = new VectorIndex();
+
+  /** All versions of one record, oldest first. */
+  private static final class Chain<T> {
+    final List<RecordVersion<T>> versions = new ArrayList<>(1);
+
+    RecordVersion<T> head() {
+      return versions.get(versions.size() - 1);
+    }
+
+    boolean live() {
+      return !head().removed();
+    }
+  }
+
+  /** The records of one namespace. */
+  private static final class Graph {
+    final Map<String, Chain<MemoryNode>> nodes = new LinkedHashMap<>();
+    final Map<MemoryEdge.Key, Chain<MemoryEdge>> edges = new LinkedHashMap<>();
+    final Map<String, Set<MemoryEdge.Key>> incident = new HashMap<>();
+  }
+
+  private record NodePut(MemoryNode node, int version) {}
+
+  private record NodeRemoved(String id, int version) {}
+
+  private record EdgePut(MemoryEdge edge, int version) {}
+
+  private record EdgeRemoved(MemoryEdge.Key key, int version) {}
+
+  @Override
+  public String name() {
+    return NAME;
+  }
+
+  @Override
+  public int snapshotVersion() {
+    return 1;
+  }
+
+  // ---------------------------------------------------------------- decisions
+
+  /**
+   * Which records of a file an ingest holds in full, so that records an earlier ingest of the same
+   * file made and this one lacks are removed.
+   *
+   * @param path the file, as recorded in the records' {@code source_ref}
+   * @param nodeIds every node id the file now holds
+   * @param edgeKeys every edge key the file now holds
+   */
+  public record Sync(String path, Set<String> nodeIds, Set<MemoryEdge.Key> edgeKeys) {}
+
+  /**
+   * What a write decided.
+   *
+   * @param written how many nodes and edges were new or changed
+   * @param removed how many nodes and edges were removed
+   * @param nodes the resulting version of every node put or removed, by id
+   * @param edges the resulting version of every edge put or removed, by key
+   */
+  public record Written(
+      int written,
+      int removed,
+      Map<String, RecordVersion<MemoryNode>> nodes,
+      Map<MemoryEdge.Key, RecordVersion<MemoryEdge>> edges) {}
+
+  /**
+   * Decides putting nodes and edges (unchanged ones are skipped, changed ones get the next
+   * version), then removing nodes (with the live edges touching them) and edges, then what {@code
+   * sync} says is gone from its file.
+   *
+   * @throws NotFoundException naming {@code id} or {@code edge} when a removal names a record that
+   *     is not live
+   * @throws InvalidRequestException naming {@code from} or {@code to} when an edge's end is not a
+   *     live node, or {@code nodes} when a node id repeats
+   */
+  public Decision<Written> decideWrite(
+      Namespace ns,
+      Instant now,
+      List<MemoryNode> nodes,
+      List<MemoryEdge> edges,
+      List<String> removeNodes,
+      List<MemoryEdge.Key> removeEdges,
+      Optional<Sync> sync) {
+    Graph g = graphs.get(ns);
+    List<Event> events = new ArrayList<>();
+    Set<String> keys = new HashSet<>();
+    Map<String, RecordVersion<MemoryNode>> nodeOut = new LinkedHashMap<>();
+    Map<MemoryEdge.Key, RecordVersion<MemoryEdge>> edgeOut = new LinkedHashMap<>();
+    int written = 0;
+    int removed = 0;
+    for (MemoryNode n : nodes) {
+      if (!keys.add("n:" + n.id())) {
+        throw new InvalidRequestException("nodes", "node '" + n.id() + "' appears twice");
+      }
+      Chain<MemoryNode> c = g == null ? null : g.nodes.get(n.id());
+      if (c != null && c.live() && c.head().value().equals(n)) {
+        nodeOut.put(n.id(), c.head());
+        continue;
+      }
+      int version = c == null ? 1 : c.head().version() + 1;
+      events.add(nodePut(n, version));
+      nodeOut.put(n.id(), new RecordVersion<>(n, version, now, false));
+      written++;
+    }
+    Set<String> removing = new HashSet<>(removeNodes);
+    Set<MemoryEdge.Key> edgeKeys = new HashSet<>();
+    for (MemoryEdge e : edges) {
+      MemoryEdge.Key key = e.key();
+      if (!edgeKeys.add(key)) {
+        throw new InvalidRequestException("edges", "edge " + key + " appears twice");
+      }
+      keys.add("e:" + key);
+      checkEnd(g, nodeOut, removing, "from", e.from());
+      checkEnd(g, nodeOut, removing, "to", e.to());
+      Chain<MemoryEdge> c = g == null ? null : g.edges.get(key);
+      if (c != null && c.live() && c.head().value().equals(e)) {
+        edgeOut.put(key, c.head());
+        continue;
+      }
+      int version = c == null ? 1 : c.head().version() + 1;
+      events.add(edgePut(e, version));
+      edgeOut.put(key, new RecordVersion<>(e, version, now, false));
+      written++;
+    }
+    Set<String> nodesGone = new LinkedHashSet<>(removeNodes);
+    Set<MemoryEdge.Key> edgesGone = new LinkedHashSet<>(removeEdges);
+    for (String id : removeNodes) {
+      if (g == null || !g.nodes.containsKey(id) || !g.nodes.get(id).live()) {
+        throw new NotFoundException("id", "no node '" + id + "' in " + ns);
+      }
+    }
+    for (MemoryEdge.Key k : removeEdges) {
+      if (g == null || !g.edges.containsKey(k) || !g.edges.get(k).live()) {
+        throw new NotFoundException("edge", "no edge " + k + " in " + ns);
+      }
+    }
+    if (sync.isPresent() && g != null) {
+      Sync s = sync.get();
+      g.nodes.forEach(
+          (id, c) -> {
+            if (c.live()
+                && fromFile(c.head().value().sourceRef(), s.path())
+                && !s.nodeIds().contains(id)) {
+              nodesGone.add(id);
+            }
+          });
+      g.edges.forEach(
+          (k, c) -> {
+            if (c.live()
+                && fromFile(c.head().value().sourceRef(), s.path())
+                && !s.edgeKeys().contains(k)) {
+              edgesGone.add(k);
+            }
+          });
+    }
+    if (g != null) {
+      for (String id : nodesGone) {
+        for (MemoryEdge.Key k : keyOrder(g.incident.getOrDefault(id, Set.of()))) {
+          edgesGone.add(k);
+        }
+      }
+      for (MemoryEdge.Key k : edgesGone) {
+        if (edgeKeys.contains(k)) {
+          continue;
+        }
+        Chain<MemoryEdge> c = g.edges.get(k);
+        int version = c.head().version() + 1;
+        keys.add("e:" + k);
+        events.add(edgeRemoved(k, version));
+        edgeOut.put(k, new RecordVersion<>(c.head().value(), version, now, true));
+        removed++;
+      }
+      for (String id : nodesGone) {
+        Chain<MemoryNode> c = g.nodes.get(id);
+        int version = c.head().version() + 1;
+        keys.add("n:" + id);
+        events.add(nodeRemoved(id, version));
+        nodeOut.put(id, new RecordVersion<>(c.head().value(), version, now, true));
+        removed++;
+      }
+    }
+    return new Decision<>(events, keys, new Written(written, removed, nodeOut, edgeOut));
+  }
+
+  private static Collection<MemoryEdge.Key> keyOrder(Set<MemoryEdge.Key> keys) {
+    List<MemoryEdge.Key> out = new ArrayList<>(keys);
+    out.sort(KEY_ORDER);
+    return out;
+  }
+
+  private static final java.util.Comparator<MemoryEdge.Key> KEY_ORDER =
+      java.util.Comparator.comparing(MemoryEdge.Key::from)
+          .thenComparing(MemoryEdge.Key::edgeType)
+          .thenComparing(MemoryEdge.Key::to);
+
+  private static boolean fromFile(Optional<dev.loci.recall.EvidenceRef> ref, String path) {
+    return ref.isPresent() && ref.get().path().equals(path);
+  }
+
+  private static void checkEnd(
+      Graph g,
+      Map<String, RecordVersion<MemoryNode>> putting,
+      Set<String> removing,
+      String field,
+      String id) {
+    boolean live =
+        putting.containsKey(id) || g != null && g.nodes.containsKey(id) && g.nodes.get(id).live();
+    if (!live || removing.contains(id)) {
+      throw new InvalidRequestException(field, "no live node '" + id + "' for the edge to join");
+    }
+  }
+
+  private static Event nodePut(MemoryNode n, int version) {
+    return Event.ofJson(
+        NODE_PUT,
+        "{\"version\":" + version + ",\"node\":" + RecallJson.write(n) + "}",
+        new NodePut(n, version));
+  }
+
+  private static Event edgePut(MemoryEdge e, int version) {
+    return Event.ofJson(
+        EDGE_PUT,
+        "{\"version\":" + version + ",\"edge\":" + RecallJson.write(e) + "}",
+        new EdgePut(e, version));
+  }
+
+  private static Event nodeRemoved(String id, int version) {
+    ObjectNode data = RecallJson.MAPPER.createObjectNode();
+    data.put("version", version).put("id", id);
+    return Event.ofJson(NODE_REMOVED, data.toString(), new NodeRemoved(id, version));
+  }
+
+  private static Event edgeRemoved(MemoryEdge.Key k, int version) {
+    ObjectNode data = RecallJson.MAPPER.createObjectNode();
+    data.put("version", version)
+        .put("from", k.from())
+        .put("edge_type", k.edgeType())
+        .put("to", k.to());
+    return Event.ofJson(EDGE_REMOVED, data.toString(), new EdgeRemoved(k, version));
+  }
+
+  // ---------------------------------------------------------------- queries
+
+  /** The live node {@code id}. */
+  public Optional<MemoryNode> node(Namespace ns, String id) {
+    Graph g = graphs.get(ns);
+    Chain<MemoryNode> c = g == null ? null : g.nodes.get(id);
+    return c != null && c.live() ? Optional.of(c.head().value()) : Optional.empty();
+  }
+
+  /**
+   * Every version of node {@code id}, newest first, including its removals.
+   *
+   * @throws NotFoundException naming {@code id} if the namespace never held it
+   */
+  public List<RecordVersion<MemoryNode>> nodeHistory(Namespace ns, String id) {
+    Graph g = graphs.get(ns);
+    return newestFirst(
+        g == null ? null : g.nodes.get(id),
+        () -> new NotFoundException("id", "no node '" + id + "' in " + ns));
+  }
+
+  /**
+   * Every version of edge {@code key}, newest first, including its removals.
+   *
+   * @throws NotFoundException naming {@code edge} if the namespace never held it
+   */
+  public List<RecordVersion<MemoryEdge>> edgeHistory(Namespace ns, MemoryEdge.Key key) {
+    Graph g = graphs.get(ns);
+    return newestFirst(
+        g == null ? null : g.edges.get(key),
+        () -> new NotFoundException("edge", "no edge " + key + " in " + ns));
+  }
+
+  private static <T> List<RecordVersion<T>> newestFirst(
+      Chain<T> c, java.util.function.Supplier<NotFoundException> missing) {
+    if (c == null) {
+      throw missing.get();
+    }
+    List<RecordVersion<T>> out = new ArrayList<>(c.versions);
+    java.util.Collections.reverse(out);
+    return List.copyOf(out);
+  }
+
+  /** The live edges that start or end at node {@code id}, ordered by key. */
+  public List<MemoryEdge> edgesOf(Namespace ns, String id) {
+    Graph g = graphs.get(ns);
+    if (g == null) {
+      return List.of();
+    }
+    List<MemoryEdge> out = new ArrayList<>();
+    for (MemoryEdge.Key k : keyOrder(g.incident.getOrDefault(id, Set.of()))) {
+      out.add(g.edges.get(k).head().value());
+    }
+    return out;
+  }
+
+  /** The live nodes of {@code ns}, in the order they were first put. */
+  public List<MemoryNode> nodes(Namespace ns) {
+    Graph g = graphs.get(ns);
+    if (g == null) {
+      return List.of();
+    }
+    List<MemoryNode> out = new ArrayList<>(g.nodes.size());
+    g.nodes
+        .values()
+        .forEach(
+            c -> {
+              if (c.live()) {
+                out.add(c.head().value());
+              }
+            });
+    return out;
+  }
+
+  /** How many live edges {@code ns} holds. */
+  public int edgeCount(Namespace ns) {
+    Graph g = graphs.get(ns);
+    return g == null ? 0 : (int) g.edges.values().stream().filter(Chain::live).count();
+  }
+
+  /**
+   * The live edges of {@code ns} as links recall may follow: each edge from {@code from} to {@code
+   * to}, and back when it is bidirectional, weighted by {@code weight * confidence}; ordered by
+   * target, then edge type.
+   */
+  GraphAlgorithms.Links links(Namespace ns) {
+    Graph g = graphs.get(ns);
+    if (g == null) {
+      return node -> List.of();
+    }
+    Map<String, List<GraphAlgorithms.Link>> out = new HashMap<>();
+    for (Chain<MemoryEdge> c : g.edges.values()) {
+      if (!c.live()) {
+        continue;
+      }
+      MemoryEdge e = c.head().value();
+      double w = e.weight() * e.confidence();
+      out.computeIfAbsent(e.from(), k -> new ArrayList<>())
+          .add(new GraphAlgorithms.Link(e.to(), e.edgeType(), w));
+      if (e.bidirectional()) {
+        out.computeIfAbsent(e.to(), k -> new ArrayList<>())
+            .add(new GraphAlgorithms.Link(e.from(), e.edgeType(), w));
+      }
+    }
+    java.util.Comparator<GraphAlgorithms.Link> order =
+        java.util.Comparator.comparing(GraphAlgorithms.Link::to)
+            .thenComparing(GraphAlgorithms.Link::edgeType);
+    out.values().forEach(l -> l.sort(order));
+    return node -> out.getOrDefault(node, List.of());
+  }
+
+  /** The BM25 matches of {@code query} in {@code ns}. */
+  List<TextIndex.Hit> searchText(Namespace ns, String query, int k) {
+    return text.search(ns, query, k);
+  }
+
+  /** The embedding cache. */
+  VectorIndex vectors() {
+    return vectors;
+  }
+
+  // ---------------------------------------------------------------- projection
+
+  @Override
+  public Runnable prepare(JournalEntry entry, List<Event> events) {
+    Namespace ns = entry.namespace();
+    Instant at = entry.ts();
+    Graph g = graphs.get(ns);
+    Map<String, Integer> nodeVersion = new HashMap<>();
+    Map<String, Boolean> nodeLive = new HashMap<>();
+    Map<MemoryEdge.Key, Integer> edgeVersion = new HashMap<>();
+    Map<MemoryEdge.Key, Boolean> edgeLive = new HashMap<>();
+    List<Runnable> steps = new ArrayList<>(events.size());
+    for (Event e : events) {
+      switch (e.type()) {
+        case NODE_PUT -> {
+          NodePut p = e.decoded().map(NodePut.class::cast).orElseGet(() -> readNodePut(e.data()));
+          String id = p.node().id();
+          follows(p.version(), nodeVersion.getOrDefault(id, headVersion(g, id)), "node " + id);
+          nodeVersion.put(id, p.version());
+          nodeLive.put(id, true);
+          steps.add(() -> putNode(ns, p.node(), p.version(), at));
+        }
+        case NODE_REMOVED -> {
+          NodeRemoved r =
+              e.decoded()
+                  .map(NodeRemoved.class::cast)
+                  .orElseGet(() -> new NodeRemoved(text(e.data(), "id"), version(e.data())));
+          String id = r.id();
+          follows(r.version(), nodeVersion.getOrDefault(id, headVersion(g, id)), "node " + id);
+          if (!nodeLive.getOrDefault(id, g != null && liveNode(g, id))) {
+            throw new IllegalStateException("node " + id + " is not live in " + ns);
+          }
+          nodeVersion.put(id, r.version());
+          nodeLive.put(id, false);
+          steps.add(() -> removeNode(ns, id, r.version(), at));
+        }
+        case EDGE_PUT -> {
+          EdgePut p = e.decoded().map(EdgePut.class::cast).orElseGet(() -> readEdgePut(e.data()));
+          MemoryEdge.Key k = p.edge().key();
+          follows(p.version(), edgeVersion.getOrDefault(k, headVersion(g, k)), "edge " + k);
+          for (String end : List.of(k.from(), k.to())) {
+            if (!nodeLive.getOrDefault(end, g != null && liveNode(g, end))) {
+              throw new IllegalStateException("edge " + k + " joins " + end + ", not live");
+            }
+          }
+          edgeVersion.put(k, p.version());
+          edgeLive.put(k, true);
+          steps.add(() -> putEdge(ns, p.edge(), p.version(), at));
+        }
+        case EDGE_REMOVED -> {
+          EdgeRemoved r =
+              e.decoded().map(EdgeRemoved.class::cast).orElseGet(() -> readEdgeRemoved(e.data()));
+          MemoryEdge.Key k = r.key();
+          follows(r.version(), edgeVersion.getOrDefault(k, headVersion(g, k)), "edge " + k);
+          if (!edgeLive.getOrDefault(
+              k, g != null && g.edges.containsKey(k) && g.edges.get(k).live())) {
+            throw new IllegalStateException("edge " + k + " is not live in " + ns);
+          }
+          edgeVersion.put(k, r.version());
+          edgeLive.put(k, false);
+          steps.add(() -> removeEdge(ns, k, r.version(), at));
+        }
+        default -> throw new IllegalStateException("unknown event type '" + e.type() + "'");
+      }
+    }
+    // a node removed by this batch must not keep live edges
+    nodeLive.forEach(
+        (id, live) -> {
+          if (!live && g != null) {
+            for (MemoryEdge.Key k : g.incident.getOrDefault(id, Set.of())) {
+              if (edgeLive.getOrDefault(k, true)) {
+                throw new IllegalStateException("node " + id + " removed with edge " + k + " live");
+              }
+            }
+          }
+        });
+    return () -> steps.forEach(Runnable::run);
+  }
+
+  private static void follows(int version, int current, String what) {
+    if (version != current + 1) {
+      throw new IllegalStateException(
+          what + " version " + version + " does not follow version " + current);
+    }
+  }
+
+  private static int headVersion(Graph g, String id) {
+    Chain<MemoryNode> c = g == null ? null : g.nodes.get(id);
+    return c == null ? 0 : c.head().version();
+  }
+
+  private static int headVersion(Graph g, MemoryEdge.Key k) {
+    Chain<MemoryEdge> c = g == null ? null : g.edges.get(k);
+    return c == null ? 0 : c.head().version();
+  }
+
+  private static boolean liveNode(Graph g, String id) {
+    Chain<MemoryNode> c = g.nodes.get(id);
+    return c != null && c.live();
+  }
+
+  private Graph graph(Namespace ns) {
+    return graphs.computeIfAbsent(ns, k -> new Graph());
+  }
+
+  private void putNode(Namespace ns, MemoryNode n, int version, Instant at) {
+    graph(ns)
+        .nodes
+        .computeIfAbsent(n.id(), k -> new Chain<>())
+        .versions
+        .add(new RecordVersion<>(n, version, at, false));
+    text.put(ns, n.id(), n.content());
+    vectors.invalidate(ns, n.id());
+  }
+
+  private void removeNode(Namespace ns, String id, int version, Instant at) {
+    Chain<MemoryNode> c = graph(ns).nodes.get(id);
+    c.versions.add(new RecordVersion<>(c.head().value(), version, at, true));
+    text.remove(ns, id);
+    vectors.invalidate(ns, id);
+  }
+
+  private void putEdge(Namespace ns, MemoryEdge e, int version, Instant at) {
+    Graph g = graph(ns);
+    MemoryEdge.Key k = e.key();
+    g.edges
+        .computeIfAbsent(k, x -> new Chain<>())
+        .versions
+        .add(new RecordVersion<>(e, version, at, false));
+    g.incident.computeIfAbsent(k.from(), x -> new HashSet<>()).add(k);
+    g.incident.computeIfAbsent(k.to(), x -> new HashSet<>()).add(k);
+  }
+
+  private void removeEdge(Namespace ns, MemoryEdge.Key k, int version, Instant at) {
+    Graph g = graph(ns);
+    Chain<MemoryEdge> c = g.edges.get(k);
+    c.versions.add(new RecordVersion<>(c.head().value(), version, at, true));
+    unlink(g, k.from(), k);
+    unlink(g, k.to(), k);
+  }
+
+  private static void unlink(Graph g, String id, MemoryEdge.Key k) {
+    Set<MemoryEdge.Key> s = g.incident.get(id);
+    if (s != null) {
+      s.remove(k);
+      if (s.isEmpty()) {
+        g.incident.remove(id);
+      }
+    }
+  }
+
+  private static NodePut readNodePut(JsonNode data) {
+    return new NodePut(read(data.path("node"), MemoryNode.class), version(data));
+  }
+
+  private static EdgePut readEdgePut(JsonNode data) {
+    return new EdgePut(read(data.path("edge"), MemoryEdge.class), version(data));
+  }
+
+  private static EdgeRemoved readEdgeRemoved(JsonNode data) {
+    return new EdgeRemoved(
+        new MemoryEdge.Key(text(data, "from"), text(data, "edge_type"), text(data, "to")),
+        version(data));
+  }
+
+  private static <T> T read(JsonNode node, Class<T> type) {
+    try {
+      return RecallJson.read(node, type, type.getSimpleName());
+    } catch (InvalidRequestException e) {
+      throw new IllegalStateException(
+          "unreadable " + type.getSimpleName() + ": " + e.getMessage(), e);
+    }
+  }
+
+  private static int version(JsonNode data) {
+    JsonNode v = data.get("version");
+    if (v == null || !v.canConvertToInt() || v.asInt() < 1) {
+      throw new IllegalStateException("event lacks a positive 'version'");
+    }
+    return v.asInt();
+  }
+
+  private static String text(JsonNode data, String field) {
+    JsonNode n = data.get(field);
+    if (n == null || !n.isTextual()) {
+      throw new IllegalStateException("event lacks '" + field + "'");
+    }
+    return n.asText();
+  }
+
+  // ---------------------------------------------------------------- snapshots
+
+  @Override
+  public Iterable<String> capture() {
+    List<Object[]> records = new ArrayList<>();
+    graphs.entrySet().stream()
+        .sorted(Map.Entry.comparingByKey())
+        .forEach(
+            e -> {
+              Graph g = e.getValue();
+              g.nodes
+                  .values()
+                  .forEach(c -> c.versions.forEach(v -> records.add(new Object[] {e.getKey(), v})));
+              g.edges
+                  .values()
+                  .forEach(c -> c.versions.forEach(v -> records.add(new Object[] {e.getKey(), v})));
+            });
+    return () ->
+        records.stream()
+            .map(
+                r -> {
+                  RecordVersion<?> v = (RecordVersion<?>) r[1];
+                  ObjectNode node = RecallJson.MAPPER.createObjectNode();
+                  node.put("ns", r[0].toString());
+                  node.put("version", v.version());
+                  node.put("at", v.at().toString());
+                  node.put("removed", v.removed());
+                  node.set(
+                      v.value() instanceof MemoryNode ? "node" : "edge",
+                      RecallJson.tree(v.value()));
+                  return node.toString();
+                })
+            .iterator();
+  }
+
+  @Override
+  public void restore(String record, int version) {
+    if (version != 1) {
+      throw new IllegalArgumentException(
+          "recall snapshot records of version " + version + " are unknown; this build reads 1");
+    }
+    JsonNode node;
+    try {
+      node = RecallJson.MAPPER.readTree(record);
+    } catch (JsonProcessingException e) {
+      throw new IllegalArgumentException("unreadable recall record: " + e.getOriginalMessage(), e);
+    }
+    try {
+      Namespace ns = Namespace.of(node.path("ns").asText());
+      int v = version(node);
+      Instant at = Instant.parse(node.path("at").asText());
+      boolean removed = node.path("removed").asBoolean();
+      if (node.has("node")) {
+        MemoryNode n = read(node.get("node"), MemoryNode.class);
+        if (removed) {
+          removeNode(ns, n.id(), v, at);
+        } else {
+          putNode(ns, n, v, at);
+        }
+      } else {
+        MemoryEdge e = read(node.get("edge"), MemoryEdge.class);
+        if (removed) {
+          removeEdge(ns, e.key(), v, at);
+        } else {
+          putEdge(ns, e, v, at);
+        }
+      }
+    } catch (RuntimeException e) {
+      throw new IllegalArgumentException("unreadable recall record: " + e.getMessage(), e);
+    }
+  }
+
+  @Override
+  public void clear() {
+    graphs.clear();
+    text.clear();
+    vectors.clear();
+  }
+}

@@ -1,0 +1,374 @@
+package dev.loci.recall.internal;
+
+import dev.loci.Namespace;
+import dev.loci.recall.EvidenceRef;
+import dev.loci.recall.MemoryNode;
+import dev.loci.recall.MemoryPath;
+import dev.loci.recall.PathStep;
+import dev.loci.recall.RecallItem;
+import dev.loci.recall.RecallQuery;
+import dev.loci.recall.RecallResult;
+import dev.loci.recall.ScoreWeights;
+import dev.loci.recall.spi.EmbeddingProvider;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Runs one recall against the projection: candidate generation (Lucene BM25, the exact vector scan,
+ * or both fused), then for the graph modes the seeds, the graph algorithm of the mode, and the
+ * paths that explain each item.
+ *
+ * <p>The graph modes share one candidate step: the best {@value #POOL} lexical and embedding hits,
+ * each score divided by its list's best, averaged into a semantic score in [0, 1]; the {@code
+ * seeds} nodes with the highest semantic score (ties by id) are where the graph walk starts. Must
+ * run under the engine's shared lock.
+ */
+public final class Retriever {
+  /** The k of reciprocal rank fusion. */
+  public static final int RRF_K = 60;
+
+  /** How many hits of each flat ranking feed fusion and the graph modes. */
+  public static final int POOL = 50;
+
+  /** How many entries an activation snapshot keeps at most. */
+  public static final int SNAPSHOT_SIZE = 100;
+
+  private static final double PPR_TOLERANCE = 1e-10;
+  private static final int PPR_MAX_ITERATIONS = 1000;
+
+  private final RecallLayer layer;
+  private final Namespace ns;
+  private final EmbeddingProvider provider;
+  private final RecallQuery q;
+  private final ScoreWeights weights;
+  private final Map<String, MemoryNode> nodes = new LinkedHashMap<>();
+
+  private Retriever(
+      RecallLayer layer,
+      Namespace ns,
+      EmbeddingProvider provider,
+      RecallQuery q,
+      ScoreWeights weights) {
+    this.layer = layer;
+    this.ns = ns;
+    this.provider = provider;
+    this.q = q;
+    this.weights = weights;
+    layer.nodes(ns).forEach(n -> nodes.put(n.id(), n));
+  }
+
+  /** Runs {@code query} over {@code ns}; {@code weights} are those in force. */
+  public static RecallResult recall(
+      RecallLayer layer,
+      Namespace ns,
+      EmbeddingProvider provider,
+      RecallQuery query,
+      ScoreWeights weights) {
+    return new Retriever(layer, ns, provider, query, weights).run();
+  }
+
+  private RecallResult run() {
+    return switch (q.mode()) {
+      case LEXICAL -> flat(lexical(q.k()), "bm25");
+      case EMBEDDING -> flat(embedding(q.k()), "cosine");
+      case HYBRID -> hybrid();
+      case STRUCTURE_ONLY -> structureOnly();
+      case WEIGHTED_GRAPH -> weightedGraph();
+      case ACTIVATION_SPREADING -> spreading();
+      case PPR -> pageRank();
+    };
+  }
+
+  // ---------------------------------------------------------------- flat modes
+
+  private Map<String, Double> lexical(int n) {
+    Map<String, Double> out = new LinkedHashMap<>();
+    layer.searchText(ns, q.text(), n).forEach(h -> out.put(h.id(), h.score()));
+    return out;
+  }
+
+  private Map<String, Double> embedding(int n) {
+    Map<String, Double> out = new LinkedHashMap<>();
+    float[] query = VectorIndex.checked(provider, provider.embedQuery(q.text()));
+    layer
+        .vectors()
+        .search(provider, ns, nodes.values(), query, n)
+        .forEach(h -> out.put(h.id(), h.score()));
+    return out;
+  }
+
+  private RecallResult flat(Map<String, Double> ranked, String component) {
+    List<RecallItem> items = new ArrayList<>();
+    ranked.forEach(
+        (id, score) ->
+            items.add(item(id, score, List.of(seedStep(id, score, Map.of(component, score))))));
+    return result(items, Map.of());
+  }
+
+  private RecallResult hybrid() {
+    int pool = Math.max(q.k(), POOL);
+    List<GraphAlgorithms.Fused> fused =
+        GraphAlgorithms.rrf(
+            List.of(List.copyOf(lexical(pool).keySet()), List.copyOf(embedding(pool).keySet())),
+            RRF_K);
+    List<RecallItem> items = new ArrayList<>();
+    for (GraphAlgorithms.Fused f : fused.subList(0, Math.min(q.k(), fused.size()))) {
+      Map<String, Double> parts = new LinkedHashMap<>();
+      parts.put("rrf_lexical", f.parts().get(0));
+      parts.put("rrf_embedding", f.parts().get(1));
+      items.add(item(f.id(), f.score(), List.of(seedStep(f.id(), f.score(), parts))));
+    }
+    return result(items, Map.of());
+  }
+
+  // ---------------------------------------------------------------- candidates and seeds
+
+  /** Semantic scores of the candidates: normalized BM25 and cosine, averaged. */
+  private Map<String, Double> semantic() {
+    Map<String, Double> out = new HashMap<>();
+    addNormalized(out, lexical(POOL));
+    addNormalized(out, embedding(POOL));
+    return out;
+  }
+
+  private static void addNormalized(Map<String, Double> out, Map<String, Double> hits) {
+    double max = hits.values().stream().mapToDouble(Double::doubleValue).max().orElse(0);
+    if (max > 0) {
+      hits.forEach((id, s) -> out.merge(id, 0.5 * s / max, Double::sum));
+    }
+  }
+
+  private static Map<String, Double> seeds(Map<String, Double> semantic, int n) {
+    Map<String, Double> seeds = new LinkedHashMap<>();
+    semantic.entrySet().stream()
+        .sorted(byScore())
+        .limit(n)
+        .forEach(e -> seeds.put(e.getKey(), e.getValue()));
+    return seeds;
+  }
+
+  private static Comparator<Map.Entry<String, Double>> byScore() {
+    return Map.Entry.<String, Double>comparingByValue().reversed().thenComparing(Map.Entry::getKey);
+  }
+
+  // ---------------------------------------------------------------- graph modes
+
+  private RecallResult structureOnly() {
+    Map<String, Double> seeds = seeds(semantic(), q.seeds());
+    Map<String, GraphAlgorithms.Reach> reach =
+        GraphAlgorithms.breadthFirst(seeds, layer.links(ns), q.hops());
+    List<RecallItem> items = new ArrayList<>();
+    for (Map.Entry<String, Double> e : top(scores(reach))) {
+      GraphAlgorithms.Reach r = reach.get(e.getKey());
+      double seedScore = seeds.get(r.seed());
+      List<PathStep> steps = new ArrayList<>();
+      steps.add(seedStep(r.seed(), seedScore, parts("seed_semantic", seedScore, "hops", 0.0)));
+      for (int i = 0; i < r.hops().size(); i++) {
+        GraphAlgorithms.Hop h = r.hops().get(i);
+        Map<String, Double> c = new LinkedHashMap<>();
+        c.put("seed_semantic", seedScore);
+        c.put("hops", (double) (i + 1));
+        steps.add(new PathStep(h.link().to(), h.link().edgeType(), h.strength(), c));
+      }
+      items.add(item(e.getKey(), e.getValue(), steps));
+    }
+    return result(items, Map.of());
+  }
+
+  private RecallResult weightedGraph() {
+    Map<String, Double> semantic = semantic();
+    Map<String, Double> seeds = seeds(semantic, q.seeds());
+    Map<String, GraphAlgorithms.Reach> reach =
+        GraphAlgorithms.strongestFromSeeds(seeds, layer.links(ns), q.hops());
+    Set<String> candidates = new LinkedHashSet<>(seeds.keySet());
+    candidates.addAll(reach.keySet());
+    Map<String, Double> finals = new HashMap<>();
+    Map<String, Map<String, Double>> components = new HashMap<>();
+    for (String id : candidates) {
+      MemoryNode n = nodes.get(id);
+      double sem = semantic.getOrDefault(id, 0.0);
+      GraphAlgorithms.Reach r = reach.get(id);
+      double str = r == null ? 0 : r.strength();
+      Map<String, Double> c = new LinkedHashMap<>();
+      c.put("semantic", sem);
+      c.put("structural", str);
+      c.put("anomaly", n.anomaly());
+      c.put("importance", n.importance());
+      double score =
+          sem * weights.semantic()
+              + str * weights.structural()
+              + n.anomaly() * weights.anomaly()
+              + n.importance() * weights.importance();
+      if (score > 0) {
+        finals.put(id, score);
+        components.put(id, c);
+      }
+    }
+    List<RecallItem> items = new ArrayList<>();
+    for (Map.Entry<String, Double> e : top(finals)) {
+      String id = e.getKey();
+      List<PathStep> steps = new ArrayList<>();
+      GraphAlgorithms.Reach r = reach.get(id);
+      if (seeds.containsKey(id) || r == null) {
+        steps.add(seedStep(id, e.getValue(), components.get(id)));
+      } else {
+        steps.addAll(walk(r, seeds.get(r.seed())));
+        steps.set(
+            steps.size() - 1,
+            withScore(steps.get(steps.size() - 1), e.getValue(), components.get(id)));
+      }
+      items.add(item(id, e.getValue(), steps));
+    }
+    return result(items, Map.of());
+  }
+
+  /** The steps of a strongest path: its seed, then each hop with its edge weight and strength. */
+  private static List<PathStep> walk(GraphAlgorithms.Reach r, double seedScore) {
+    List<PathStep> steps = new ArrayList<>();
+    steps.add(seedStep(r.seed(), seedScore, Map.of("semantic", seedScore)));
+    for (GraphAlgorithms.Hop h : r.hops()) {
+      Map<String, Double> c = new LinkedHashMap<>();
+      c.put("edge_weight", h.link().weight());
+      c.put("path_strength", h.strength());
+      steps.add(new PathStep(h.link().to(), h.link().edgeType(), h.strength(), c));
+    }
+    return steps;
+  }
+
+  private static PathStep withScore(PathStep s, double score, Map<String, Double> more) {
+    Map<String, Double> c = new LinkedHashMap<>(s.components());
+    c.putAll(more);
+    return new PathStep(s.nodeId(), s.via(), score, c);
+  }
+
+  private RecallResult spreading() {
+    Map<String, Double> seeds = seeds(semantic(), q.seeds());
+    GraphAlgorithms.Spread spread =
+        GraphAlgorithms.spread(seeds, layer.links(ns), q.hops(), q.decay(), q.threshold());
+    List<RecallItem> items = new ArrayList<>();
+    for (Map.Entry<String, Double> e : top(spread.activation())) {
+      List<PathStep> back = new ArrayList<>();
+      Set<String> seen = new LinkedHashSet<>();
+      String at = e.getKey();
+      while (!seeds.containsKey(at) && seen.add(at)) {
+        GraphAlgorithms.Hop h = spread.strongestIn().get(at);
+        Map<String, Double> c = new LinkedHashMap<>();
+        c.put("received", h.strength());
+        c.put("edge_weight", h.link().weight());
+        c.put("decay", q.decay());
+        c.put("activation", spread.activation().get(at));
+        back.add(0, new PathStep(at, h.link().edgeType(), spread.activation().get(at), c));
+        at = h.from();
+      }
+      back.add(0, seedStep(at, spread.activation().get(at), Map.of("activation", seeds.get(at))));
+      items.add(item(e.getKey(), e.getValue(), back));
+    }
+    return result(items, snapshot(spread.activation()));
+  }
+
+  private RecallResult pageRank() {
+    Map<String, Double> seeds = seeds(semantic(), q.seeds());
+    GraphAlgorithms.Links links = layer.links(ns);
+    GraphAlgorithms.PageRank pr =
+        GraphAlgorithms.personalizedPageRank(
+            List.copyOf(nodes.keySet()),
+            seeds,
+            links,
+            q.restart(),
+            PPR_TOLERANCE,
+            PPR_MAX_ITERATIONS);
+    Map<String, Double> positive = new HashMap<>();
+    pr.rank()
+        .forEach(
+            (id, v) -> {
+              if (v > 0) {
+                positive.put(id, v);
+              }
+            });
+    Map<String, GraphAlgorithms.Reach> reach =
+        GraphAlgorithms.strongestFromSeeds(seeds, links, Math.max(1, nodes.size()));
+    List<RecallItem> items = new ArrayList<>();
+    for (Map.Entry<String, Double> e : top(positive)) {
+      String id = e.getKey();
+      GraphAlgorithms.Reach r = reach.get(id);
+      List<PathStep> steps = new ArrayList<>();
+      if (seeds.containsKey(id) || r == null) {
+        steps.add(
+            seedStep(
+                id,
+                e.getValue(),
+                parts("ppr", e.getValue(), "semantic", seeds.getOrDefault(id, 0.0))));
+      } else {
+        steps.addAll(walk(r, seeds.get(r.seed())));
+        steps.set(
+            steps.size() - 1,
+            withScore(steps.get(steps.size() - 1), e.getValue(), Map.of("ppr", e.getValue())));
+      }
+      items.add(item(id, e.getValue(), steps));
+    }
+    return result(items, snapshot(positive));
+  }
+
+  // ---------------------------------------------------------------- assembly
+
+  private static Map<String, Double> scores(Map<String, GraphAlgorithms.Reach> reach) {
+    Map<String, Double> out = new HashMap<>();
+    reach.forEach((id, r) -> out.put(id, r.strength()));
+    return out;
+  }
+
+  private List<Map.Entry<String, Double>> top(Map<String, Double> scores) {
+    return scores.entrySet().stream()
+        .filter(e -> nodes.containsKey(e.getKey()))
+        .sorted(byScore())
+        .limit(q.k())
+        .toList();
+  }
+
+  private static Map<String, Double> snapshot(Map<String, Double> values) {
+    Map<String, Double> out = new LinkedHashMap<>();
+    values.entrySet().stream()
+        .filter(e -> e.getValue() > 0)
+        .sorted(byScore())
+        .limit(SNAPSHOT_SIZE)
+        .forEach(e -> out.put(e.getKey(), e.getValue()));
+    return out;
+  }
+
+  /** Named score components in the order given: name, value, name, value... */
+  private static Map<String, Double> parts(Object... nameAndValue) {
+    Map<String, Double> out = new LinkedHashMap<>();
+    for (int i = 0; i < nameAndValue.length; i += 2) {
+      out.put((String) nameAndValue[i], (Double) nameAndValue[i + 1]);
+    }
+    return out;
+  }
+
+  private static PathStep seedStep(String id, double score, Map<String, Double> components) {
+    return new PathStep(id, PathStep.SEED, score, components);
+  }
+
+  private RecallItem item(String id, double score, List<PathStep> steps) {
+    MemoryNode node = nodes.get(id);
+    Set<EvidenceRef> evidence = new LinkedHashSet<>();
+    node.sourceRef().ifPresent(evidence::add);
+    for (int i = steps.size() - 1; i >= 0; i--) {
+      MemoryNode on = nodes.get(steps.get(i).nodeId());
+      if (on != null) {
+        on.sourceRef().ifPresent(evidence::add);
+      }
+    }
+    MemoryPath path = new MemoryPath(q.text(), steps, List.copyOf(evidence), node.content(), score);
+    return new RecallItem(node, score, path);
+  }
+
+  private RecallResult result(List<RecallItem> items, Map<String, Double> activation) {
+    return new RecallResult(q.text(), q.mode(), weights, items, activation);
+  }
+}

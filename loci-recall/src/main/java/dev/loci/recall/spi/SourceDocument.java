@@ -1,0 +1,28 @@
+package dev.loci.recall.spi;
+
+import java.util.Objects;
+
+/**
+ * A file handed to a {@link DomainPack}: its path as the caller named it and its text.
+ *
+ * @param path the path, recorded in every {@code EvidenceRef} the pack makes
+ * @param text the whole content
+ */
+public record SourceDocument(String path, String text) {
+  /** Checks presence. */
+  public SourceDocument {
+    Objects.requireNonNull(path, "path");
+    Objects.requireNonNull(text, "text");
+  }
+
+  /**
+   * The file name without directories and without its last extension: {@code 01_supply_agreement}
+   * for {@code docs/01_supply_agreement.md}.
+   */
+  public String stem() {
+    String name = path.replace('\\', '/');
+    name = name.substring(name.lastIndexOf('/') + 1);
+    int dot = name.lastIndexOf('.');
+    return dot > 0 ? name.substring(0, dot) : name;
+  }
+}

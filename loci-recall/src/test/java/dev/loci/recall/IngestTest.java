@@ -1,0 +1,249 @@
+package dev.loci.recall;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.loci.Durability;
+import dev.loci.InvalidRequestException;
+import dev.loci.Loci;
+import dev.loci.Namespace;
+import dev.loci.NotFoundException;
+import dev.loci.recall.spi.SourceDocument;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Domain packs end to end: what files become, idempotence, batching and re-ingesting edits. */
+class IngestTest {
+  static final Namespace NS = Namespace.of("acme");
+
+  static final String CONTRACT =
+      """
+      # Terms
+
+      Intro paragraph about the parties.
+
+      ## Payment
+      3 The buyer pays within 30 days.
+      4. Notwithstanding clause 3, the buyer may withhold disputed sums
+         while the dispute lasts.
+      5) Unless agreed otherwise, invoices are in euros.
+      6. Late payment is a breach; see section 9.
+      4. A second clause four.
+
+      ## Exit
+      7. Either party may terminate and must indemnify the other.
+      """;
+
+  static final String RUNBOOK =
+      """
+      # Disk full
+
+      1. Check free space on the volume.
+      2. If the cleanup fails, page the storage on-call and escalate to step 3.
+      3. Call the incident commander.
+      """;
+
+  @TempDir Path tmp;
+  private Loci loci;
+  private RecallMemory recall;
+
+  @BeforeEach
+  void setUp() {
+    loci = Loci.builder().dataDir(tmp.resolve("data")).durability(Durability.none()).open();
+    recall = RecallMemory.of(loci);
+  }
+
+  @AfterEach
+  void tearDown() {
+    loci.close();
+  }
+
+  private IngestReport ingest(String pack, String path, String text) {
+    return recall.ingest(
+        NS, DomainPacks.named(pack), new SourceDocument(path, text), RecallMemory.Progress.NONE);
+  }
+
+  private Map<String, MemoryNode> nodes(Namespace ns) {
+    return recall.nodes(ns).stream().collect(Collectors.toMap(MemoryNode::id, n -> n));
+  }
+
+  private List<String> edges(Namespace ns, String id, String type) {
+    return recall.edges(ns, id).stream()
+        .filter(e -> e.edgeType().equals(type))
+        .map(e -> e.from() + ">" + e.to())
+        .toList();
+  }
+
+  @Test
+  void markdownContract_unitsByNumberOrParagraph_withSectionsSpansAndCues() {
+    IngestReport r = ingest("markdown:contract", "docs/terms.md", CONTRACT);
+
+    Map<String, MemoryNode> n = nodes(NS);
+    assertThat(n)
+        .containsOnlyKeys("terms:p1", "terms:3", "terms:4", "terms:5", "terms:6", "terms:7");
+    assertThat(n.get("terms:p1").type()).isEqualTo("paragraph");
+    assertThat(n.get("terms:3").type()).isEqualTo("clause");
+    assertThat(n.get("terms:4").content())
+        .isEqualTo(
+            "Notwithstanding clause 3, the buyer may withhold disputed sums while the dispute lasts.");
+    EvidenceRef ref = n.get("terms:4").sourceRef().orElseThrow();
+    assertThat(ref.path()).isEqualTo("docs/terms.md");
+    assertThat(ref.section()).contains("Payment");
+    assertThat(ref.lines()).contains(new EvidenceRef.Span(7, 8));
+    assertThat(CONTRACT.substring(ref.chars().get().start(), ref.chars().get().end()))
+        .startsWith("4. Notwithstanding")
+        .endsWith("dispute lasts.");
+    assertThat(n.get("terms:7").attributes())
+        .containsEntry("risk_cues", "terminate,indemnify")
+        .containsEntry("section", "Exit")
+        .containsEntry("pack", "markdown:contract");
+    assertThat(n.get("terms:7").risk()).isEqualTo(0.6);
+    assertThat(n.get("terms:5").attributes()).containsEntry("anomaly_cues", "unless");
+    assertThat(n.get("terms:5").novelty()).isEqualTo(0.5);
+
+    assertThat(r.nodes()).isEqualTo(6);
+    assertThat(r.skipped())
+        .extracting(IngestReport.Skipped::reason)
+        .anySatisfy(s -> assertThat(s).contains("unit number 4 was already used at line 7"))
+        .anySatisfy(s -> assertThat(s).contains("cites section 9, which is not a unit"));
+  }
+
+  @Test
+  void markdownContract_edges_nextUnitSameSectionReferencesExceptions() {
+    ingest("markdown:contract", "terms.md", CONTRACT);
+
+    assertThat(edges(NS, "terms:3", "next_unit")).containsExactly("terms:3>terms:4");
+    assertThat(edges(NS, "terms:6", "next_unit")).containsExactly("terms:5>terms:6");
+    assertThat(edges(NS, "terms:7", "next_unit")).isEmpty(); // another section
+    assertThat(edges(NS, "terms:3", "same_section"))
+        .containsExactlyInAnyOrder("terms:3>terms:4", "terms:3>terms:5", "terms:3>terms:6");
+    // "Notwithstanding clause 3": the cited clause is the rule it qualifies
+    assertThat(edges(NS, "terms:3", "exception_to")).containsExactly("terms:4>terms:3");
+    assertThat(edges(NS, "terms:3", "references")).isEmpty();
+    // "Unless ...": the unit before it
+    assertThat(edges(NS, "terms:5", "exception_to")).contains("terms:5>terms:4");
+    assertThat(recall.edges(NS, "terms:3"))
+        .filteredOn(e -> e.edgeType().equals("exception_to"))
+        .allSatisfy(e -> assertThat(e.bidirectional()).isTrue());
+  }
+
+  @Test
+  void markdownRunbook_stepsEscalationAndFailureExceptions() {
+    ingest("markdown:runbook", "disk.md", RUNBOOK);
+
+    Map<String, MemoryNode> n = nodes(NS);
+    assertThat(n.get("disk:2").type()).isEqualTo("step");
+    assertThat(n.get("disk:2").attributes()).containsEntry("risk_cues", "page,escalate");
+    assertThat(edges(NS, "disk:2", "escalates_to")).containsExactly("disk:2>disk:3");
+    assertThat(edges(NS, "disk:2", "references")).isEmpty();
+    assertThat(edges(NS, "disk:1", "exception_to")).containsExactly("disk:2>disk:1");
+  }
+
+  @Test
+  void ingest_sameFileAgain_changesNothing() {
+    IngestReport first = ingest("markdown:contract", "terms.md", CONTRACT);
+    long seq = loci.lastSeq();
+
+    IngestReport again = ingest("markdown:contract", "terms.md", CONTRACT);
+
+    assertThat(first.written()).isEqualTo(first.nodes() + first.edges());
+    assertThat(first.batches()).isEqualTo(1);
+    assertThat(again.written()).isZero();
+    assertThat(again.removed()).isZero();
+    assertThat(again.batches()).isZero();
+    assertThat(loci.lastSeq()).isEqualTo(seq);
+  }
+
+  @Test
+  void ingest_editedFile_versionsChangedUnits_andRemovesWhatIsGone() {
+    ingest("markdown:contract", "terms.md", CONTRACT);
+    String edited =
+        CONTRACT
+            .replace("within 30 days", "within 45 days")
+            .replace("6. Late payment", "Late payment");
+
+    IngestReport r = ingest("markdown:contract", "terms.md", edited);
+
+    assertThat(recall.nodeHistory(NS, "terms:3"))
+        .extracting(v -> v.version())
+        .containsExactly(2, 1);
+    assertThat(recall.node(NS, "terms:3").orElseThrow().content()).contains("45 days");
+    assertThat(recall.node(NS, "terms:6")).isEmpty();
+    assertThat(recall.nodeHistory(NS, "terms:6").get(0).removed()).isTrue();
+    assertThat(recall.edges(NS, "terms:5")).noneMatch(e -> e.to().equals("terms:6"));
+    assertThat(r.removed()).isGreaterThan(1);
+  }
+
+  @Test
+  void ingest_writesOneBatchPerChunkOfAThousandRecords_andReportsProgress() {
+    StringBuilder turns = new StringBuilder();
+    for (int i = 1; i <= 50; i++) {
+      turns
+          .append(i > 1 ? "," : "")
+          .append("{\"speaker\":\"A\",\"dia_id\":\"D1:")
+          .append(i)
+          .append("\",\"text\":\"turn ")
+          .append(i)
+          .append("\"}");
+    }
+    String json =
+        "[{\"sample_id\":\"c1\",\"conversation\":{\"session_1_date_time\":\"1 May 2023\","
+            + "\"session_1\":["
+            + turns
+            + "]}}]";
+    // 50 nodes, 49 next_turn edges, 1225 same_session edges: 1324 records
+    List<int[]> progress = new ArrayList<>();
+    long seq = loci.lastSeq();
+
+    IngestReport r =
+        recall.ingest(
+            NS,
+            DomainPacks.named("conversation"),
+            new SourceDocument("c.json", json),
+            (source, done, total) -> progress.add(new int[] {done, total}));
+
+    assertThat(r.nodes() + r.edges()).isEqualTo(1324);
+    assertThat(r.batches()).isEqualTo(2);
+    assertThat(loci.lastSeq()).isEqualTo(seq + 2);
+    assertThat(progress).extracting(p -> p[0]).containsExactly(1000, 1324);
+    assertThat(recall.edgeCount(Namespace.of("acme.c1"))).isEqualTo(1274);
+  }
+
+  @Test
+  void ingest_missingFile_isNotFoundNamingPath_andUnreadableJsonNamesPath() {
+    assertThatThrownBy(
+            () ->
+                recall.ingest(
+                    NS,
+                    DomainPacks.named("conversation"),
+                    tmp.resolve("nope.json"),
+                    RecallMemory.Progress.NONE))
+        .isInstanceOfSatisfying(
+            NotFoundException.class, e -> assertThat(e.field()).isEqualTo("path"));
+    assertThatThrownBy(() -> ingest("conversation", "bad.json", "{not json"))
+        .isInstanceOfSatisfying(
+            InvalidRequestException.class, e -> assertThat(e.field()).isEqualTo("path"));
+    assertThatThrownBy(() -> DomainPacks.named("markdown:poem"))
+        .isInstanceOfSatisfying(
+            InvalidRequestException.class, e -> assertThat(e.field()).isEqualTo("pack"));
+  }
+
+  @Test
+  void ingest_fromAPath_recordsThePathAsGiven() throws Exception {
+    Path file = tmp.resolve("terms.md");
+    Files.writeString(file, CONTRACT);
+
+    recall.ingest(NS, DomainPacks.named("markdown:contract"), file, RecallMemory.Progress.NONE);
+
+    assertThat(recall.node(NS, "terms:3").orElseThrow().sourceRef().orElseThrow().path())
+        .isEqualTo(file.toString());
+  }
+}
