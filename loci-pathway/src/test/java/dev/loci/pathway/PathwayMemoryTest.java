@@ -368,6 +368,33 @@ class PathwayMemoryTest {
   }
 
   @Test
+  void queryForHotswap_topK_equalsTheFirstKOfTheWholePathwaySorted() {
+    Namespace other = Namespace.of("acme.other");
+    java.util.Random random = new java.util.Random(7);
+    for (int i = 0; i < 40; i++) {
+      Namespace ns = i % 3 == 0 ? other : NS;
+      PathwayTrace t = pathways.insert(ns, draft("scrum_review", FILE, "LOOPING")).trace();
+      for (int r = random.nextInt(4); r > 0; r--) {
+        pathways.recordReplay(ns, t.traceUid(), true);
+      }
+    }
+    NamespaceScope scope = NamespaceScope.of("acme.*");
+    String pathwayId = PathwayIdentity.pathwayId("scrum_review", FILE, Optional.of("LOOPING"));
+    List<PathwayTrace> sorted =
+        pathways.pathway(scope, pathwayId, false, false).stream()
+            .sorted(dev.loci.pathway.internal.PathwayLayer.HOTSWAP_ORDER)
+            .toList();
+    assertThat(sorted).hasSize(40);
+    for (int k : new int[] {1, 3, 5, 39, 40, 100}) {
+      assertThat(
+              pathways.queryForHotswap(
+                  scope, "scrum_review", FILE, Optional.of("LOOPING"), k, false))
+          .as("k=%d", k)
+          .containsExactlyElementsOf(sorted.subList(0, Math.min(k, sorted.size())));
+    }
+  }
+
+  @Test
   void queryByVec_ranksHeadsByCosine_likeAnExactScan() {
     PathwayTrace a = insert("scrum_review", FILE, "LOOPING");
     PathwayTrace b = insert("scrum_review", "crates/gateway/src/x.rs", "LOOPING");

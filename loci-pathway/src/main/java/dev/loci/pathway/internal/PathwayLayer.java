@@ -23,6 +23,7 @@ import dev.loci.spi.JournalEntry;
 import dev.loci.spi.Layer;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -30,6 +31,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.PriorityQueue;
 import java.util.Set;
 import java.util.function.UnaryOperator;
 
@@ -448,12 +450,35 @@ public final class PathwayLayer implements Layer {
     return out;
   }
 
-  /** {@code query_for_hotswap} (spec section 6.2) over the scope. */
+  /**
+   * {@code query_for_hotswap} (spec section 6.2) over the scope: the first {@code k} traces of the
+   * pathway in {@link #HOTSWAP_ORDER}. Selects with a bounded heap, so a pathway of thousands of
+   * traces costs one pass and not a sort of all of them.
+   */
   public List<PathwayTrace> hotswap(
       NamespaceScope scope, String pathwayId, int k, boolean includeHistory) {
-    List<PathwayTrace> all = pathway(scope, pathwayId, includeHistory, false);
-    all.sort(HOTSWAP_ORDER);
-    return List.copyOf(all.subList(0, Math.min(k, all.size())));
+    PriorityQueue<PathwayTrace> worstFirst = new PriorityQueue<>(k + 1, HOTSWAP_ORDER.reversed());
+    for (Map.Entry<Namespace, Shelf> e : shelves(scope)) {
+      Bucket b = e.getValue().buckets.get(pathwayId);
+      if (b == null || b.retired) {
+        continue;
+      }
+      for (String uid : b.uids) {
+        PathwayTrace t = e.getValue().byUid.get(uid);
+        if (!includeHistory && t.supersededAt().isPresent()) {
+          continue;
+        }
+        if (worstFirst.size() < k) {
+          worstFirst.add(t);
+        } else if (HOTSWAP_ORDER.compare(t, worstFirst.peek()) < 0) {
+          worstFirst.poll();
+          worstFirst.add(t);
+        }
+      }
+    }
+    PathwayTrace[] best = worstFirst.toArray(new PathwayTrace[0]);
+    Arrays.sort(best, HOTSWAP_ORDER);
+    return List.of(best);
   }
 
   /**
