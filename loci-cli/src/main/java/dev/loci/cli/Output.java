@@ -158,6 +158,31 @@ final class Output {
     }
   }
 
+  /** Prints the tokens of a server configuration: id, role and namespaces, never the hash. */
+  void credentials(List<dev.loci.server.Credential> credentials) {
+    if (json) {
+      ArrayNode items = MAPPER.createArrayNode();
+      for (dev.loci.server.Credential c : credentials) {
+        ObjectNode node = items.addObject();
+        node.put("id", c.id());
+        node.put("role", c.role().label());
+        ArrayNode ns = node.putArray("namespaces");
+        c.grants().forEach(g -> ns.add(g.toString()));
+      }
+      print(MAPPER.createObjectNode().set("items", items));
+      return;
+    }
+    if (credentials.isEmpty()) {
+      out.println("no tokens: every request is allowed (loopback only)");
+      return;
+    }
+    out.printf("%-24s %-7s %s%n", "ID", "ROLE", "NAMESPACES");
+    for (dev.loci.server.Credential c : credentials) {
+      List<String> grants = c.grants().stream().map(Object::toString).toList();
+      out.printf("%-24s %-7s %s%n", c.id(), c.role().label(), String.join(", ", grants));
+    }
+  }
+
   /** Prints an informational line to stderr, in either mode. */
   void note(String message) {
     err.println("loci: " + message);

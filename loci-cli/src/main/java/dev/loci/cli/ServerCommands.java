@@ -2,6 +2,7 @@ package dev.loci.cli;
 
 import dev.loci.Loci;
 import dev.loci.server.ConfigFile;
+import dev.loci.server.Credential;
 import dev.loci.server.Grant;
 import dev.loci.server.LociServer;
 import dev.loci.server.Role;
@@ -101,7 +102,11 @@ final class ServerCommands {
       name = "token",
       mixinStandardHelpOptions = true,
       description = "Manage the bearer tokens the server accepts.",
-      subcommands = {ServerCommands.TokenCreate.class})
+      subcommands = {
+        ServerCommands.TokenCreate.class,
+        ServerCommands.TokenList.class,
+        ServerCommands.TokenRevoke.class
+      })
   static final class Token {}
 
   @Command(
@@ -109,7 +114,7 @@ final class ServerCommands {
       mixinStandardHelpOptions = true,
       description = {
         "Create a random bearer token, store only its SHA-256 in loci.toml, and print the token"
-            + " once on stdout. Restart the server to use it."
+            + " once on stdout. A running server that reads this file accepts it within a second."
       })
   static final class TokenCreate extends LociCommand {
     @picocli.CommandLine.Mixin ConfigOption config;
@@ -162,6 +167,42 @@ final class ServerCommands {
                   + ") stored hashed in "
                   + file
                   + "; it is shown only now");
+      return ExitCode.OK;
+    }
+  }
+
+  @Command(
+      name = "list",
+      mixinStandardHelpOptions = true,
+      description = "List the tokens in loci.toml: id, role and namespaces (never the token).")
+  static final class TokenList extends LociCommand {
+    @picocli.CommandLine.Mixin ConfigOption config;
+
+    @Override
+    public Integer call() {
+      output().credentials(ConfigFile.load(config.resolve(main())).credentials());
+      return ExitCode.OK;
+    }
+  }
+
+  @Command(
+      name = "revoke",
+      mixinStandardHelpOptions = true,
+      description = {
+        "Remove a token from loci.toml, keeping the rest of the file. A running server that reads"
+            + " this file stops accepting it within a second."
+      })
+  static final class TokenRevoke extends LociCommand {
+    @picocli.CommandLine.Mixin ConfigOption config;
+
+    @picocli.CommandLine.Parameters(paramLabel = "ID", description = "The token's id.")
+    String id;
+
+    @Override
+    public Integer call() {
+      Path file = config.resolve(main());
+      Credential gone = ConfigFile.revokeToken(file, id);
+      output().note("token " + gone.id() + " (" + gone.role().label() + ") removed from " + file);
       return ExitCode.OK;
     }
   }

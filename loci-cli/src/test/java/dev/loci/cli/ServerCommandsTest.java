@@ -56,4 +56,56 @@ class ServerCommandsTest {
         .doesNotContain("\tat ");
     assertThat(Files.exists(dir.resolve("data"))).isFalse();
   }
+
+  @Test
+  void tokenList_showsIdsRolesAndScopes_neverTheTokenOrItsHash() throws Exception {
+    CliRunner cli = new CliRunner(dir);
+    String token =
+        cli.run("token", "create", "--role", "writer", "--ns", "acme.*", "--id", "ingest")
+            .out()
+            .strip();
+    cli.run("token", "create", "--role", "legal", "--ns", "*", "--id", "dpo");
+
+    CliRunner.Result r = cli.run("token", "list");
+    assertThat(r.exitCode()).isZero();
+    assertThat(r.out()).contains("ingest", "writer", "acme.*", "dpo", "legal");
+    assertThat(r.out()).doesNotContain(token).doesNotContainPattern("[0-9a-f]{64}");
+
+    CliRunner.Result json = cli.run("--json", "token", "list");
+    assertThat(json.out().strip())
+        .isEqualTo(
+            "{\"items\":[{\"id\":\"ingest\",\"role\":\"writer\",\"namespaces\":[\"acme.*\"]},"
+                + "{\"id\":\"dpo\",\"role\":\"legal\",\"namespaces\":[\"*\"]}]}");
+  }
+
+  @Test
+  void tokenRevoke_removesOnlyThatToken_keepingTheRestOfTheFile() throws Exception {
+    Path file = dir.resolve("loci.toml");
+    Files.writeString(file, "# our server\n[server]\nport = 7071\n");
+    CliRunner cli = new CliRunner(dir);
+    cli.run("token", "create", "--role", "writer", "--ns", "acme.*", "--id", "ingest");
+    cli.run("token", "create", "--role", "reader", "--ns", "acme", "--id", "dash");
+
+    CliRunner.Result r = cli.run("token", "revoke", "ingest");
+    assertThat(r.exitCode()).isZero();
+    assertThat(r.err()).contains("token ingest (writer) removed from");
+    String toml = Files.readString(file);
+    assertThat(toml)
+        .startsWith("# our server\n[server]\nport = 7071\n")
+        .contains("id = \"dash\"")
+        .doesNotContain("ingest");
+    assertThat(cli.run("token", "list").out()).contains("dash").doesNotContain("ingest");
+  }
+
+  @Test
+  void tokenRevoke_unknownId_failsNamingItAndChangesNothing() throws Exception {
+    CliRunner cli = new CliRunner(dir);
+    cli.run("token", "create", "--role", "writer", "--ns", "acme.*", "--id", "ingest");
+    String before = Files.readString(dir.resolve("loci.toml"));
+
+    CliRunner.Result r = cli.run("token", "revoke", "ingets");
+    assertThat(r.exitCode()).isEqualTo(1);
+    CliRunner.assertOneErrorLine(r, "no token with id 'ingets'");
+    assertThat(Files.readString(dir.resolve("loci.toml"))).isEqualTo(before);
+  }
 }

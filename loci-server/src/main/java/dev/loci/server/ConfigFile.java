@@ -131,12 +131,7 @@ public final class ConfigFile {
     } catch (IllegalArgumentException e) {
       throw new ConfigException(file, "a token with id '" + tokenId + "' already exists");
     }
-    String text;
-    try {
-      text = Files.exists(file) ? Files.readString(file, StandardCharsets.UTF_8) : "";
-    } catch (IOException e) {
-      throw new ConfigException(file, "cannot read: " + e.getMessage());
-    }
+    String text = readText(file);
     StringBuilder out = new StringBuilder(text);
     if (!text.isEmpty() && !text.endsWith("\n")) {
       out.append('\n');
@@ -160,6 +155,95 @@ public final class ConfigFile {
     out.append("]\n");
     writeAtomically(file, out.toString());
     return new IssuedToken(tokenId, token);
+  }
+
+  private static final Pattern TOKENS_HEADER =
+      Pattern.compile("^\\s*\\[\\[\\s*tokens\\s*]]\\s*(#.*)?$");
+  private static final Pattern TABLE_HEADER = Pattern.compile("^\\s*\\[.*$");
+
+  /**
+   * Removes the token {@code id} from {@code file}, atomically, keeping every other line (comments
+   * included). A server watching the file stops accepting the token at its next check.
+   *
+   * @return the credential removed
+   * @throws ConfigException if the file is invalid, holds no token {@code id}, or holds it in a
+   *     form other than a {@code [[tokens]]} table of its own (then it names the line to remove by
+   *     hand)
+   */
+  public static Credential revokeToken(Path file, String id) {
+    ServerConfig before = load(file); // validates, and hashes any plain-text token first
+    List<Credential> kept = new ArrayList<>(before.credentials());
+    int index = -1;
+    for (int i = 0; i < kept.size(); i++) {
+      if (kept.get(i).id().equals(id)) {
+        index = i;
+      }
+    }
+    if (index < 0) {
+      throw new ConfigException(
+          file, "no token with id '" + id + "' (loci token list shows the ids)");
+    }
+    Credential gone = kept.remove(index);
+    String text = readText(file);
+    TomlTable table = parse(file, text).getArray("tokens").getTable(index);
+    int idLine = table.inputPositionOf(List.of("id")).line() - 1;
+    List<String> lines = new ArrayList<>(List.of(text.split("\n", -1)));
+    int start = idLine;
+    while (start >= 0 && !TABLE_HEADER.matcher(lines.get(start)).matches()) {
+      start--;
+    }
+    if (start < 0 || !TOKENS_HEADER.matcher(lines.get(start)).matches()) {
+      throw new ConfigException(
+          file,
+          "line "
+              + (idLine + 1)
+              + ": token '"
+              + id
+              + "' is not in a [[tokens]] table of its own; remove it by hand");
+    }
+    int end = idLine + 1;
+    while (end < lines.size() && !TABLE_HEADER.matcher(lines.get(end)).matches()) {
+      end++;
+    }
+    // Keep the comments and blank lines that precede the next table: they belong to it.
+    while (end > idLine + 1 && isBlankOrComment(lines.get(end - 1))) {
+      end--;
+    }
+    while (end < lines.size() && lines.get(end).isBlank()) {
+      end++;
+    }
+    lines.subList(start, end).clear();
+    String after = String.join("\n", lines);
+    List<Credential> check;
+    try {
+      check = read(file, parse(file, after)).credentials();
+    } catch (IllegalArgumentException | dev.loci.InvalidRequestException e) {
+      check = List.of(gone); // anything but what is expected
+    }
+    if (!check.equals(kept)) {
+      throw new ConfigException(
+          file,
+          "line "
+              + (start + 1)
+              + ": could not remove token '"
+              + id
+              + "' cleanly; remove it by hand");
+    }
+    writeAtomically(file, after);
+    return gone;
+  }
+
+  private static boolean isBlankOrComment(String line) {
+    String t = line.strip();
+    return t.isEmpty() || t.startsWith("#");
+  }
+
+  private static String readText(Path file) {
+    try {
+      return Files.exists(file) ? Files.readString(file, StandardCharsets.UTF_8) : "";
+    } catch (IOException e) {
+      throw new ConfigException(file, "cannot read: " + e.getMessage());
+    }
   }
 
   private static List<Credential> concat(List<Credential> list, Credential c) {

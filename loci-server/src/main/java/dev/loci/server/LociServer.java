@@ -2,6 +2,7 @@ package dev.loci.server;
 
 import dev.loci.Loci;
 import dev.loci.pathway.PathwayMemory;
+import dev.loci.server.internal.ConfigWatcher;
 import dev.loci.server.internal.HttpPipeline;
 import dev.loci.server.internal.Metrics;
 import dev.loci.server.internal.OpsRoutes;
@@ -16,6 +17,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.function.Consumer;
 import java.util.function.Function;
 
@@ -38,14 +40,21 @@ public final class LociServer implements AutoCloseable {
   private final HttpPipeline pipeline;
   private final List<Route> routes;
   private final String host;
+  private final Optional<ConfigWatcher> watcher;
   private final Object stopLock = new Object();
   private boolean stopped;
 
-  private LociServer(Loci loci, HttpPipeline pipeline, List<Route> routes, String host) {
+  private LociServer(
+      Loci loci,
+      HttpPipeline pipeline,
+      List<Route> routes,
+      String host,
+      Optional<ConfigWatcher> watcher) {
     this.loci = loci;
     this.pipeline = pipeline;
     this.routes = routes;
     this.host = host;
+    this.watcher = watcher;
   }
 
   /** Starts configuring a server over the data directory {@code loci} will open. */
@@ -76,6 +85,24 @@ public final class LociServer implements AutoCloseable {
     return routes;
   }
 
+  /** The credentials in force (they change when a watched configuration file does). */
+  public List<Credential> credentials() {
+    return pipeline.credentials();
+  }
+
+  /**
+   * Checks the watched configuration file now instead of waiting for the next interval.
+   *
+   * @return true if its tokens were reloaded
+   * @throws IllegalStateException if no configuration file is watched
+   */
+  public boolean reloadCredentials() {
+    return watcher
+            .orElseThrow(() -> new IllegalStateException("no configuration file is watched"))
+            .check()
+        == ConfigWatcher.Outcome.RELOADED;
+  }
+
   /** The open data directory; closed by {@link #close()}. */
   public Loci loci() {
     return loci;
@@ -101,6 +128,7 @@ public final class LociServer implements AutoCloseable {
         return;
       }
       try {
+        watcher.ifPresent(ConfigWatcher::close);
         pipeline.stop();
       } finally {
         try {
@@ -121,6 +149,8 @@ public final class LociServer implements AutoCloseable {
     private Consumer<String> accessLog = line -> {};
     private Duration drain = Duration.ofSeconds(30);
     private String configHint = ConfigFile.NAME;
+    private Optional<Path> watched = Optional.empty();
+    private Duration reloadEvery = Duration.ofSeconds(1);
 
     private Builder(Loci.Builder loci) {
       this.loci = Objects.requireNonNull(loci, "loci");
@@ -132,9 +162,26 @@ public final class LociServer implements AutoCloseable {
       return this;
     }
 
-    /** Where the configuration was read from, named in the refusal to bind without a credential. */
+    /**
+     * Where the configuration was read from. It is named in the refusal to bind without a
+     * credential, and watched while the server runs: when its bytes change, its {@code [[tokens]]}
+     * replace the credentials in force (see {@link #reloadEvery}).
+     */
     public Builder configFile(Path file) {
       this.configHint = file.toString();
+      this.watched = Optional.of(file);
+      return this;
+    }
+
+    /**
+     * How often the {@link #configFile} is checked for new or revoked tokens; default 1 s. {@link
+     * Duration#ZERO} checks only on {@link LociServer#reloadCredentials()}.
+     */
+    public Builder reloadEvery(Duration every) {
+      if (every.isNegative()) {
+        throw new IllegalArgumentException("reloadEvery: expected zero or more, found " + every);
+      }
+      this.reloadEvery = every;
       return this;
     }
 
@@ -170,8 +217,15 @@ public final class LociServer implements AutoCloseable {
         standardRoutes(opened).forEach(set -> routes.addAll(set.routes()));
         extraRoutes.forEach(f -> routes.addAll(f.apply(opened).routes()));
         HttpPipeline pipeline = new HttpPipeline(config, routes, accessLog, drain, metrics);
-        pipeline.start();
-        return new LociServer(opened, pipeline, List.copyOf(routes), config.host());
+        Optional<ConfigWatcher> watcher =
+            watched.map(f -> ConfigWatcher.start(f, pipeline, reloadEvery));
+        try {
+          pipeline.start();
+        } catch (RuntimeException e) {
+          watcher.ifPresent(ConfigWatcher::close);
+          throw e;
+        }
+        return new LociServer(opened, pipeline, List.copyOf(routes), config.host(), watcher);
       } catch (RuntimeException e) {
         try {
           opened.close();

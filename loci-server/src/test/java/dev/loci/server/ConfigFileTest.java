@@ -140,4 +140,69 @@ class ConfigFileTest {
         .hasMessageStartingWith(f.toString())
         .hasMessageContaining(fragment);
   }
+
+  @Test
+  void revokeToken_removesItsTable_keepsCommentsAndTheOtherTables() throws Exception {
+    Path f = dir.resolve("loci.toml");
+    String sha = "ab".repeat(32);
+    Files.writeString(
+        f,
+        """
+        # production
+        [server]
+        port = 7071
+
+        [[tokens]]
+        id = "a"
+        sha256 = "%1$s"
+        role = "reader"
+        namespaces = ["acme"]
+
+        # the ingest job
+        [[tokens]]
+        id = "b"
+        sha256 = "%1$s"
+        role = "writer"
+        namespaces = [
+          "acme.*",
+        ]
+
+        [[tokens]] # last
+        id = "c"
+        sha256 = "%1$s"
+        role = "admin"
+        namespaces = ["*"]
+        """
+            .formatted(sha));
+
+    assertThat(ConfigFile.revokeToken(f, "b").role()).isEqualTo(Role.WRITER);
+    assertThat(ConfigFile.load(f).credentials())
+        .extracting(Credential::id)
+        .containsExactly("a", "c");
+    assertThat(Files.readString(f))
+        .contains("# production", "# the ingest job")
+        .doesNotContain("\"b\"");
+
+    ConfigFile.revokeToken(f, "c");
+    ConfigFile.revokeToken(f, "a");
+    assertThat(ConfigFile.load(f).credentials()).isEmpty();
+    assertThat(ConfigFile.load(f).port()).isEqualTo(7071);
+  }
+
+  @Test
+  void revokeToken_unknownIdOrInlineTable_failsAndChangesNothing() throws Exception {
+    Path f = dir.resolve("loci.toml");
+    String text =
+        "tokens = [{ id = \"a\", sha256 = \"%s\", role = \"reader\", namespaces = [\"x\"] }]\n"
+            .formatted("cd".repeat(32));
+    Files.writeString(f, text);
+
+    assertThatThrownBy(() -> ConfigFile.revokeToken(f, "zz"))
+        .isInstanceOf(ConfigException.class)
+        .hasMessageContaining("no token with id 'zz'");
+    assertThatThrownBy(() -> ConfigFile.revokeToken(f, "a"))
+        .isInstanceOf(ConfigException.class)
+        .hasMessageContaining("remove it by hand");
+    assertThat(Files.readString(f)).isEqualTo(text);
+  }
 }

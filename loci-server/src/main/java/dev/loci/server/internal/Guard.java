@@ -18,12 +18,40 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 final class Guard {
   private final ServerConfig config;
-  private final List<byte[]> hashes;
+  private volatile Keys keys;
   private final ConcurrentHashMap<String, TokenBucket> buckets = new ConcurrentHashMap<>();
+
+  /** The credentials in force and their hashes, replaced together. */
+  private record Keys(List<Credential> credentials, List<byte[]> hashes) {
+    static Keys of(List<Credential> credentials) {
+      return new Keys(
+          List.copyOf(credentials), credentials.stream().map(Guard::hashBytes).toList());
+    }
+  }
 
   Guard(ServerConfig config) {
     this.config = config;
-    this.hashes = config.credentials().stream().map(Guard::hashBytes).toList();
+    this.keys = Keys.of(config.credentials());
+  }
+
+  /** The credentials in force. */
+  List<Credential> credentials() {
+    return keys.credentials();
+  }
+
+  /**
+   * Replaces the credentials in force; requests that start afterwards see only the new ones.
+   *
+   * @throws IllegalArgumentException if {@code credentials} is empty while some are in force: that
+   *     would open the server to every client, which only a restart may do
+   */
+  void credentials(List<Credential> credentials) {
+    if (credentials.isEmpty() && !keys.credentials().isEmpty()) {
+      throw new IllegalArgumentException(
+          "the new configuration has no credential; a running server does not drop its last"
+              + " credential (that would let every client in). Restart it to serve without one");
+    }
+    keys = Keys.of(credentials);
   }
 
   private static byte[] hashBytes(Credential c) {
@@ -102,7 +130,9 @@ final class Guard {
    * @throws HttpProblem 401 if credentials are configured and the header is missing or unknown
    */
   Principal authenticate(Optional<String> authorization) {
-    if (config.credentials().isEmpty()) {
+    Keys keys = this.keys;
+    List<byte[]> hashes = keys.hashes();
+    if (hashes.isEmpty()) {
       return Principal.LOCAL;
     }
     if (authorization.isEmpty()) {
@@ -122,7 +152,7 @@ final class Guard {
     if (match < 0) {
       throw unauthorized("unknown token");
     }
-    return new Principal(Optional.of(config.credentials().get(match)));
+    return new Principal(Optional.of(keys.credentials().get(match)));
   }
 
   static HttpProblem unauthorized(String detail) {

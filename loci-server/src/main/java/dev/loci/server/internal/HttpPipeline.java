@@ -82,6 +82,20 @@ public final class HttpPipeline {
     app.error(405, ctx -> respondIfBare(ctx, 405));
   }
 
+  /**
+   * Replaces the credentials in force; requests that start afterwards see only the new ones.
+   *
+   * @throws IllegalArgumentException if that would leave a server that had credentials without any
+   */
+  public void credentials(List<dev.loci.server.Credential> credentials) {
+    guard.credentials(credentials);
+  }
+
+  /** The credentials in force. */
+  public List<dev.loci.server.Credential> credentials() {
+    return guard.credentials();
+  }
+
   /** Binds and starts serving. */
   public void start() {
     app.start(config.host(), config.port());
