@@ -4,9 +4,8 @@ import dev.loci.Loci;
 import dev.loci.NamespaceScope;
 import dev.loci.pathway.LegalCapability;
 import dev.loci.pathway.PathwayMemory;
+import dev.loci.pathway.PathwayWire;
 import dev.loci.pathway.RedactionPolicy;
-import dev.loci.pathway.internal.PathwayJson;
-import dev.loci.pathway.internal.PathwayLayer;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -63,7 +62,7 @@ final class PathwayCommands {
     /** Opens the data directory (creating it for writes), runs {@code op}, prints its JSON. */
     final Integer run(boolean write, Function<PathwayMemory, Object> op) {
       try (Loci loci = write ? open() : openExisting()) {
-        output().jsonLine(PathwayJson.write(op.apply(PathwayMemory.of(loci))));
+        output().jsonLine(PathwayWire.write(op.apply(PathwayMemory.of(loci))));
       }
       return ExitCode.OK;
     }
@@ -254,7 +253,7 @@ final class PathwayCommands {
             float[] vec =
                 query.like != null
                     ? p.get(scope.scope.root(), query.like, true).pathwayVec().values()
-                    : PathwayJson.readVector(query.vec);
+                    : PathwayWire.readVector(query.vec);
             return p.queryByVec(scope.scope, vec, k, includeHistory, includeRetired);
           });
     }
@@ -408,17 +407,17 @@ final class PathwayCommands {
     @Override
     public Integer call() {
       if (change == null) {
-        return run(false, p -> PathwayLayer.policyToJson(p.redactionPolicy(ns.ns)));
+        return run(false, p -> p.redactionPolicy(ns.ns));
       }
       RedactionPolicy policy =
           change.off
               ? RedactionPolicy.off()
               : change.defaults ? RedactionPolicy.defaults() : parsePolicy(change.set);
-      return run(true, p -> PathwayLayer.policyToJson(p.setRedactionPolicy(ns.ns, policy)));
+      return run(true, p -> p.setRedactionPolicy(ns.ns, policy));
     }
 
     private RedactionPolicy parsePolicy(String text) {
-      return PathwayLayer.policyFromJson(argument("--set", text));
+      return RedactionPolicy.fromJson(argument("--set", text));
     }
   }
 }

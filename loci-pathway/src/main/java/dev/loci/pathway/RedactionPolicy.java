@@ -186,4 +186,24 @@ public final class RedactionPolicy {
       }
     }
   }
+
+  /**
+   * The JSON form, as journaled and as the command line and HTTP show it: {@code {"enabled": true,
+   * "rules": [{"name": "email", "regex": "..."}]}}.
+   */
+  public String toJson() {
+    return dev.loci.pathway.internal.PathwayLayer.policyToJson(this).toString();
+  }
+
+  /**
+   * Reads the JSON form: {@code {"enabled": false}} turns redaction off; otherwise {@code rules}
+   * lists {@code name} and {@code regex}, where a built-in name with no {@code regex} means the
+   * built-in rule.
+   *
+   * @throws InvalidRequestException naming the field ({@code rules[1].regex}), or {@code policy} if
+   *     the text is not JSON
+   */
+  public static RedactionPolicy fromJson(String json) {
+    return dev.loci.pathway.internal.PathwayLayer.policyFromJson(json);
+  }
 }

@@ -137,28 +137,29 @@ class RedactionTest {
     RedactionPolicy p = PathwayLayer.policyFromJson(builtinAndCustom);
     assertThat(p.rules())
         .containsExactly(RedactionPolicy.PHONE, new RedactionPolicy.Rule("badge", "B-\\d+"));
-    assertThat(PathwayLayer.policyFromJson(PathwayLayer.policyToJson(p))).isEqualTo(p);
+    assertThat(RedactionPolicy.fromJson(p.toJson())).isEqualTo(p);
+    assertThat(PathwayWire.write(p)).isEqualTo(p.toJson());
   }
 
   @Test
   void policyJson_enabledMustBeBoolean_rulesMustBeObjects() {
     // a loose reading once took {"enabled": 0} for "off" and {"enabled": "no"} for "on"
     for (String enabled : List.of("0", "\"no\"", "null")) {
-      assertThatThrownBy(() -> PathwayLayer.policyFromJson("{\"enabled\":" + enabled + "}"))
+      assertThatThrownBy(() -> RedactionPolicy.fromJson("{\"enabled\":" + enabled + "}"))
           .isInstanceOf(InvalidRequestException.class)
           .extracting(e -> ((InvalidRequestException) e).field())
           .isEqualTo("enabled");
     }
     assertThatThrownBy(
-            () -> PathwayLayer.policyFromJson("{\"rules\":[{\"name\":\"email\"},\"phone\"]}"))
+            () -> RedactionPolicy.fromJson("{\"rules\":[{\"name\":\"email\"},\"phone\"]}"))
         .isInstanceOf(InvalidRequestException.class)
         .extracting(e -> ((InvalidRequestException) e).field())
         .isEqualTo("rules[1]");
-    assertThatThrownBy(() -> PathwayLayer.policyFromJson("{\"rules\":"))
+    assertThatThrownBy(() -> RedactionPolicy.fromJson("{\"rules\":"))
         .isInstanceOf(InvalidRequestException.class)
         .extracting(e -> ((InvalidRequestException) e).field())
         .isEqualTo("policy");
-    assertThat(PathwayLayer.policyFromJson("{\"enabled\":false,\"rules\":[]}"))
+    assertThat(RedactionPolicy.fromJson("{\"enabled\":false,\"rules\":[]}"))
         .isEqualTo(RedactionPolicy.off());
   }
 }

@@ -5,10 +5,9 @@ import dev.loci.pathway.LegalCapability;
 import dev.loci.pathway.PathwayImportReport;
 import dev.loci.pathway.PathwayMemory;
 import dev.loci.pathway.PathwayTrace;
+import dev.loci.pathway.PathwayWire;
 import dev.loci.pathway.PathwayWrite;
 import dev.loci.pathway.RedactionPolicy;
-import dev.loci.pathway.internal.PathwayJson;
-import dev.loci.pathway.internal.PathwayLayer;
 import dev.loci.server.Role;
 import dev.loci.server.spi.Exchange;
 import dev.loci.server.spi.HttpProblem;
@@ -165,15 +164,15 @@ public final class PathwayRoutes implements RouteSet {
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
-    ex.json(200, PathwayJson.write(report));
+    ex.json(200, PathwayWire.write(report));
   }
 
   private void setRedaction(Exchange ex) {
     QueryParams.allowOnly(ex, Set.of());
     JsonBody body = ex.body().allowOnly(Set.of("enabled", "rules"));
-    RedactionPolicy policy = PathwayLayer.policyFromJson(body.text());
+    RedactionPolicy policy = RedactionPolicy.fromJson(body.text());
     RedactionPolicy set = as(ex).setRedactionPolicy(ex.namespace(), policy);
-    ex.json(200, PathwayLayer.policyToJson(set).toString());
+    ex.json(200, set.toJson());
   }
 
   // ---------------------------------------------------------------- reads
@@ -218,7 +217,7 @@ public final class PathwayRoutes implements RouteSet {
     QueryParams.allowOnly(ex, SCOPE_ONLY);
     JsonBody body =
         ex.body().allowOnly(Set.of("pathway_vec", "k", "include_history", "include_retired"));
-    float[] vec = PathwayJson.readVector(body.requireRaw("pathway_vec"));
+    float[] vec = PathwayWire.readVector(body.requireRaw("pathway_vec"));
     items(
         ex,
         pathways.queryByVec(
@@ -242,7 +241,7 @@ public final class PathwayRoutes implements RouteSet {
 
   private void stats(Exchange ex) {
     QueryParams.allowOnly(ex, SCOPE_ONLY);
-    ex.json(200, PathwayJson.write(pathways.stats(ex.scope())));
+    ex.json(200, PathwayWire.write(pathways.stats(ex.scope())));
   }
 
   private void exportState(Exchange ex) {
@@ -255,14 +254,14 @@ public final class PathwayRoutes implements RouteSet {
   private void redaction(Exchange ex) {
     QueryParams.allowOnly(ex, Set.of());
     RedactionPolicy policy = pathways.redactionPolicy(ex.namespace());
-    ex.json(200, PathwayLayer.policyToJson(policy).toString());
+    ex.json(200, policy.toJson());
   }
 
   // ---------------------------------------------------------------- responses
 
   /** {@code {"items": [...]}}, as every list of the API. */
   private static void items(Exchange ex, List<?> items) {
-    ex.json(200, "{\"items\":" + PathwayJson.write(items) + "}");
+    ex.json(200, "{\"items\":" + PathwayWire.write(items) + "}");
   }
 
   private static void written(Exchange ex, PathwayWrite w) {
@@ -273,6 +272,6 @@ public final class PathwayRoutes implements RouteSet {
             + ns.value()
             + "/pathway-traces/"
             + URLEncoder.encode(w.trace().traceUid(), StandardCharsets.UTF_8));
-    ex.json(201, PathwayJson.write(w));
+    ex.json(201, PathwayWire.write(w));
   }
 }
