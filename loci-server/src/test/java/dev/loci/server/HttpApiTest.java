@@ -132,6 +132,34 @@ class HttpApiTest {
   }
 
   @Test
+  void get_ifNoneMatchCurrent_304WithoutBody_staleOrOtherTag_200() {
+    start();
+    Reply added = http.post(T, "{\"content\":{\"v\":1}}");
+    String uid = added.json().get("uid").asText();
+    String etag = added.header("ETag").orElseThrow();
+
+    Reply same = send("GET", T + "/" + uid, null, Map.of("If-None-Match", etag));
+    assertThat(same.status()).isEqualTo(304);
+    assertThat(same.body()).isEmpty();
+    assertThat(same.header("ETag")).contains(etag);
+    assertThat(
+            send("GET", T + "/" + uid, null, Map.of("If-None-Match", "\"x\", W/" + etag)).status())
+        .isEqualTo(304);
+    assertThat(send("GET", T + "/" + uid, null, Map.of("If-None-Match", "*")).status())
+        .isEqualTo(304);
+
+    send("PATCH", T + "/" + uid, "{\"content\":{\"v\":2}}", Map.of("If-Match", etag));
+    Reply changed = send("GET", T + "/" + uid, null, Map.of("If-None-Match", etag));
+    assertThat(changed.status()).isEqualTo(200);
+    assertThat(changed.json().get("content").get("v").asInt()).isEqualTo(2);
+    assertThat(changed.header("ETag")).isNotEqualTo(Optional.of(etag));
+    // a write is never answered 304, whatever If-None-Match says
+    Reply patch =
+        send("PATCH", T + "/" + uid, "{\"content\":{\"v\":3}}", Map.of("If-None-Match", "*"));
+    assertThat(patch.status()).isEqualTo(200);
+  }
+
+  @Test
   void reviseAndRetire_ifMatchStale_412AndNothingChanges() {
     start();
     Reply added = http.post(T, "{\"content\":\"v1\"}");

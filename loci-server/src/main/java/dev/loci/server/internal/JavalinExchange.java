@@ -138,7 +138,38 @@ final class JavalinExchange implements Exchange {
 
   @Override
   public void respond(int status, String contentType, String body) {
+    if (status == 200 && notModified()) {
+      ctx.status(304).result("");
+      ctx.res().setContentType(null); // a 304 has no body, so no type
+      return;
+    }
     ctx.status(status).contentType(contentType).result(body);
+  }
+
+  /**
+   * Whether a {@code GET} or {@code HEAD} whose response carries an {@code ETag} matches the
+   * request's {@code If-None-Match} (RFC 9110 section 13.1.2: {@code *} or any listed tag, compared
+   * weakly), so the answer is {@code 304 Not Modified} with no body.
+   */
+  private boolean notModified() {
+    String method = ctx.method().name();
+    String etag = ctx.res().getHeader("ETag");
+    String header = ctx.header("If-None-Match");
+    if (etag == null || header == null || !(method.equals("GET") || method.equals("HEAD"))) {
+      return false;
+    }
+    String mine = weak(etag.strip());
+    for (String tag : header.split(",")) {
+      String t = tag.strip();
+      if (t.equals("*") || weak(t).equals(mine)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private static String weak(String tag) {
+    return tag.startsWith("W/") ? tag.substring(2) : tag;
   }
 
   /**
