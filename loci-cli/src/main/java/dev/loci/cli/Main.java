@@ -54,6 +54,12 @@ public final class Main {
   private static final java.util.List<Logger> SERVER_LOGS =
       java.util.List.of(Logger.getLogger("org.eclipse.jetty"), Logger.getLogger("io.javalin"));
 
+  /**
+   * DJL (the ONNX embedding's tokenizer) warns on every start of a machine without a GPU and logs
+   * where it found its native library; only errors are shown.
+   */
+  private static final Logger DJL_LOG = Logger.getLogger("ai.djl");
+
   @Option(
       names = "--data",
       scope = ScopeType.INHERIT,
@@ -93,6 +99,7 @@ public final class Main {
   public static void main(String... args) {
     CORE_LOG.setLevel(Level.SEVERE);
     SERVER_LOGS.forEach(l -> l.setLevel(Level.WARNING));
+    DJL_LOG.setLevel(Level.SEVERE);
     System.exit(run(System.in, System.out, System.err, args));
   }
 

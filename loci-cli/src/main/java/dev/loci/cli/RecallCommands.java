@@ -3,6 +3,8 @@ package dev.loci.cli;
 import dev.loci.Durability;
 import dev.loci.Loci;
 import dev.loci.Namespace;
+import dev.loci.embed.onnx.Embeddings;
+import dev.loci.recall.CachingEmbeddingProvider;
 import dev.loci.recall.DemoCorpus;
 import dev.loci.recall.DomainPacks;
 import dev.loci.recall.IngestReport;
@@ -23,10 +25,12 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import picocli.CommandLine.Command;
@@ -41,6 +45,27 @@ import picocli.CommandLine.Parameters;
  */
 final class RecallCommands {
   private RecallCommands() {}
+
+  /** {@code --embedding}: which provider turns text into vectors; see {@link Embeddings}. */
+  static final class EmbeddingOption {
+    @Option(
+        names = "--embedding",
+        paramLabel = "NAME",
+        description =
+            "onnx (all-MiniLM-L6-v2 in process) or hashing (word overlap, no model); vectors are"
+                + " cached under DATA/cache/embeddings (default: ${DEFAULT-VALUE}).")
+    String name = Embeddings.DEFAULT;
+
+    /** The provider with its cache in {@code dataDir}, after checking the name. */
+    CachingEmbeddingProvider open(Path dataDir) {
+      return Embeddings.open(name, dataDir);
+    }
+
+    /** Checks the name before anything is opened. */
+    void check() {
+      Embeddings.named(name);
+    }
+  }
 
   @Command(
       name = "ingest",
@@ -61,16 +86,21 @@ final class RecallCommands {
 
     @Mixin TraceCommands.NamespaceOption ns;
 
+    @Mixin EmbeddingOption embedding;
+
     @Parameters(arity = "1..*", paramLabel = "PATH", description = "The files to ingest.")
     List<Path> paths;
 
     @Override
     public Integer call() {
       DomainPack domainPack = DomainPacks.named(pack);
+      embedding.check();
       PrintStream progress = main().errStream();
       List<IngestReport> reports = new ArrayList<>();
-      try (Loci loci = open()) {
-        RecallMemory recall = RecallMemory.of(loci);
+      String embedded;
+      try (Loci loci = open();
+          CachingEmbeddingProvider embeddings = embedding.open(loci.dataDir())) {
+        RecallMemory recall = RecallMemory.of(loci, embeddings);
         for (Path p : paths) {
           reports.add(
               recall.ingest(
@@ -80,12 +110,28 @@ final class RecallCommands {
                   (source, done, total) ->
                       progress.printf("loci: ingesting %s: %d/%d records%n", source, done, total)));
         }
+        Set<Namespace> written = new LinkedHashSet<>();
+        reports.forEach(r -> written.addAll(r.namespaces()));
+        for (Namespace n : written) {
+          recall.embed(
+              n,
+              (source, done, total) ->
+                  progress.printf("loci: embedding %s: %d/%d nodes%n", source, done, total));
+        }
+        embedded =
+            String.format(
+                Locale.ROOT,
+                "embeddings: %s, %d computed, %d from the cache %s",
+                embeddings.modelId(),
+                embeddings.misses(),
+                embeddings.hits(),
+                embeddings.file());
       }
-      printIngested(reports);
+      printIngested(reports, embedded);
       return ExitCode.OK;
     }
 
-    private void printIngested(List<IngestReport> reports) {
+    private void printIngested(List<IngestReport> reports, String embedded) {
       PrintWriter out = spec.commandLine().getOut();
       if (main().output().json()) {
         out.println(RecallJson.write(reports));
@@ -105,6 +151,7 @@ final class RecallCommands {
             r.batches(),
             r.skipped().size());
       }
+      out.println(embedded);
     }
   }
 
@@ -153,15 +200,19 @@ final class RecallCommands {
     @Option(names = "--hops", paramLabel = "N", description = "Longest path in edges (default: 2).")
     int hops = 2;
 
+    @Mixin EmbeddingOption embedding;
+
     @Override
     public Integer call() {
+      embedding.check();
       RecallQuery.Builder b =
           RecallQuery.builder(question, RecallMode.parse(mode)).k(k).seeds(seeds).hops(hops);
       weights.ifPresent(w -> b.weights(ScoreWeights.parse(w, ScoreWeights.DEFAULT)));
       RecallQuery query = b.build();
       RecallResult result;
-      try (Loci loci = openExisting()) {
-        result = RecallMemory.of(loci).recall(ns.ns, query);
+      try (Loci loci = openExisting();
+          CachingEmbeddingProvider embeddings = embedding.open(loci.dataDir())) {
+        result = RecallMemory.of(loci, embeddings).recall(ns.ns, query);
       }
       PrintWriter out = spec.commandLine().getOut();
       if (main().output().json()) {
@@ -239,12 +290,16 @@ final class RecallCommands {
         description = "The path-aware mode (default: ${DEFAULT-VALUE}).")
     String mode = "weighted_graph";
 
+    @Mixin EmbeddingOption embedding;
+
     @Override
     public Integer call() throws IOException {
       RecallMode pathAware = RecallMode.parse(mode);
+      embedding.check();
       Path dir = Files.createTempDirectory("loci-demo");
-      try (Loci loci = Loci.builder().dataDir(dir).durability(Durability.none()).open()) {
-        RecallMemory recall = RecallMemory.of(loci);
+      try (Loci loci = Loci.builder().dataDir(dir).durability(Durability.none()).open();
+          CachingEmbeddingProvider embeddings = embedding.open(dir)) {
+        RecallMemory recall = RecallMemory.of(loci, embeddings);
         for (DemoCorpus.Document d : DemoCorpus.documents()) {
           recall.ingest(
               demoNs(d.label()), d.domainPack(), d.document(), RecallMemory.Progress.NONE);

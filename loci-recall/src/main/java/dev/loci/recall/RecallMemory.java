@@ -240,6 +240,28 @@ public final class RecallMemory {
         document.path(), pack.name(), namespaces, nodes, edges, written, removed, batches, skipped);
   }
 
+  /** How many node texts {@link #embed} hands the provider per call. */
+  public static final int EMBED_BATCH = 256;
+
+  /**
+   * Embeds the live nodes of {@code ns} with {@link #embeddings()}, {@value #EMBED_BATCH} texts a
+   * call, so their vectors are ready before the first query: with a {@link
+   * CachingEmbeddingProvider} they are computed once and kept on disk. Writes nothing to the
+   * journal. {@code progress} hears {@code ns} and the nodes done so far.
+   *
+   * @return how many nodes were embedded
+   */
+  public int embed(Namespace ns, Progress progress) {
+    Objects.requireNonNull(progress, "progress");
+    List<String> texts = nodes(ns).stream().map(MemoryNode::content).toList();
+    for (int from = 0; from < texts.size(); from += EMBED_BATCH) {
+      int to = Math.min(texts.size(), from + EMBED_BATCH);
+      embeddings.embedDocuments(texts.subList(from, to));
+      progress.advanced(ns.value(), to, texts.size());
+    }
+    return texts.size();
+  }
+
   private static <T> List<T> slice(List<T> list, int from, int to, int offset) {
     int a = Math.max(0, Math.min(list.size(), from - offset));
     int b = Math.max(0, Math.min(list.size(), to - offset));

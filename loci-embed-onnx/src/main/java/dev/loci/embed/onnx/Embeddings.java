@@ -1,0 +1,72 @@
+package dev.loci.embed.onnx;
+
+import dev.loci.InvalidRequestException;
+import dev.loci.recall.CachingEmbeddingProvider;
+import dev.loci.recall.HashingEmbeddingProvider;
+import dev.loci.recall.spi.EmbeddingProvider;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * The one place that turns an embedding name a user typed ({@code --embedding onnx}, a server
+ * setting) into a provider, and that knows where its vectors are cached in a data directory.
+ *
+ * <ul>
+ *   <li>{@value #ONNX}: all-MiniLM-L6-v2 in process ({@link OnnxEmbeddingProvider#shared()}, loaded
+ *       on the first text it has to embed). The default.
+ *   <li>{@value #HASHING}: {@link HashingEmbeddingProvider}, word overlap, no model.
+ * </ul>
+ *
+ * <p>Stateless and thread-safe.
+ */
+public final class Embeddings {
+  /** The in-process sentence-embedding model. */
+  public static final String ONNX = "onnx";
+
+  /** The hashing provider. */
+  public static final String HASHING = "hashing";
+
+  /** The name used when none is given. */
+  public static final String DEFAULT = ONNX;
+
+  private Embeddings() {}
+
+  /** Every name {@link #named} accepts. */
+  public static List<String> names() {
+    return List.of(ONNX, HASHING);
+  }
+
+  /**
+   * The provider called {@code name}, uncached.
+   *
+   * @throws InvalidRequestException naming {@code embedding} if there is none
+   */
+  public static EmbeddingProvider named(String name) {
+    Objects.requireNonNull(name, "name");
+    return switch (name) {
+      case ONNX -> OnnxEmbeddingProvider.shared();
+      case HASHING -> HashingEmbeddingProvider.create();
+      default ->
+          throw new InvalidRequestException(
+              "embedding", "expected one of " + names() + ", found '" + name + "'");
+    };
+  }
+
+  /** Where the vectors of model {@code modelId} are cached: {@code cache/embeddings/<id>.bin}. */
+  public static Path cacheFile(Path dataDir, String modelId) {
+    return dataDir.resolve("cache").resolve("embeddings").resolve(modelId + ".bin");
+  }
+
+  /**
+   * The provider called {@code name} with its document vectors cached in {@code dataDir} (see
+   * {@link #cacheFile}). Close it when done; the model itself stays loaded for the process.
+   *
+   * @throws InvalidRequestException naming {@code embedding} if there is no such provider
+   * @throws dev.loci.StorageException if the cache file cannot be opened
+   */
+  public static CachingEmbeddingProvider open(String name, Path dataDir) {
+    EmbeddingProvider provider = named(name);
+    return CachingEmbeddingProvider.open(provider, cacheFile(dataDir, provider.modelId()));
+  }
+}
