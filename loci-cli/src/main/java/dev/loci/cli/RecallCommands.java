@@ -332,7 +332,10 @@ final class RecallCommands {
         }
         for (RecallItem item : paths.items()) {
           if (q.gold().contains(item.node().id()) && !flat.ids().contains(item.node().id())) {
-            out.println("  found through: " + trail(item));
+            out.println(
+                item.path().steps().size() == 1
+                    ? "  found as a seed by meaning: " + item.node().id()
+                    : "  found through: " + trail(item));
           }
         }
         out.println();

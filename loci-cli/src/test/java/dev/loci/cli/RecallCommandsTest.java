@@ -40,11 +40,52 @@ class RecallCommandsTest {
     assertThat(first.out())
         .startsWith(contract + ": 14 nodes, ")
         .contains("into acme (", " 0 removed, 1 batches), 0 skipped");
-    assertThat(first.err()).matches("(?s)loci: ingesting .*: (\\d+)/\\1 records\\R");
+    assertThat(first.err())
+        .matches(
+            "(?s)loci: ingesting .*: (\\d+)/\\1 records\\Rloci: embedding acme: 14/14 nodes\\R");
+    Path cache = tmp.resolve("data/cache/embeddings/all-minilm-l6-v2.bin");
+    assertThat(first.out())
+        .contains("embeddings: all-minilm-l6-v2, 14 computed, 0 from the cache " + cache);
 
     CliRunner.Result again =
         ok("ingest", "--pack", "markdown:contract", "--ns", "acme", contract.toString());
-    assertThat(again.out()).contains("(0 written, 0 removed, 0 batches)");
+    assertThat(again.out())
+        .contains("(0 written, 0 removed, 0 batches)")
+        .contains("embeddings: all-minilm-l6-v2, 0 computed, 14 from the cache " + cache);
+  }
+
+  @Test
+  void ingest_hashingEmbedding_cachedInItsOwnFile() {
+    ok(
+        "ingest",
+        "--pack",
+        "markdown:contract",
+        "--ns",
+        "acme",
+        "--embedding",
+        "hashing",
+        contract.toString());
+
+    assertThat(tmp.resolve("data/cache/embeddings/hashing-384-v1.bin")).isRegularFile();
+    assertThat(tmp.resolve("data/cache/embeddings/all-minilm-l6-v2.bin")).doesNotExist();
+  }
+
+  @Test
+  void ingest_unknownEmbedding_isAUsageErrorNamingTheField() {
+    CliRunner.Result r =
+        cli.run(
+            "ingest",
+            "--pack",
+            "markdown:contract",
+            "--ns",
+            "acme",
+            "--embedding",
+            "bert",
+            contract.toString());
+
+    assertThat(r.exitCode()).isEqualTo(2);
+    assertOneErrorLine(r, "embedding: expected one of [onnx, hashing], found 'bert'");
+    assertThat(tmp.resolve("data")).doesNotExist();
   }
 
   @Test
@@ -133,6 +174,8 @@ class RecallCommandsTest {
                 "activation_spreading",
                 "--k",
                 "3",
+                "--embedding",
+                "hashing",
                 "--explain")
             .out();
 
@@ -164,11 +207,21 @@ class RecallCommandsTest {
     assertThat(r.exitCode()).as(r.err()).isZero();
     assertThat(r.out())
         .contains("What is the penalty for a late delivery?")
-        .contains("found through: 01_supply_agreement:3 --exception_to--> 01_supply_agreement:4")
+        .contains("found as a seed by meaning: 01_supply_agreement:4")
         .contains("found through: 01_supply_agreement:12 --references--> 01_supply_agreement:11")
         .contains("gold units in the top 5: lexical 5/9, weighted_graph 9/9");
     assertThat(r.err()).isEmpty();
     assertThat(demoDirs()).containsExactlyInAnyOrderElementsOf(before);
+  }
+
+  @Test
+  void demo_hashingEmbedding_reachesTheExceptionThroughItsEdge() {
+    CliRunner.Result r = CliRunner.runRaw("", "demo", "--embedding", "hashing");
+
+    assertThat(r.exitCode()).as(r.err()).isZero();
+    assertThat(r.out())
+        .contains("found through: 01_supply_agreement:3 --exception_to--> 01_supply_agreement:4")
+        .contains("gold units in the top 5: lexical 5/9, weighted_graph 9/9");
   }
 
   private static List<Path> demoDirs() throws Exception {
