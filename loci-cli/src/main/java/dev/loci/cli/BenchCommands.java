@@ -1,5 +1,6 @@
 package dev.loci.cli;
 
+import dev.loci.bench.EmbedBenchmark;
 import dev.loci.bench.HttpBenchmark;
 import dev.loci.bench.JournalBenchmark;
 import dev.loci.bench.PathwayBenchmark;
@@ -24,7 +25,8 @@ import picocli.CommandLine.Option;
     subcommands = {
       BenchCommands.Journal.class,
       BenchCommands.Http.class,
-      BenchCommands.Pathway.class
+      BenchCommands.Pathway.class,
+      BenchCommands.Embed.class
     })
 final class BenchCommands {
   private BenchCommands() {}
@@ -165,6 +167,37 @@ final class BenchCommands {
               .withQueries(queries)
               .withInserts(inserts);
       PathwayBenchmark.Report report = PathwayBenchmark.run(options, main().errStream());
+      return places.print(this, report.toMarkdown(), report.toJson());
+    }
+  }
+
+  @Command(
+      name = "embed",
+      mixinStandardHelpOptions = true,
+      description = {
+        "Texts per second for all-MiniLM-L6-v2 in process at each batch size (1 runs every text"
+            + " alone) against the hashing provider, and the same texts read back from the"
+            + " on-disk vector cache; also the model's load time.",
+        "Prints a Markdown table with the ratios on stdout and progress on stderr."
+      })
+  static final class Embed extends LociCommand {
+    @Mixin Places places;
+
+    @Option(names = "--texts", paramLabel = "N", description = "Texts per variant. Default: 1000.")
+    int texts = 1000;
+
+    @Option(
+        names = "--batches",
+        split = ",",
+        paramLabel = "N",
+        description = "ONNX batch sizes. Default: 1,8,32,64.")
+    List<Integer> batches = List.of(1, 8, 32, 64);
+
+    @Override
+    public Integer call() {
+      EmbedBenchmark.Report report =
+          EmbedBenchmark.run(
+              new EmbedBenchmark.Options(places.workDir, texts, batches), main().errStream());
       return places.print(this, report.toMarkdown(), report.toJson());
     }
   }
