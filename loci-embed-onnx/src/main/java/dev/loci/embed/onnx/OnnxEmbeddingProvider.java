@@ -128,6 +128,11 @@ public final class OnnxEmbeddingProvider implements EmbeddingProvider, AutoClose
     model();
   }
 
+  /** Whether the model is in memory. */
+  boolean loaded() {
+    return model != null;
+  }
+
   @Override
   public List<float[]> embedDocuments(List<String> texts) {
     texts.forEach(t -> Objects.requireNonNull(t, "texts must not hold null"));

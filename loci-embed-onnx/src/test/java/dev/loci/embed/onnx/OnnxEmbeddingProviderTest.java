@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
 
+import ai.djl.util.Utils;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.AfterAll;
@@ -98,9 +99,9 @@ class OnnxEmbeddingProviderTest {
   }
 
   @Test
-  void create_afterLoad_djlIsOffline() {
-    assertThat(System.getProperty("ai.djl.offline")).isEqualTo("true");
-    assertThat(System.getProperty("OPT_OUT_TRACKING")).isEqualTo("true");
+  void create_afterLoad_djlIsOfflineAndDoesNotReportUsage() {
+    assertThat(Utils.isOfflineMode()).isTrue();
+    assertThat(Utils.getEnvOrSystemProperty("OPT_OUT_TRACKING")).isEqualTo("true");
   }
 
   @Test
@@ -108,6 +109,16 @@ class OnnxEmbeddingProviderTest {
     assertThatThrownBy(() -> OnnxEmbeddingProvider.create(0))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("got 0");
+  }
+
+  @Test
+  void create_loadsNothingUntilTheFirstText() {
+    try (OnnxEmbeddingProvider p = OnnxEmbeddingProvider.create()) {
+      assertThat(p.loaded()).isFalse();
+      assertThat(p.embedDocuments(List.of())).isEmpty();
+      assertThat(p.loaded()).isFalse();
+    }
+    assertThat(model.loaded()).isTrue();
   }
 
   @Test
