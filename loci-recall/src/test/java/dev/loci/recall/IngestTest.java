@@ -246,4 +246,27 @@ class IngestTest {
     assertThat(recall.node(NS, "terms:3").orElseThrow().sourceRef().orElseThrow().path())
         .isEqualTo(file.toString());
   }
+
+  @Test
+  void embed_afterIngest_everyNodeCachedOnce_reembedCostsNoModelRun() {
+    ingest("markdown:runbook", "runbook.md", RUNBOOK);
+    CachingEmbeddingProviderTest.CountingProvider counting =
+        new CachingEmbeddingProviderTest.CountingProvider();
+    Path file = tmp.resolve("data/cache/embeddings/hashing-384-v1.bin");
+    List<String> progress = new ArrayList<>();
+    try (CachingEmbeddingProvider cache = CachingEmbeddingProvider.open(counting, file)) {
+      RecallMemory withCache = RecallMemory.of(loci, cache);
+
+      assertThat(
+              withCache.embed(NS, (ns, done, total) -> progress.add(ns + " " + done + "/" + total)))
+          .isEqualTo(3);
+      assertThat(withCache.embed(NS, RecallMemory.Progress.NONE)).isEqualTo(3);
+      assertThat(counting.texts).isEqualTo(3);
+      withCache.recall(NS, RecallQuery.builder("free space", RecallMode.EMBEDDING).k(2).build());
+
+      assertThat(counting.texts).as("the three nodes once, then only the query").isEqualTo(4);
+      assertThat(cache.size()).isEqualTo(3);
+    }
+    assertThat(progress).containsExactly("acme 3/3");
+  }
 }
