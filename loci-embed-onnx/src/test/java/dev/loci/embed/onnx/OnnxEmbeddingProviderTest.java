@@ -94,6 +94,12 @@ class OnnxEmbeddingProviderTest {
   }
 
   @Test
+  void tokenize_unpaddedAndCutAt256() {
+    assertThat(model.tokenCount("Restart the pods.")).isEqualTo(6);
+    assertThat(model.tokenCount("word ".repeat(5000))).isEqualTo(256);
+  }
+
+  @Test
   void embedDocuments_empty_empty() {
     assertThat(model.embedDocuments(List.of())).isEmpty();
   }
