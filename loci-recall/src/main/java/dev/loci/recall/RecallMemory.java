@@ -3,6 +3,7 @@ package dev.loci.recall;
 import dev.loci.InvalidRequestException;
 import dev.loci.Loci;
 import dev.loci.Namespace;
+import dev.loci.NamespaceScope;
 import dev.loci.NotFoundException;
 import dev.loci.Page;
 import dev.loci.StaleVersionException;
@@ -281,18 +282,21 @@ public final class RecallMemory {
   }
 
   /**
-   * Ingests several documents with {@code pack}, in order, after the pack has read every one of
-   * them: a document the pack cannot read, or a path given twice, fails the call before anything is
-   * written.
+   * Ingests several documents with {@code pack} into {@code scope.root()}, in order, after the pack
+   * has read every one of them: a document the pack cannot read, a path given twice, or a document
+   * that would write a namespace outside {@code scope} (the {@code conversation} pack writes one
+   * child namespace per conversation) fails the call before anything is written.
    *
    * @return one report per document, in order
    * @throws InvalidRequestException naming {@code documents[i].path} (or the field the pack names,
-   *     under {@code documents[i].}) for the first document that cannot be ingested
+   *     under {@code documents[i].}), or {@code documents[i]} for a namespace outside the scope,
+   *     for the first document that cannot be ingested
    */
   public List<IngestReport> ingest(
-      Namespace ns, DomainPack pack, List<SourceDocument> documents, Progress progress) {
-    Objects.requireNonNull(ns, "ns");
+      NamespaceScope scope, DomainPack pack, List<SourceDocument> documents, Progress progress) {
+    Objects.requireNonNull(scope, "scope");
     Objects.requireNonNull(pack, "pack");
+    Namespace ns = scope.root();
     List<Ingestion> read = new ArrayList<>(documents.size());
     Set<String> paths = new HashSet<>();
     for (int i = 0; i < documents.size(); i++) {
@@ -302,8 +306,29 @@ public final class RecallMemory {
             "documents[" + i + "].path", "'" + d.path() + "' is given twice");
       }
       try {
-        read.add(pack.read(d));
+        Ingestion ingestion = pack.read(d);
+        for (Ingestion.Graph g : ingestion.graphs()) {
+          if (g.childLabel().isPresent() && !scope.descendants()) {
+            throw new InvalidRequestException(
+                "documents[" + i + "]",
+                "'"
+                    + d.path()
+                    + "' writes namespace "
+                    + ns.value()
+                    + "."
+                    + g.childLabel().get()
+                    + ", outside the scope "
+                    + scope
+                    + "; widen the scope to "
+                    + ns.value()
+                    + ".*");
+          }
+        }
+        read.add(ingestion);
       } catch (InvalidRequestException e) {
+        if (e.field().startsWith("documents[")) {
+          throw e;
+        }
         InvalidRequestException named =
             new InvalidRequestException(
                 "documents[" + i + "]." + e.field(),

@@ -83,9 +83,20 @@ public final class RecallWire {
    */
   public static String writeNode(
       RecordVersion<MemoryNode> v, List<RecordVersion<MemoryNode>> history) {
-    ObjectNode out = version("node", v);
+    return withHistory("node", v, history);
+  }
+
+  /** One version of an edge and, newest first, every version of its history. */
+  public static String writeEdge(
+      RecordVersion<MemoryEdge> v, List<RecordVersion<MemoryEdge>> history) {
+    return withHistory("edge", v, history);
+  }
+
+  private static <T> String withHistory(
+      String name, RecordVersion<T> v, List<RecordVersion<T>> history) {
+    ObjectNode out = version(name, v);
     ArrayNode h = out.putArray("history");
-    history.forEach(e -> h.add(version("node", e)));
+    history.forEach(e -> h.add(version(name, e)));
     return out.toString();
   }
 

@@ -7,6 +7,7 @@ import dev.loci.Durability;
 import dev.loci.InvalidRequestException;
 import dev.loci.Loci;
 import dev.loci.Namespace;
+import dev.loci.NamespaceScope;
 import dev.loci.Page;
 import dev.loci.StaleVersionException;
 import dev.loci.recall.spi.SourceDocument;
@@ -187,7 +188,10 @@ class ConditionalWriteTest {
     assertThatThrownBy(
             () ->
                 recall.ingest(
-                    NS, DomainPacks.named("conversation"), docs, RecallMemory.Progress.NONE))
+                    NamespaceScope.exactly(NS),
+                    DomainPacks.named("conversation"),
+                    docs,
+                    RecallMemory.Progress.NONE))
         .isInstanceOfSatisfying(
             InvalidRequestException.class,
             e -> assertThat(e.field()).isEqualTo("documents[1].path"));
@@ -198,11 +202,45 @@ class ConditionalWriteTest {
     assertThatThrownBy(
             () ->
                 recall.ingest(
-                    NS, DomainPacks.named("markdown:contract"), twice, RecallMemory.Progress.NONE))
+                    NamespaceScope.exactly(NS),
+                    DomainPacks.named("markdown:contract"),
+                    twice,
+                    RecallMemory.Progress.NONE))
         .isInstanceOfSatisfying(
             InvalidRequestException.class,
             e -> assertThat(e.field()).isEqualTo("documents[1].path"));
     assertThat(loci.lastSeq()).isEqualTo(seq);
+  }
+
+  @Test
+  void ingestSeveral_aConversationOutsideTheScope_refused_insideItWritesChildNamespaces() {
+    String conversation =
+        "[{\"sample_id\":\"c1\",\"conversation\":{\"speaker_a\":\"A\",\"speaker_b\":\"B\","
+            + "\"session_1_date_time\":\"1:56 pm on 8 May, 2023\",\"session_1\":[{\"speaker\":\"A\","
+            + "\"dia_id\":\"D1:1\",\"text\":\"hello there\"}]}}]";
+    List<SourceDocument> docs = List.of(new SourceDocument("c.json", conversation));
+    long seq = loci.lastSeq();
+
+    assertThatThrownBy(
+            () ->
+                recall.ingest(
+                    NamespaceScope.exactly(NS),
+                    DomainPacks.named("conversation"),
+                    docs,
+                    RecallMemory.Progress.NONE))
+        .isInstanceOfSatisfying(
+            InvalidRequestException.class, e -> assertThat(e.field()).isEqualTo("documents[0]"))
+        .hasMessageContaining("acme.docs.c1");
+    assertThat(loci.lastSeq()).isEqualTo(seq);
+
+    List<IngestReport> reports =
+        recall.ingest(
+            new NamespaceScope(NS, true),
+            DomainPacks.named("conversation"),
+            docs,
+            RecallMemory.Progress.NONE);
+    assertThat(reports.get(0).namespaces()).containsExactly(Namespace.of("acme.docs.c1"));
+    assertThat(recall.node(Namespace.of("acme.docs.c1"), "D1:1")).isPresent();
   }
 
   @Test
