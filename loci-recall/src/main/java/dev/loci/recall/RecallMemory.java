@@ -425,15 +425,6 @@ public final class RecallMemory {
     return engine.read(() -> layer.node(ns, id));
   }
 
-  /** The current version of the live node {@code id} of {@code ns}. */
-  public Optional<RecordVersion<MemoryNode>> nodeVersion(Namespace ns, String id) {
-    return engine.read(
-        () -> {
-          Optional<MemoryNode> live = layer.node(ns, id);
-          return live.isEmpty() ? Optional.empty() : Optional.of(layer.nodeHistory(ns, id).get(0));
-        });
-  }
-
   /**
    * One page of the live nodes of {@code ns}, with their current versions, in the order they were
    * first put. A page stays correct while nodes are put and removed between calls: it resumes after

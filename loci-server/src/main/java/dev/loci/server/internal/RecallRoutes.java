@@ -97,16 +97,14 @@ public final class RecallRoutes implements RouteSet {
     QueryParams.allowOnly(ex, Set.of("include_history"));
     Namespace ns = ex.namespace();
     String id = ex.pathParam("id");
-    if (QueryParams.flag(ex, "include_history")) {
-      List<RecordVersion<MemoryNode>> history = recall.nodeHistory(ns, id);
-      RecordVersion<MemoryNode> head = live(history, "id", "node '" + id + "'", ns);
-      ex.responseHeader("ETag", etag(head));
-      ex.json(200, RecallWire.writeNode(head, history));
-      return;
-    }
-    RecordVersion<MemoryNode> head = recall.nodeVersion(ns, id).orElseThrow(() -> noNode(ns, id));
+    List<RecordVersion<MemoryNode>> history = recall.nodeHistory(ns, id);
+    RecordVersion<MemoryNode> head = live(history, "id", "node '" + id + "'", ns);
     ex.responseHeader("ETag", etag(head));
-    ex.json(200, RecallWire.writeNode(head));
+    if (QueryParams.flag(ex, "include_history")) {
+      ex.json(200, RecallWire.writeNode(head, history));
+    } else {
+      ex.json(200, RecallWire.writeNode(head));
+    }
   }
 
   private void putNode(Exchange ex) {
