@@ -334,6 +334,69 @@ class AuthTest {
   }
 
   @Test
+  void recallAndIngest_neverCrossTheCredentialsScope() {
+    String conversation =
+        "[{\\\"sample_id\\\":\\\"c1\\\",\\\"conversation\\\":{\\\"speaker_a\\\":\\\"A\\\","
+            + "\\\"speaker_b\\\":\\\"B\\\",\\\"session_1_date_time\\\":\\\"1:56 pm on 8 May, 2023\\\","
+            + "\\\"session_1\\\":[{\\\"speaker\\\":\\\"A\\\",\\\"dia_id\\\":\\\"D1:1\\\","
+            + "\\\"text\\\":\\\"alpha\\\"}]}}]";
+    String body =
+        "{\"pack\":\"conversation\",\"documents\":[{\"path\":\"c.json\",\"text\":\""
+            + conversation
+            + "\"}]}";
+    long seq = http.server.loci().lastSeq();
+
+    HttpApiTest.assertProblem(
+        http.send(
+            "POST",
+            "/v1/ns/globex/ingest?subtree=true",
+            Optional.of(globexWriter),
+            Optional.of(body)),
+        403,
+        "forbidden");
+    Reply inside =
+        http.send("POST", "/v1/ns/globex/ingest", Optional.of(globexWriter), Optional.of(body));
+    HttpApiTest.assertProblem(inside, 400, "invalid-field");
+    assertThat(inside.json().get("field").asText()).isEqualTo("documents[0]");
+    assertThat(http.server.loci().lastSeq()).isEqualTo(seq);
+
+    Reply acmeIngest =
+        http.send(
+            "POST",
+            "/v1/ns/" + NS + "/ingest?subtree=true",
+            Optional.of(acme.get(Role.WRITER)),
+            Optional.of(body));
+    assertThat(acmeIngest.status()).as(acmeIngest.body()).isEqualTo(200);
+    assertThat(acmeIngest.json().get("items").get(0).get("namespaces").get(0).asText())
+        .isEqualTo(NS + ".c1");
+
+    String reader = acme.get(Role.READER);
+    Reply recall =
+        http.send(
+            "POST",
+            "/v1/ns/" + NS + "/recall",
+            Optional.of(reader),
+            Optional.of("{\"query\":\"alpha beta\",\"mode\":\"hybrid\"}"));
+    assertThat(recall.status()).as(recall.body()).isEqualTo(200);
+    assertThat(recall.json().get("items")).isNotEmpty();
+    for (JsonNode item : recall.json().get("items")) {
+      assertThat(item.get("node").get("id").asText()).isIn("n1", "n2", "doomed");
+    }
+    HttpApiTest.assertProblem(
+        http.send(
+            "POST",
+            "/v1/ns/globex/recall",
+            Optional.of(reader),
+            Optional.of("{\"query\":\"alpha\"}")),
+        403,
+        "forbidden");
+    HttpApiTest.assertProblem(
+        http.send("GET", "/v1/ns/globex/nodes", Optional.of(reader), Optional.empty()),
+        403,
+        "forbidden");
+  }
+
+  @Test
   void writes_recordTheTokenIdAsActor_neverTheToken() throws Exception {
     http.close();
     String journal =
