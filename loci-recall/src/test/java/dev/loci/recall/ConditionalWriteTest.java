@@ -185,31 +185,25 @@ class ConditionalWriteTest {
             new SourceDocument("a.json", "{\"conv\":{}}"),
             new SourceDocument("b.json", "{not json"));
 
+    assertIngestRefused("conversation", docs, "documents[1].path");
+    List<SourceDocument> twice =
+        List.of(new SourceDocument("a.md", "1. one"), new SourceDocument("a.md", "2. two"));
+    assertIngestRefused("markdown:contract", twice, "documents[1].path");
+
+    assertThat(loci.lastSeq()).isEqualTo(seq);
+  }
+
+  /** Ingesting {@code docs} into exactly {@link #NS} fails naming {@code field}. */
+  private void assertIngestRefused(String pack, List<SourceDocument> docs, String field) {
     assertThatThrownBy(
             () ->
                 recall.ingest(
                     NamespaceScope.exactly(NS),
-                    DomainPacks.named("conversation"),
+                    DomainPacks.named(pack),
                     docs,
                     RecallMemory.Progress.NONE))
         .isInstanceOfSatisfying(
-            InvalidRequestException.class,
-            e -> assertThat(e.field()).isEqualTo("documents[1].path"));
-    assertThat(loci.lastSeq()).isEqualTo(seq);
-
-    List<SourceDocument> twice =
-        List.of(new SourceDocument("a.md", "1. one"), new SourceDocument("a.md", "2. two"));
-    assertThatThrownBy(
-            () ->
-                recall.ingest(
-                    NamespaceScope.exactly(NS),
-                    DomainPacks.named("markdown:contract"),
-                    twice,
-                    RecallMemory.Progress.NONE))
-        .isInstanceOfSatisfying(
-            InvalidRequestException.class,
-            e -> assertThat(e.field()).isEqualTo("documents[1].path"));
-    assertThat(loci.lastSeq()).isEqualTo(seq);
+            InvalidRequestException.class, e -> assertThat(e.field()).isEqualTo(field));
   }
 
   @Test
@@ -221,16 +215,7 @@ class ConditionalWriteTest {
     List<SourceDocument> docs = List.of(new SourceDocument("c.json", conversation));
     long seq = loci.lastSeq();
 
-    assertThatThrownBy(
-            () ->
-                recall.ingest(
-                    NamespaceScope.exactly(NS),
-                    DomainPacks.named("conversation"),
-                    docs,
-                    RecallMemory.Progress.NONE))
-        .isInstanceOfSatisfying(
-            InvalidRequestException.class, e -> assertThat(e.field()).isEqualTo("documents[0]"))
-        .hasMessageContaining("acme.docs.c1");
+    assertIngestRefused("conversation", docs, "documents[0]");
     assertThat(loci.lastSeq()).isEqualTo(seq);
 
     List<IngestReport> reports =

@@ -68,7 +68,8 @@ public final class LociServer implements AutoCloseable {
 
   /**
    * The route sets of every layer, the one place where a layer's API is added: a new layer adds its
-   * {@link RouteSet} here (and its paths to the OpenAPI document).
+   * {@link RouteSet} here (and its paths to the OpenAPI document). Recall embeds queries and nodes
+   * with {@code embeddings}.
    */
   public static List<RouteSet> standardRoutes(Loci loci, EmbeddingProvider embeddings) {
     return List.of(

@@ -337,7 +337,7 @@ class RecallHttpTest {
   @Test
   void nodes_pageThroughWithTheOpaqueCursor_idsThatNeedEncodingWork() {
     start();
-    List<String> ids = List.of("a b", "c:2", "d%e", "é", "f");
+    List<String> ids = List.of("a b", "c:2", "d%e", "é", "f/g");
     for (String id : ids) {
       String path =
           NS + "/nodes/" + URLEncoder.encode(id, StandardCharsets.UTF_8).replace("+", "%20");

@@ -18,6 +18,8 @@ import dev.loci.server.spi.RouteSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.BiFunction;
+import java.util.function.Function;
 
 /**
  * API v1 of the memory graph and recall: one route per {@link RecallMemory} operation, under {@code
@@ -97,23 +99,21 @@ public final class RecallRoutes implements RouteSet {
     QueryParams.allowOnly(ex, Set.of("include_history"));
     Namespace ns = ex.namespace();
     String id = ex.pathParam("id");
-    List<RecordVersion<MemoryNode>> history = recall.nodeHistory(ns, id);
-    RecordVersion<MemoryNode> head = live(history, "id", "node '" + id + "'", ns);
-    ex.responseHeader("ETag", etag(head));
-    if (QueryParams.flag(ex, "include_history")) {
-      ex.json(200, RecallWire.writeNode(head, history));
-    } else {
-      ex.json(200, RecallWire.writeNode(head));
-    }
+    current(
+        ex,
+        recall.nodeHistory(ns, id),
+        "id",
+        "node '" + id + "'",
+        RecallWire::writeNode,
+        RecallWire::writeNode);
   }
 
   private void putNode(Exchange ex) {
     QueryParams.allowOnly(ex, Set.of());
     Namespace ns = ex.namespace();
     MemoryNode node = RecallWire.readNode(ex.pathParam("id"), ex.body().text());
-    Optional<Integer> expected = expectedVersion(ex);
     RecordVersion<MemoryNode> v =
-        expected.isPresent() ? as(ex).putNode(ns, node, expected.get()) : as(ex).putNode(ns, node);
+        write(ex, (m, expected) -> m.putNode(ns, node, expected), m -> m.putNode(ns, node));
     ex.responseHeader("ETag", etag(v));
     ex.json(200, RecallWire.writeNode(v));
   }
@@ -122,11 +122,8 @@ public final class RecallRoutes implements RouteSet {
     QueryParams.allowOnly(ex, Set.of());
     Namespace ns = ex.namespace();
     String id = ex.pathParam("id");
-    Optional<Integer> expected = expectedVersion(ex);
     RecordVersion<MemoryNode> v =
-        expected.isPresent()
-            ? as(ex).removeNode(ns, id, expected.get())
-            : as(ex).removeNode(ns, id);
+        write(ex, (m, expected) -> m.removeNode(ns, id, expected), m -> m.removeNode(ns, id));
     ex.json(200, RecallWire.writeNode(v));
   }
 
@@ -150,23 +147,21 @@ public final class RecallRoutes implements RouteSet {
     QueryParams.allowOnly(ex, Set.of("from", "edge_type", "to", "include_history"));
     Namespace ns = ex.namespace();
     MemoryEdge.Key key = edgeKey(ex);
-    List<RecordVersion<MemoryEdge>> history = recall.edgeHistory(ns, key);
-    RecordVersion<MemoryEdge> head = live(history, "edge", "edge " + key, ns);
-    ex.responseHeader("ETag", etag(head));
-    if (QueryParams.flag(ex, "include_history")) {
-      ex.json(200, RecallWire.writeEdge(head, history));
-    } else {
-      ex.json(200, RecallWire.writeEdge(head));
-    }
+    current(
+        ex,
+        recall.edgeHistory(ns, key),
+        "edge",
+        "edge " + key,
+        RecallWire::writeEdge,
+        RecallWire::writeEdge);
   }
 
   private void putEdge(Exchange ex) {
     QueryParams.allowOnly(ex, Set.of());
     Namespace ns = ex.namespace();
     MemoryEdge edge = RecallWire.readEdge(ex.body().text());
-    Optional<Integer> expected = expectedVersion(ex);
     RecordVersion<MemoryEdge> v =
-        expected.isPresent() ? as(ex).putEdge(ns, edge, expected.get()) : as(ex).putEdge(ns, edge);
+        write(ex, (m, expected) -> m.putEdge(ns, edge, expected), m -> m.putEdge(ns, edge));
     ex.responseHeader("ETag", etag(v));
     ex.json(200, RecallWire.writeEdge(v));
   }
@@ -175,11 +170,8 @@ public final class RecallRoutes implements RouteSet {
     QueryParams.allowOnly(ex, EDGE_KEY);
     Namespace ns = ex.namespace();
     MemoryEdge.Key key = edgeKey(ex);
-    Optional<Integer> expected = expectedVersion(ex);
     RecordVersion<MemoryEdge> v =
-        expected.isPresent()
-            ? as(ex).removeEdge(ns, key, expected.get())
-            : as(ex).removeEdge(ns, key);
+        write(ex, (m, expected) -> m.removeEdge(ns, key, expected), m -> m.removeEdge(ns, key));
     ex.json(200, RecallWire.writeEdge(v));
   }
 
@@ -224,6 +216,39 @@ public final class RecallRoutes implements RouteSet {
 
   private static String etag(RecordVersion<?> v) {
     return Responses.etag(Integer.toString(v.version()));
+  }
+
+  /**
+   * Answers the current version of a record (404 if removed) with its {@code ETag}, and with {@code
+   * include_history=true} its whole history.
+   */
+  private static <T> void current(
+      Exchange ex,
+      List<RecordVersion<T>> history,
+      String field,
+      String what,
+      Function<RecordVersion<T>, String> one,
+      BiFunction<RecordVersion<T>, List<RecordVersion<T>>, String> withHistory) {
+    RecordVersion<T> head = live(history, field, what, ex.namespace());
+    ex.responseHeader("ETag", etag(head));
+    ex.json(
+        200,
+        QueryParams.flag(ex, "include_history")
+            ? withHistory.apply(head, history)
+            : one.apply(head));
+  }
+
+  /**
+   * Runs a write as the caller, conditional on the version {@code If-Match} names if it names one.
+   */
+  private <T> RecordVersion<T> write(
+      Exchange ex,
+      BiFunction<RecallMemory, Integer, RecordVersion<T>> ifMatch,
+      Function<RecallMemory, RecordVersion<T>> unconditional) {
+    Optional<Integer> expected = expectedVersion(ex);
+    return expected.isPresent()
+        ? ifMatch.apply(as(ex), expected.get())
+        : unconditional.apply(as(ex));
   }
 
   /** The newest version of a history, if it is not a removal. */
