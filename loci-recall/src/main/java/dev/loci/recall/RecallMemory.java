@@ -44,9 +44,12 @@ import java.util.Set;
  *
  * <p>Every record is versioned: putting a node or edge that differs from the live one makes a new
  * version and keeps the old; putting an equal one changes nothing; removing makes a removal
- * version, and a later put revives the record. Writes are validated, journaled and durable before
- * they return. The text and vector indexes are projections rebuilt from the journal when the data
- * directory opens (they are not persisted). Returned values are immutable. Thread-safe.
+ * version, and a later put revives the record. A put or removal may name the version the caller
+ * read ({@link #putNode(Namespace, MemoryNode, int)} and the like): the engine checks it in the
+ * same decision as the write and refuses a stale one with {@link StaleVersionException}. Writes are
+ * validated, journaled and durable before they return. The text and vector indexes are projections
+ * rebuilt from the journal when the data directory opens (they are not persisted). Returned values
+ * are immutable. Thread-safe.
  */
 public final class RecallMemory {
   /** How many records (nodes and edges) an ingest writes per journal batch at most. */

@@ -259,7 +259,9 @@ public final class RecallWire {
       throw new InvalidRequestException(
           "documents",
           "expected a non-empty array of {\"path\": ..., \"text\": ...}, found "
-              + (docs == null ? "nothing" : docs.toString().length() > 40 ? "other" : docs));
+              + (docs == null
+                  ? "nothing"
+                  : docs.isArray() ? "an empty array" : docs.getNodeType().toString()));
     }
     List<SourceDocument> out = new ArrayList<>(docs.size());
     for (int i = 0; i < docs.size(); i++) {

@@ -280,9 +280,11 @@ public final class RecallRoutes implements RouteSet {
         412,
         "precondition-failed",
         "Precondition failed",
-        "If-Match: '"
-            + v
-            + "' is no version of a node or edge; send the ETag of the record as last read",
+        v.equals("W/")
+            ? "If-Match: a weak entity tag never matches (RFC 9110); send the ETag as last read"
+            : "If-Match: '"
+                + v
+                + "' is no version of a node or edge; send the ETag of the record as last read",
         Optional.of("If-Match"));
   }
 }
