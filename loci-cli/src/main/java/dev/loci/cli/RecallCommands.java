@@ -14,8 +14,8 @@ import dev.loci.recall.RecallMemory;
 import dev.loci.recall.RecallMode;
 import dev.loci.recall.RecallQuery;
 import dev.loci.recall.RecallResult;
+import dev.loci.recall.RecallWire;
 import dev.loci.recall.ScoreWeights;
-import dev.loci.recall.internal.RecallJson;
 import dev.loci.recall.spi.DomainPack;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -134,7 +134,7 @@ final class RecallCommands {
     private void printIngested(List<IngestReport> reports, String embedded) {
       PrintWriter out = spec.commandLine().getOut();
       if (main().output().json()) {
-        out.println(RecallJson.write(reports));
+        out.println(RecallWire.write(reports));
         return;
       }
       PrintWriter err = spec.commandLine().getErr();
@@ -216,7 +216,7 @@ final class RecallCommands {
       }
       PrintWriter out = spec.commandLine().getOut();
       if (main().output().json()) {
-        out.println(RecallJson.write(result));
+        out.println(RecallWire.write(result));
       } else {
         printResult(out, result, explain);
       }
