@@ -45,6 +45,8 @@ final class ServerCommands {
   static final class Serve extends LociCommand {
     @picocli.CommandLine.Mixin ConfigOption config;
 
+    @picocli.CommandLine.Mixin RecallCommands.EmbeddingOption embedding;
+
     @Option(
         names = "--host",
         paramLabel = "ADDRESS",
@@ -67,12 +69,14 @@ final class ServerCommands {
       if (port.isPresent()) {
         cfg = cfg.withPort(port.get());
       }
+      embedding.check();
       PrintWriter out = spec.commandLine().getOut();
       LociServer server =
           LociServer.builder(
                   Loci.builder().dataDir(main().dataDir()).durability(main().durability()))
               .config(cfg)
               .configFile(configFile)
+              .embeddings(opened -> embedding.open(opened.dataDir()))
               .accessLog(
                   line -> {
                     synchronized (out) {
@@ -90,6 +94,9 @@ final class ServerCommands {
                   + server.host()
                   + ":"
                   + server.port()
+                  + " (embeddings: "
+                  + embedding.name
+                  + ")"
                   + (cfg.credentials().isEmpty()
                       ? " with no credential configured: every request is allowed (loopback only)"
                       : " for " + cfg.credentials().size() + " credential(s) in " + configFile));

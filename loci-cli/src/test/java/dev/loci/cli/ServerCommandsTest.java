@@ -58,6 +58,15 @@ class ServerCommandsTest {
   }
 
   @Test
+  void serve_unknownEmbedding_usageErrorAndNothingCreated() {
+    CliRunner.Result r =
+        new CliRunner(dir.resolve("data")).run("serve", "--port", "0", "--embedding", "word2vec");
+    assertThat(r.exitCode()).isEqualTo(2);
+    CliRunner.assertOneErrorLine(r, "embedding", "onnx");
+    assertThat(Files.exists(dir.resolve("data"))).isFalse();
+  }
+
+  @Test
   void tokenList_showsIdsRolesAndScopes_neverTheTokenOrItsHash() throws Exception {
     CliRunner cli = new CliRunner(dir);
     String token =

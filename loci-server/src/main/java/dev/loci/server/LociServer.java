@@ -45,6 +45,7 @@ public final class LociServer implements AutoCloseable {
   private final List<Route> routes;
   private final String host;
   private final Optional<ConfigWatcher> watcher;
+  private final Optional<AutoCloseable> embeddings;
   private final Object stopLock = new Object();
   private boolean stopped;
 
@@ -53,12 +54,14 @@ public final class LociServer implements AutoCloseable {
       HttpPipeline pipeline,
       List<Route> routes,
       String host,
-      Optional<ConfigWatcher> watcher) {
+      Optional<ConfigWatcher> watcher,
+      Optional<AutoCloseable> embeddings) {
     this.loci = loci;
     this.pipeline = pipeline;
     this.routes = routes;
     this.host = host;
     this.watcher = watcher;
+    this.embeddings = embeddings;
   }
 
   /** Starts configuring a server over the data directory {@code loci} will open. */
@@ -126,8 +129,9 @@ public final class LociServer implements AutoCloseable {
   }
 
   /**
-   * Stops accepting connections, waits for requests in flight up to the drain time, then closes the
-   * data directory. Idempotent.
+   * Stops accepting connections, waits for requests in flight up to the drain time, closes an
+   * embedding provider the server opened (see {@link Builder#embeddings(Function)}), then closes
+   * the data directory. Idempotent.
    */
   @Override
   public void close() {
@@ -140,6 +144,7 @@ public final class LociServer implements AutoCloseable {
         pipeline.stop();
       } finally {
         try {
+          closeQuietly(embeddings);
           loci.close();
         } finally {
           stopped = true;
@@ -147,6 +152,21 @@ public final class LociServer implements AutoCloseable {
         }
       }
     }
+  }
+
+  /**
+   * Closes {@code resource} if present. What the server opens this way is derived state (a vector
+   * cache), whose loss costs recomputation, so a failure to close it does not stop the shutdown.
+   */
+  private static void closeQuietly(Optional<AutoCloseable> resource) {
+    resource.ifPresent(
+        r -> {
+          try {
+            r.close();
+          } catch (Exception e) {
+            // nothing left to do with it
+          }
+        });
   }
 
   /** Configures and starts a {@link LociServer}; not thread-safe. */
@@ -159,7 +179,9 @@ public final class LociServer implements AutoCloseable {
     private String configHint = ConfigFile.NAME;
     private Optional<Path> watched = Optional.empty();
     private Duration reloadEvery = Duration.ofSeconds(1);
-    private EmbeddingProvider embeddings = HashingEmbeddingProvider.create();
+    private Function<Loci, EmbeddingProvider> embeddings =
+        opened -> HashingEmbeddingProvider.create();
+    private boolean ownsEmbeddings;
 
     private Builder(Loci.Builder loci) {
       this.loci = Objects.requireNonNull(loci, "loci");
@@ -200,7 +222,22 @@ public final class LociServer implements AutoCloseable {
      * concurrently.
      */
     public Builder embeddings(EmbeddingProvider embeddings) {
-      this.embeddings = Objects.requireNonNull(embeddings, "embeddings");
+      Objects.requireNonNull(embeddings, "embeddings");
+      this.embeddings = opened -> embeddings;
+      this.ownsEmbeddings = false;
+      return this;
+    }
+
+    /**
+     * Like {@link #embeddings(EmbeddingProvider)}, for a provider that lives in the data directory
+     * (a vector cache, say): {@code open} runs once the directory is open and locked, so nothing is
+     * created in it before the server is sure to start, and the server owns the result: if it is
+     * {@link AutoCloseable} it is closed after requests drain, before the data directory.
+     */
+    public Builder embeddings(Function<Loci, ? extends EmbeddingProvider> open) {
+      Objects.requireNonNull(open, "open");
+      this.embeddings = open::apply;
+      this.ownsEmbeddings = true;
       return this;
     }
 
@@ -231,9 +268,14 @@ public final class LociServer implements AutoCloseable {
       checkSafeBind();
       Metrics metrics = new Metrics();
       Loci opened = loci.appendListener(metrics::journalAppend).open();
+      Optional<AutoCloseable> owned = Optional.empty();
       try {
+        EmbeddingProvider provider = embeddings.apply(opened);
+        if (ownsEmbeddings && provider instanceof AutoCloseable closeable) {
+          owned = Optional.of(closeable);
+        }
         List<Route> routes = new ArrayList<>(new OpsRoutes(opened, metrics).routes());
-        standardRoutes(opened, embeddings).forEach(set -> routes.addAll(set.routes()));
+        standardRoutes(opened, provider).forEach(set -> routes.addAll(set.routes()));
         extraRoutes.forEach(f -> routes.addAll(f.apply(opened).routes()));
         HttpPipeline pipeline = new HttpPipeline(config, routes, accessLog, drain, metrics);
         Optional<ConfigWatcher> watcher =
@@ -244,9 +286,10 @@ public final class LociServer implements AutoCloseable {
           watcher.ifPresent(ConfigWatcher::close);
           throw e;
         }
-        return new LociServer(opened, pipeline, List.copyOf(routes), config.host(), watcher);
+        return new LociServer(opened, pipeline, List.copyOf(routes), config.host(), watcher, owned);
       } catch (RuntimeException e) {
         try {
+          closeQuietly(owned);
           opened.close();
         } catch (RuntimeException cleanup) {
           e.addSuppressed(cleanup);

@@ -1,10 +1,13 @@
 package dev.loci.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.loci.Loci;
+import dev.loci.recall.CachingEmbeddingProvider;
 import dev.loci.recall.DemoCorpus;
 import dev.loci.recall.HashingEmbeddingProvider;
 import dev.loci.recall.spi.EmbeddingProvider;
@@ -391,5 +394,54 @@ class RecallHttpTest {
     expect(http.post(NS + "/recall", "{\"query\":\"alpha\",\"mode\":\"embedding\"}"), 200);
 
     assertThat(queries.get()).isEqualTo(1);
+  }
+
+  @Test
+  void builderEmbeddingsOpener_runsInTheLockedDataDir_andTheServerClosesWhatItOpened() {
+    Path cache = dir.resolve("cache").resolve("vectors.bin");
+    AtomicInteger opens = new AtomicInteger();
+    http =
+        new ServerFixture(
+            dir,
+            ServerConfig.defaults(),
+            List.of(),
+            b ->
+                b.embeddings(
+                    loci -> {
+                      opens.incrementAndGet();
+                      assertThat(loci.dataDir()).isEqualTo(dir);
+                      return CachingEmbeddingProvider.open(
+                          HashingEmbeddingProvider.create(), cache);
+                    }));
+    put(NS + "/nodes/a", "{\"type\":\"clause\",\"content\":\"alpha\"}", Map.of());
+    expect(http.post(NS + "/recall", "{\"query\":\"alpha\",\"mode\":\"embedding\"}"), 200);
+    http.close();
+    http = null;
+
+    assertThat(opens.get()).isEqualTo(1);
+    // the server closed the cache (released and flushed): it opens again and holds alpha's vector
+    try (CachingEmbeddingProvider again =
+        CachingEmbeddingProvider.open(HashingEmbeddingProvider.create(), cache)) {
+      again.embedDocuments(List.of("alpha"));
+      assertThat(again.hits()).isEqualTo(1);
+      assertThat(again.misses()).isZero();
+    }
+  }
+
+  @Test
+  void builderEmbeddingsOpener_isNotCalledWhenTheServerRefusesToStart() {
+    AtomicInteger opens = new AtomicInteger();
+    LociServer.Builder b =
+        LociServer.builder(Loci.builder().dataDir(dir.resolve("data")))
+            .config(ServerConfig.defaults().withHost("0.0.0.0").withPort(0))
+            .embeddings(
+                loci -> {
+                  opens.incrementAndGet();
+                  return HashingEmbeddingProvider.create();
+                });
+
+    assertThatThrownBy(b::start).isInstanceOf(ConfigException.class);
+    assertThat(opens.get()).isZero();
+    assertThat(dir.resolve("data")).doesNotExist();
   }
 }
