@@ -2,7 +2,11 @@ package dev.loci.cli;
 
 import dev.loci.bench.HttpBenchmark;
 import dev.loci.bench.JournalBenchmark;
+import dev.loci.bench.LocomoBenchmark;
 import dev.loci.bench.PathwayBenchmark;
+import dev.loci.recall.HashingEmbeddingProvider;
+import dev.loci.recall.RecallMode;
+import dev.loci.recall.spi.EmbeddingProvider;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -11,6 +15,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.ExitCode;
 import picocli.CommandLine.Mixin;
@@ -24,7 +29,8 @@ import picocli.CommandLine.Option;
     subcommands = {
       BenchCommands.Journal.class,
       BenchCommands.Http.class,
-      BenchCommands.Pathway.class
+      BenchCommands.Pathway.class,
+      BenchCommands.Locomo.class
     })
 final class BenchCommands {
   private BenchCommands() {}
@@ -166,6 +172,103 @@ final class BenchCommands {
               .withInserts(inserts);
       PathwayBenchmark.Report report = PathwayBenchmark.run(options, main().errStream());
       return places.print(this, report.toMarkdown(), report.toJson());
+    }
+  }
+
+  @Command(
+      name = "locomo",
+      mixinStandardHelpOptions = true,
+      description = {
+        "Recall quality on LoCoMo: each conversation in its own namespace through the"
+            + " conversation pack, every question with evidence asked in each mode and of three"
+            + " peers over the raw turns (plain Lucene BM25, SQLite FTS5 bm25(), an exact dense"
+            + " scan with the same embedding provider); recall_any/recall_all/recall@k, nDCG@10"
+            + " and MRR per category, at turn and session level, conversations 1-5 (tuning) and"
+            + " 6-10 (held out) reported apart.",
+        "--data FILE names the LoCoMo file (locomo10.json), which is only read.",
+        "Prints Markdown tables on stdout, progress on stderr; --out gets every question's"
+            + " rankings as JSON."
+      })
+  static final class Locomo extends LociCommand {
+    @Mixin Places places;
+
+    @Option(
+        names = "--modes",
+        split = ",",
+        paramLabel = "MODE",
+        description = "Loci modes to ask. Default: all seven.")
+    List<String> modes = List.of();
+
+    @Option(
+        names = "--k",
+        split = ",",
+        paramLabel = "K",
+        description = "Recall cut-offs. Default: 5,10,20.")
+    List<Integer> ks = List.of(5, 10, 20);
+
+    @Option(
+        names = "--embedding",
+        paramLabel = "NAME",
+        description = "Embedding provider for Loci and the dense peer. Default: hashing.")
+    String embedding = "hashing";
+
+    @Option(
+        names = "--window",
+        paramLabel = "N",
+        description = "Neighbouring turns on each side added to Loci's turn text. Default: tuned.")
+    Optional<Integer> window = Optional.empty();
+
+    @Option(
+        names = "--dated",
+        negatable = true,
+        description = "Add the session date to Loci's turn text. Default: tuned.")
+    Optional<Boolean> dated = Optional.empty();
+
+    @Option(names = "--seeds", paramLabel = "N", description = "Graph seeds. Default: tuned.")
+    Optional<Integer> seeds = Optional.empty();
+
+    @Option(names = "--hops", paramLabel = "N", description = "Graph hops. Default: tuned.")
+    Optional<Integer> hops = Optional.empty();
+
+    @Option(
+        names = "--conversations",
+        split = ",",
+        paramLabel = "N",
+        description = "Only these conversations (numbers from 1), for tuning. Default: all.")
+    List<Integer> conversations = List.of();
+
+    @Override
+    public Integer call() {
+      Path data = main().dataDir();
+      if (!Files.isRegularFile(data)) {
+        throw new IllegalArgumentException(
+            "--data: expected the LoCoMo JSON file (locomo10.json), found no file at " + data);
+      }
+      LocomoBenchmark.Options d =
+          LocomoBenchmark.Options.defaults(data, embedding, provider(embedding));
+      LocomoBenchmark.Options options =
+          new LocomoBenchmark.Options(
+              data,
+              places.workDir,
+              modes.isEmpty() ? d.modes() : modes.stream().map(RecallMode::parse).toList(),
+              ks,
+              embedding,
+              d.embedding(),
+              dated.orElse(d.dated()),
+              window.orElse(d.window()),
+              seeds.orElse(d.seeds()),
+              hops.orElse(d.hops()),
+              Set.copyOf(conversations));
+      LocomoBenchmark.Report report = LocomoBenchmark.run(options, main().errStream());
+      return places.print(this, report.toMarkdown(), report.toJson());
+    }
+
+    private static EmbeddingProvider provider(String name) {
+      if (name.equals("hashing")) {
+        return HashingEmbeddingProvider.create();
+      }
+      throw new IllegalArgumentException(
+          "--embedding: expected one of [hashing], found '" + name + "'");
     }
   }
 
