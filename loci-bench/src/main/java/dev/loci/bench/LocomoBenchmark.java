@@ -225,6 +225,9 @@ public final class LocomoBenchmark {
                   : (int)
                       Math.round(
                           bySystem.values().iterator().next().get("overall").get("questions"));
+          if (questions == 0) {
+            continue;
+          }
           b.append("### ")
               .append(
                   split.equals(HELD_OUT)
@@ -306,7 +309,9 @@ public final class LocomoBenchmark {
       var turn = summary.get(HELD_OUT).get("turn");
       List<String> loci = systems.stream().filter(s -> !s.startsWith("peer:")).toList();
       List<String> lexicalPeers = List.of("peer:lucene_bm25", "peer:sqlite_fts5");
-      if (loci.isEmpty() || turn.isEmpty()) {
+      if (loci.isEmpty()
+          || turn.isEmpty()
+          || turn.get(loci.get(0)).get("overall").get("questions") == 0) {
         return "";
       }
       StringBuilder b = new StringBuilder("### Goal on held-out conversations\n\n");
