@@ -9,6 +9,7 @@ import dev.loci.recall.DomainPacks;
 import dev.loci.recall.RecallMemory;
 import dev.loci.recall.RecallMode;
 import dev.loci.recall.RecallQuery;
+import dev.loci.recall.ScoreWeights;
 import dev.loci.recall.spi.EmbeddingProvider;
 import dev.loci.recall.spi.Ingestion;
 import dev.loci.recall.spi.SourceDocument;
@@ -62,6 +63,7 @@ public final class LocomoBenchmark {
    * @param window how many neighbouring turns on each side Loci's turn text carries
    * @param seeds the graph modes' seed count
    * @param hops the graph modes' hop limit
+   * @param weights the {@code weighted_graph} weights; empty means the pack's
    * @param conversations which conversations (numbers from 1) to run; empty means all
    */
   public record Options(
@@ -75,6 +77,7 @@ public final class LocomoBenchmark {
       int window,
       int seeds,
       int hops,
+      Optional<ScoreWeights> weights,
       Set<Integer> conversations) {
     /** Checks and copies. */
     public Options {
@@ -87,6 +90,7 @@ public final class LocomoBenchmark {
       }
       Objects.requireNonNull(embeddingName, "embeddingName");
       Objects.requireNonNull(embedding, "embedding");
+      Objects.requireNonNull(weights, "weights");
       conversations = Set.copyOf(conversations);
       new EnrichedConversationPack(dated, window);
       new RecallQuery("check", RecallMode.PPR, 1, Optional.empty(), seeds, hops, 0.7, 0.05, 0.15);
@@ -105,6 +109,7 @@ public final class LocomoBenchmark {
           1,
           5,
           1,
+          Optional.empty(),
           Set.of());
     }
 
@@ -375,6 +380,7 @@ public final class LocomoBenchmark {
           "turn_text", new EnrichedConversationPack(options.dated(), options.window()).label());
       opts.put("seeds", options.seeds());
       opts.put("hops", options.hops());
+      options.weights().ifPresent(w -> opts.put("weights", w.asMap()));
       opts.put("tuning_conversations", "1-" + TUNING_CONVERSATIONS);
       root.put("options", opts);
       try {
@@ -518,13 +524,13 @@ public final class LocomoBenchmark {
         for (LocomoData.Question q : c.questions()) {
           Map<String, List<String>> ranked = new LinkedHashMap<>();
           for (RecallMode m : options.modes()) {
-            RecallQuery query =
+            RecallQuery.Builder query =
                 RecallQuery.builder(q.text(), m)
                     .k(options.depth())
                     .seeds(options.seeds())
-                    .hops(options.hops())
-                    .build();
-            ranked.put(m.wireName(), recall.recall(ns, query).ids());
+                    .hops(options.hops());
+            options.weights().ifPresent(query::weights);
+            ranked.put(m.wireName(), recall.recall(ns, query.build()).ids());
           }
           for (LocomoPeers.Peer p : peers) {
             ranked.put(p.name(), p.rank(q.text(), options.depth()));

@@ -4,8 +4,10 @@ import dev.loci.bench.HttpBenchmark;
 import dev.loci.bench.JournalBenchmark;
 import dev.loci.bench.LocomoBenchmark;
 import dev.loci.bench.PathwayBenchmark;
+import dev.loci.recall.DomainPacks;
 import dev.loci.recall.HashingEmbeddingProvider;
 import dev.loci.recall.RecallMode;
+import dev.loci.recall.ScoreWeights;
 import dev.loci.recall.spi.EmbeddingProvider;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -231,6 +233,14 @@ final class BenchCommands {
     Optional<Integer> hops = Optional.empty();
 
     @Option(
+        names = "--weights",
+        paramLabel = "NAME=W,...",
+        description =
+            "weighted_graph weights over the conversation pack's, e.g. semantic=1,structural=0.2."
+                + " Default: tuned.")
+    Optional<String> weights = Optional.empty();
+
+    @Option(
         names = "--conversations",
         split = ",",
         paramLabel = "N",
@@ -258,6 +268,11 @@ final class BenchCommands {
               window.orElse(d.window()),
               seeds.orElse(d.seeds()),
               hops.orElse(d.hops()),
+              weights.isPresent()
+                  ? Optional.of(
+                      ScoreWeights.parse(
+                          weights.get(), DomainPacks.named("conversation").weights()))
+                  : d.weights(),
               Set.copyOf(conversations));
       LocomoBenchmark.Report report = LocomoBenchmark.run(options, main().errStream());
       return places.print(this, report.toMarkdown(), report.toJson());
