@@ -1,5 +1,6 @@
 package dev.loci.cli;
 
+import dev.loci.bench.CasesBenchmark;
 import dev.loci.bench.HttpBenchmark;
 import dev.loci.bench.JournalBenchmark;
 import dev.loci.bench.LocomoBenchmark;
@@ -22,6 +23,7 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.ExitCode;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
 
 /** {@code loci bench ...}: end-to-end benchmarks that run a peer in the same process. */
 @Command(
@@ -32,7 +34,8 @@ import picocli.CommandLine.Option;
       BenchCommands.Journal.class,
       BenchCommands.Http.class,
       BenchCommands.Pathway.class,
-      BenchCommands.Locomo.class
+      BenchCommands.Locomo.class,
+      BenchCommands.Cases.class
     })
 final class BenchCommands {
   private BenchCommands() {}
@@ -278,12 +281,84 @@ final class BenchCommands {
       return places.print(this, report.toMarkdown(), report.toJson());
     }
 
-    private static EmbeddingProvider provider(String name) {
+    static EmbeddingProvider provider(String name) {
       if (name.equals("hashing")) {
         return HashingEmbeddingProvider.create();
       }
       throw new IllegalArgumentException(
           "--embedding: expected one of [hashing], found '" + name + "'");
+    }
+  }
+
+  @Command(
+      name = "cases",
+      mixinStandardHelpOptions = true,
+      description = {
+        "Structured recall cases: ingests the documents of --docs with --pack (or each case's"
+            + " own document and pack), asks every case in every mode, and reports per case"
+            + " pass/fail (enough evidence node ids in the top k, through every required edge"
+            + " type) and the evidence hit rate per mode.",
+        "The bundled demo cases: loci bench cases"
+            + " loci-recall/src/main/resources/dev/loci/recall/demo/cases.json --pack"
+            + " markdown:contract --docs loci-recall/src/main/resources/dev/loci/recall/demo"
+      })
+  static final class Cases extends LociCommand {
+    @Mixin Places places;
+
+    @Parameters(index = "0", paramLabel = "FILE", description = "The cases file (JSON).")
+    Path file;
+
+    @Option(
+        names = "--pack",
+        required = true,
+        paramLabel = "NAME",
+        description = "The pack for documents whose case names none.")
+    String pack;
+
+    @Option(
+        names = "--docs",
+        required = true,
+        paramLabel = "DIR",
+        description = "The directory holding the documents the cases ask about.")
+    Path docs;
+
+    @Option(
+        names = "--modes",
+        split = ",",
+        paramLabel = "MODE",
+        description = "Modes to ask. Default: all seven.")
+    List<String> modes = List.of();
+
+    @Option(names = "--k", paramLabel = "K", description = "Items per recall. Default: 5.")
+    int k = 5;
+
+    @Option(
+        names = "--embedding",
+        paramLabel = "NAME",
+        description = "Embedding provider. Default: hashing.")
+    String embedding = "hashing";
+
+    @Override
+    public Integer call() {
+      if (!Files.isRegularFile(file)) {
+        throw new IllegalArgumentException("FILE: expected a cases file, found none at " + file);
+      }
+      if (!Files.isDirectory(docs)) {
+        throw new IllegalArgumentException("--docs: expected a directory, found none at " + docs);
+      }
+      CasesBenchmark.Options options =
+          new CasesBenchmark.Options(
+              file,
+              docs,
+              pack,
+              modes.isEmpty()
+                  ? List.of(RecallMode.values())
+                  : modes.stream().map(RecallMode::parse).toList(),
+              k,
+              Locomo.provider(embedding),
+              places.workDir);
+      CasesBenchmark.Report report = CasesBenchmark.run(options, main().errStream());
+      return places.print(this, report.toMarkdown(), report.toJson());
     }
   }
 
