@@ -64,6 +64,7 @@ public final class LocomoBenchmark {
    * @param seeds the graph modes' seed count
    * @param hops the graph modes' hop limit
    * @param weights the {@code weighted_graph} weights; empty means the pack's
+   * @param lexicalShare how much lexical counts against embedding in fusion, in [0, 1]
    * @param conversations which conversations (numbers from 1) to run; empty means all
    */
   public record Options(
@@ -78,6 +79,7 @@ public final class LocomoBenchmark {
       int seeds,
       int hops,
       Optional<ScoreWeights> weights,
+      double lexicalShare,
       Set<Integer> conversations) {
     /** Checks and copies. */
     public Options {
@@ -93,7 +95,11 @@ public final class LocomoBenchmark {
       Objects.requireNonNull(weights, "weights");
       conversations = Set.copyOf(conversations);
       new EnrichedConversationPack(dated, window);
-      new RecallQuery("check", RecallMode.PPR, 1, Optional.empty(), seeds, hops, 0.7, 0.05, 0.15);
+      RecallQuery.builder("check", RecallMode.PPR)
+          .seeds(seeds)
+          .hops(hops)
+          .lexicalShare(lexicalShare)
+          .build();
     }
 
     /** The tuned defaults for {@code data}, every mode, k 5,10,20, the hashing provider. */
@@ -110,6 +116,7 @@ public final class LocomoBenchmark {
           5,
           1,
           Optional.empty(),
+          0.5,
           Set.of());
     }
 
@@ -208,13 +215,15 @@ public final class LocomoBenchmark {
           String.format(
               Locale.ROOT,
               "Questions scored: %d (tuning: conversations 1-%d, held out: the rest). Embedding:"
-                  + " %s. Loci turn text: %s. Graph modes: seeds %d, hops %d. Run took %.0f s.%n%n",
+                  + " %s. Loci turn text: %s. Graph modes: seeds %d, hops %d. Lexical share in"
+                  + " fusion: %.2f. Run took %.0f s.%n%n",
               asked.size(),
               TUNING_CONVERSATIONS,
               options.embeddingName(),
               new EnrichedConversationPack(options.dated(), options.window()).label(),
               options.seeds(),
               options.hops(),
+              options.lexicalShare(),
               seconds));
       b.append("Skipped questions: ").append(data.skipCounts("question")).append("; skipped");
       b.append(" evidence ids: ").append(data.skipCounts("evidence")).append("; sessions: ");
@@ -380,6 +389,7 @@ public final class LocomoBenchmark {
           "turn_text", new EnrichedConversationPack(options.dated(), options.window()).label());
       opts.put("seeds", options.seeds());
       opts.put("hops", options.hops());
+      opts.put("lexical_share", options.lexicalShare());
       options.weights().ifPresent(w -> opts.put("weights", w.asMap()));
       opts.put("tuning_conversations", "1-" + TUNING_CONVERSATIONS);
       root.put("options", opts);
@@ -528,7 +538,8 @@ public final class LocomoBenchmark {
                 RecallQuery.builder(q.text(), m)
                     .k(options.depth())
                     .seeds(options.seeds())
-                    .hops(options.hops());
+                    .hops(options.hops())
+                    .lexicalShare(options.lexicalShare());
             options.weights().ifPresent(query::weights);
             ranked.put(m.wireName(), recall.recall(ns, query.build()).ids());
           }

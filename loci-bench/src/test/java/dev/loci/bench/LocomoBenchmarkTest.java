@@ -86,6 +86,7 @@ class LocomoBenchmarkTest {
             3,
             1,
             Optional.empty(),
+            0.5,
             Set.of());
     ByteArrayOutputStream logBytes = new ByteArrayOutputStream();
 

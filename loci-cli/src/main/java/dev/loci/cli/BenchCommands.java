@@ -244,6 +244,14 @@ final class BenchCommands {
     Optional<String> weights = Optional.empty();
 
     @Option(
+        names = "--lexical-share",
+        paramLabel = "X",
+        description =
+            "How much the lexical ranking counts against the embedding one in fusion, 0 to 1."
+                + " Default: tuned.")
+    Optional<Double> lexicalShare = Optional.empty();
+
+    @Option(
         names = "--conversations",
         split = ",",
         paramLabel = "N",
@@ -276,6 +284,7 @@ final class BenchCommands {
                       ScoreWeights.parse(
                           weights.get(), DomainPacks.named("conversation").weights()))
                   : d.weights(),
+              lexicalShare.orElse(d.lexicalShare()),
               Set.copyOf(conversations));
       LocomoBenchmark.Report report = LocomoBenchmark.run(options, main().errStream());
       return places.print(this, report.toMarkdown(), report.toJson());
