@@ -1,8 +1,6 @@
 package dev.loci.bench;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
 import dev.loci.Durability;
 import dev.loci.Loci;
 import dev.loci.Namespace;
@@ -51,9 +49,6 @@ import java.util.stream.Stream;
  * questions are stored in this format ({@code dev/loci/recall/demo/cases.json}). Not thread-safe.
  */
 public final class CasesBenchmark {
-  private static final ObjectMapper MAPPER =
-      new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
-
   private CasesBenchmark() {}
 
   /**
@@ -226,11 +221,7 @@ public final class CasesBenchmark {
         out.add(o);
       }
       root.put("cases", out);
-      try {
-        return MAPPER.writeValueAsString(root) + "\n";
-      } catch (IOException e) {
-        throw new UncheckedIOException(e);
-      }
+      return JsonFile.write(root);
     }
   }
 
@@ -240,16 +231,9 @@ public final class CasesBenchmark {
    * @throws IllegalArgumentException naming the file and the case if it does not hold cases
    */
   static List<Case> read(Path file) {
-    JsonNode root;
-    try {
-      root = MAPPER.readTree(Files.readString(file));
-    } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
-      throw new IllegalArgumentException(file + " is not JSON: " + e.getOriginalMessage(), e);
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-    JsonNode cases = root != null && root.isObject() ? root.path("cases") : root;
-    if (cases == null || !cases.isArray() || cases.isEmpty()) {
+    JsonNode root = JsonFile.read(file);
+    JsonNode cases = root.isObject() ? root.path("cases") : root;
+    if (!cases.isArray() || cases.isEmpty()) {
       throw new IllegalArgumentException(file + ": expected a non-empty array of cases");
     }
     List<Case> out = new ArrayList<>();

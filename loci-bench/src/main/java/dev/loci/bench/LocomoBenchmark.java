@@ -1,7 +1,5 @@
 package dev.loci.bench;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
 import dev.loci.Durability;
 import dev.loci.Loci;
 import dev.loci.Namespace;
@@ -393,11 +391,7 @@ public final class LocomoBenchmark {
       options.weights().ifPresent(w -> opts.put("weights", w.asMap()));
       opts.put("tuning_conversations", "1-" + TUNING_CONVERSATIONS);
       root.put("options", opts);
-      try {
-        root.put("machine", MAPPER.readTree(machine.toJson()));
-      } catch (IOException e) {
-        throw new UncheckedIOException(e);
-      }
+      root.put("machine", JsonFile.parse(machine.toJson()));
       root.put("seconds", seconds);
       root.put("systems", systems);
       Map<String, Object> skipped = new LinkedHashMap<>();
@@ -431,16 +425,9 @@ public final class LocomoBenchmark {
         questions.add(q);
       }
       root.put("questions", questions);
-      try {
-        return MAPPER.writeValueAsString(root) + "\n";
-      } catch (IOException e) {
-        throw new UncheckedIOException(e);
-      }
+      return JsonFile.write(root);
     }
   }
-
-  private static final ObjectMapper MAPPER =
-      new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 
   /** Every metric of one question for one system at one level. */
   static Map<String, Double> scores(Asked a, String system, String level, List<Integer> ks) {

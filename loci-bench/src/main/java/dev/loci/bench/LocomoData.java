@@ -1,10 +1,7 @@
 package dev.loci.bench;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Iterator;
@@ -35,7 +32,6 @@ import java.util.regex.Pattern;
  * @param skipped what was not used and why, in file order
  */
 record LocomoData(List<Conversation> conversations, List<Skip> skipped) {
-  private static final ObjectMapper MAPPER = new ObjectMapper();
   private static final Pattern SESSION = Pattern.compile("session_(\\d+)");
   private static final Pattern SESSION_DATE = Pattern.compile("session_(\\d+)_date_time");
   private static final Pattern DIA_ID = Pattern.compile("D(\\d+):(\\d+)");
@@ -143,15 +139,8 @@ record LocomoData(List<Conversation> conversations, List<Skip> skipped) {
    * @throws UncheckedIOException if it cannot be read
    */
   static LocomoData read(Path file) {
-    JsonNode root;
-    try {
-      root = MAPPER.readTree(Files.readString(file));
-    } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
-      throw new IllegalArgumentException(file + " is not JSON: " + e.getOriginalMessage(), e);
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-    if (root == null || !root.isArray()) {
+    JsonNode root = JsonFile.read(file);
+    if (!root.isArray()) {
       throw new IllegalArgumentException(file + ": expected an array of LoCoMo samples");
     }
     List<Conversation> conversations = new ArrayList<>();
