@@ -231,7 +231,10 @@ public final class LocomoBenchmark {
               seconds));
       b.append("Skipped questions: ").append(data.skipCounts("question")).append("; skipped");
       b.append(" evidence ids: ").append(data.skipCounts("evidence")).append("; sessions: ");
-      b.append(data.skipCounts("session")).append(".\n\n");
+      b.append(data.skipCounts("session")).append(". Evidence entries repaired and used: ");
+      b.append(data.skipped().stream().filter(x -> x.kind().equals("repaired")).count());
+      b.append(
+          " (lists split, ids with leading zeros read as numbers; every one is in the JSON).\n\n");
       int k0 = options.ks().get(0);
       int k1 = options.ks().size() > 1 ? options.ks().get(1) : k0;
       for (String split : List.of(HELD_OUT, TUNING)) {
@@ -417,7 +420,7 @@ public final class LocomoBenchmark {
       root.put("seconds", seconds);
       root.put("systems", systems);
       Map<String, Object> skipped = new LinkedHashMap<>();
-      for (String kind : List.of("question", "evidence", "session")) {
+      for (String kind : List.of("question", "evidence", "session", "repaired")) {
         skipped.put(kind, data.skipCounts(kind));
       }
       skipped.put(

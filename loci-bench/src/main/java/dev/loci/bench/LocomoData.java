@@ -105,7 +105,8 @@ record LocomoData(List<Conversation> conversations, List<Skip> skipped) {
   /**
    * Something not used.
    *
-   * @param kind {@code question}, {@code evidence} or {@code session}
+   * @param kind {@code question}, {@code evidence} or {@code session} for what was not used; {@code
+   *     repaired} for evidence entries used after splitting or reading ids as numbers
    * @param where which one, for example {@code conversation 3 question 17}
    * @param reason why
    */
@@ -215,7 +216,13 @@ record LocomoData(List<Conversation> conversations, List<Skip> skipped) {
       }
       Set<String> evidence = new LinkedHashSet<>();
       for (JsonNode e : qa.path("evidence")) {
-        for (String id : e.asText("").strip().split("[;,\\s]+")) {
+        String[] ids = e.asText("").strip().split("[;,\\s]+");
+        if (ids.length > 1) {
+          skipped.add(
+              new Skip(
+                  "repaired", where + " '" + e.asText() + "'", "several ids in one entry, split"));
+        }
+        for (String id : ids) {
           evidence(id, where, canonical, skipped).ifPresent(evidence::add);
         }
       }
@@ -242,6 +249,9 @@ record LocomoData(List<Conversation> conversations, List<Skip> skipped) {
     if (turn == null) {
       skipped.add(new Skip("evidence", where + " '" + id + "'", "no such turn"));
       return java.util.Optional.empty();
+    }
+    if (!turn.equals(id)) {
+      skipped.add(new Skip("repaired", where + " '" + id + "'", "read as " + turn));
     }
     return java.util.Optional.of(turn);
   }

@@ -52,6 +52,8 @@ class LocomoDataTest {
     assertThat(data.skipCounts("evidence"))
         .isEqualTo(Map.of("malformed evidence id", 2, "no such turn", 1));
     assertThat(data.skipCounts("session")).isEqualTo(Map.of("session date with no session", 1));
+    assertThat(data.skipCounts("repaired"))
+        .isEqualTo(Map.of("several ids in one entry, split", 2, "read as D2:1", 1));
     assertThat(data.skipped())
         .contains(
             new LocomoData.Skip(
