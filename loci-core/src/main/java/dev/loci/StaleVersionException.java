@@ -20,14 +20,30 @@ public class StaleVersionException extends ConflictException {
    * @param actual the version the record has
    */
   public StaleVersionException(String uid, String expected, String actual) {
-    super(
+    this(
         "uid: trace '"
             + uid
             + "' is at version "
             + actual
             + ", not the expected "
             + expected
-            + "; read it again");
+            + "; read it again",
+        uid,
+        expected,
+        actual);
+  }
+
+  /**
+   * Creates an exception for the record {@code uid} of another kind than a trace.
+   *
+   * @param message what was expected and what was found, starting with the field that names the
+   *     record (for example {@code id: node 'c:1' is at version 3, not the expected 2})
+   * @param uid the record the write was conditional on
+   * @param expected the version the caller expected
+   * @param actual the version the record has ({@code none} when there is no live record)
+   */
+  public StaleVersionException(String message, String uid, String expected, String actual) {
+    super(message);
     this.uid = Objects.requireNonNull(uid, "uid");
     this.expected = Objects.requireNonNull(expected, "expected");
     this.actual = Objects.requireNonNull(actual, "actual");

@@ -1,10 +1,7 @@
 package dev.loci;
 
-import static java.nio.charset.StandardCharsets.UTF_8;
+import static dev.loci.ChildJvm.print;
 
-import java.io.FileDescriptor;
-import java.io.FileOutputStream;
-import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.List;
@@ -29,8 +26,7 @@ public final class CrashWriter {
     Durability durability = Durability.parse(args[1]);
     int threads = Integer.parseInt(args[2]);
     long segmentBytes = args.length > 3 ? Long.parseLong(args[3]) : 64L << 20;
-    PrintStream out = new PrintStream(new FileOutputStream(FileDescriptor.out), false, UTF_8);
-    watchdog();
+    PrintStream out = ChildJvm.start(2);
     Loci loci =
         Loci.builder()
             .dataDir(dir)
@@ -59,43 +55,5 @@ public final class CrashWriter {
               "writer-" + w);
       t.start();
     }
-  }
-
-  private static void print(PrintStream out, String line) {
-    synchronized (out) {
-      out.println(line);
-      out.flush();
-    }
-  }
-
-  private static void watchdog() {
-    daemon(
-        "stdin-watchdog",
-        () -> {
-          try {
-            while (System.in.read() >= 0) {
-              // the parent never writes; EOF means it is gone
-            }
-          } catch (IOException e) {
-            // the parent is gone
-          }
-          Runtime.getRuntime().halt(2);
-        });
-    daemon(
-        "time-watchdog",
-        () -> {
-          try {
-            Thread.sleep(120_000);
-          } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-          }
-          Runtime.getRuntime().halt(2);
-        });
-  }
-
-  private static void daemon(String name, Runnable body) {
-    Thread t = new Thread(body, name);
-    t.setDaemon(true);
-    t.start();
   }
 }

@@ -12,8 +12,8 @@ import dev.loci.recall.RecallMemory;
 import dev.loci.recall.RecallMode;
 import dev.loci.recall.RecallQuery;
 import dev.loci.recall.RecallResult;
+import dev.loci.recall.RecallWire;
 import dev.loci.recall.ScoreWeights;
-import dev.loci.recall.internal.RecallJson;
 import dev.loci.recall.spi.DomainPack;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -88,7 +88,7 @@ final class RecallCommands {
     private void printIngested(List<IngestReport> reports) {
       PrintWriter out = spec.commandLine().getOut();
       if (main().output().json()) {
-        out.println(RecallJson.write(reports));
+        out.println(RecallWire.write(reports));
         return;
       }
       PrintWriter err = spec.commandLine().getErr();
@@ -165,7 +165,7 @@ final class RecallCommands {
       }
       PrintWriter out = spec.commandLine().getOut();
       if (main().output().json()) {
-        out.println(RecallJson.write(result));
+        out.println(RecallWire.write(result));
       } else {
         printResult(out, result, explain);
       }

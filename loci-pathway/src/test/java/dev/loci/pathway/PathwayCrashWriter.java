@@ -1,12 +1,12 @@
 package dev.loci.pathway;
 
-import static java.nio.charset.StandardCharsets.UTF_8;
+import static dev.loci.ChildJvm.daemon;
+import static dev.loci.ChildJvm.print;
+import static dev.loci.ChildJvm.sleep;
 
+import dev.loci.ChildJvm;
 import dev.loci.Loci;
 import dev.loci.Namespace;
-import java.io.FileDescriptor;
-import java.io.FileOutputStream;
-import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -41,25 +41,7 @@ public final class PathwayCrashWriter {
     Path dir = Path.of(args[0]);
     int threads = Integer.parseInt(args[1]);
     long snapshotMillis = Long.parseLong(args[2]);
-    PrintStream out = new PrintStream(new FileOutputStream(FileDescriptor.out), false, UTF_8);
-    daemon(
-        "stdin-watchdog",
-        () -> {
-          try {
-            while (System.in.read() >= 0) {
-              // the parent never writes; EOF means it is gone
-            }
-          } catch (IOException e) {
-            // the parent is gone
-          }
-          Runtime.getRuntime().halt(4);
-        });
-    daemon(
-        "timeout",
-        () -> {
-          sleep(120_000);
-          Runtime.getRuntime().halt(5);
-        });
+    PrintStream out = ChildJvm.start(4);
     Loci loci = Loci.builder().dataDir(dir).snapshotAfter(0).open();
     PathwayMemory pathways = PathwayMemory.of(loci);
     print(out, "READY");
@@ -119,27 +101,6 @@ public final class PathwayCrashWriter {
         pathways.recordReplay(NS, uid, true);
         print(out, "P " + uid + " .");
       }
-    }
-  }
-
-  private static void print(PrintStream out, String line) {
-    synchronized (out) {
-      out.println(line);
-      out.flush();
-    }
-  }
-
-  private static void daemon(String name, Runnable body) {
-    Thread t = new Thread(body, name);
-    t.setDaemon(true);
-    t.start();
-  }
-
-  private static void sleep(long ms) {
-    try {
-      Thread.sleep(ms);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
     }
   }
 }

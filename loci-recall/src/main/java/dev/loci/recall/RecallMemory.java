@@ -3,7 +3,10 @@ package dev.loci.recall;
 import dev.loci.InvalidRequestException;
 import dev.loci.Loci;
 import dev.loci.Namespace;
+import dev.loci.NamespaceScope;
 import dev.loci.NotFoundException;
+import dev.loci.Page;
+import dev.loci.StaleVersionException;
 import dev.loci.recall.internal.RecallLayer;
 import dev.loci.recall.internal.Retriever;
 import dev.loci.recall.spi.DomainPack;
@@ -18,6 +21,7 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -40,13 +44,19 @@ import java.util.Set;
  *
  * <p>Every record is versioned: putting a node or edge that differs from the live one makes a new
  * version and keeps the old; putting an equal one changes nothing; removing makes a removal
- * version, and a later put revives the record. Writes are validated, journaled and durable before
- * they return. The text and vector indexes are projections rebuilt from the journal when the data
- * directory opens (they are not persisted). Returned values are immutable. Thread-safe.
+ * version, and a later put revives the record. A put or removal may name the version the caller
+ * read ({@link #putNode(Namespace, MemoryNode, int)} and the like): the engine checks it in the
+ * same decision as the write and refuses a stale one with {@link StaleVersionException}. Writes are
+ * validated, journaled and durable before they return. The text and vector indexes are projections
+ * rebuilt from the journal when the data directory opens (they are not persisted). Returned values
+ * are immutable. Thread-safe.
  */
 public final class RecallMemory {
   /** How many records (nodes and edges) an ingest writes per journal batch at most. */
   public static final int INGEST_CHUNK = 1000;
+
+  /** The largest page of {@link #nodes(Namespace, int, Optional)}. */
+  public static final int MAX_PAGE = 10_000;
 
   /** Told how far an ingest is. Called on the ingesting thread. */
   @FunctionalInterface
@@ -143,8 +153,100 @@ public final class RecallMemory {
     return write(ns, List.of(), List.of(), List.of(), List.of(key)).edges().get(key);
   }
 
+  /**
+   * Puts a node if the live node {@code node.id()} is at {@code expectedVersion}: the check and the
+   * write are one atomic decision of the engine, so no other write can come between them.
+   *
+   * @throws StaleVersionException naming {@code id} if the node is at another version, removed or
+   *     absent; nothing is written
+   */
+  public RecordVersion<MemoryNode> putNode(Namespace ns, MemoryNode node, int expectedVersion) {
+    Objects.requireNonNull(node, "node");
+    return write(
+            ns,
+            () -> layer.expectNode(ns, node.id(), expectedVersion),
+            List.of(node),
+            List.of(),
+            List.of(),
+            List.of())
+        .nodes()
+        .get(node.id());
+  }
+
+  /**
+   * Puts an edge if the live edge of the same key is at {@code expectedVersion}, atomically (see
+   * {@link #putNode(Namespace, MemoryNode, int)}).
+   *
+   * @throws StaleVersionException naming {@code edge} if the edge is at another version, removed or
+   *     absent; nothing is written
+   */
+  public RecordVersion<MemoryEdge> putEdge(Namespace ns, MemoryEdge edge, int expectedVersion) {
+    Objects.requireNonNull(edge, "edge");
+    return write(
+            ns,
+            () -> layer.expectEdge(ns, edge.key(), expectedVersion),
+            List.of(),
+            List.of(edge),
+            List.of(),
+            List.of())
+        .edges()
+        .get(edge.key());
+  }
+
+  /**
+   * Removes node {@code id} (and the live edges touching it) if it is live at {@code
+   * expectedVersion}, atomically (see {@link #putNode(Namespace, MemoryNode, int)}).
+   *
+   * @throws StaleVersionException naming {@code id} if the node is at another version, removed or
+   *     absent; nothing is written
+   */
+  public RecordVersion<MemoryNode> removeNode(Namespace ns, String id, int expectedVersion) {
+    Objects.requireNonNull(id, "id");
+    return write(
+            ns,
+            () -> layer.expectNode(ns, id, expectedVersion),
+            List.of(),
+            List.of(),
+            List.of(id),
+            List.of())
+        .nodes()
+        .get(id);
+  }
+
+  /**
+   * Removes an edge if it is live at {@code expectedVersion}, atomically (see {@link
+   * #putNode(Namespace, MemoryNode, int)}).
+   *
+   * @throws StaleVersionException naming {@code edge} if the edge is at another version, removed or
+   *     absent; nothing is written
+   */
+  public RecordVersion<MemoryEdge> removeEdge(
+      Namespace ns, MemoryEdge.Key key, int expectedVersion) {
+    Objects.requireNonNull(key, "key");
+    return write(
+            ns,
+            () -> layer.expectEdge(ns, key, expectedVersion),
+            List.of(),
+            List.of(),
+            List.of(),
+            List.of(key))
+        .edges()
+        .get(key);
+  }
+
   private RecallLayer.Written write(
       Namespace ns,
+      List<MemoryNode> nodes,
+      List<MemoryEdge> edges,
+      List<String> removeNodes,
+      List<MemoryEdge.Key> removeEdges) {
+    return write(ns, () -> {}, nodes, edges, removeNodes, removeEdges);
+  }
+
+  /** Decides {@code precondition} and the write in one command, so nothing comes between them. */
+  private RecallLayer.Written write(
+      Namespace ns,
+      Runnable precondition,
       List<MemoryNode> nodes,
       List<MemoryEdge> edges,
       List<String> removeNodes,
@@ -153,9 +255,11 @@ public final class RecallMemory {
     return engine.execute(
         ns,
         actor,
-        ctx ->
-            layer.decideWrite(
-                ns, ctx.now(), nodes, edges, removeNodes, removeEdges, Optional.empty()));
+        ctx -> {
+          precondition.run();
+          return layer.decideWrite(
+              ns, ctx.now(), nodes, edges, removeNodes, removeEdges, Optional.empty());
+        });
   }
 
   // ---------------------------------------------------------------- ingestion
@@ -181,6 +285,69 @@ public final class RecallMemory {
   }
 
   /**
+   * Ingests several documents with {@code pack} into {@code scope.root()}, in order, after the pack
+   * has read every one of them: a document the pack cannot read, a path given twice, or a document
+   * that would write a namespace outside {@code scope} (the {@code conversation} pack writes one
+   * child namespace per conversation) fails the call before anything is written.
+   *
+   * @return one report per document, in order
+   * @throws InvalidRequestException naming {@code documents[i].path} (or the field the pack names,
+   *     under {@code documents[i].}), or {@code documents[i]} for a namespace outside the scope,
+   *     for the first document that cannot be ingested
+   */
+  public List<IngestReport> ingest(
+      NamespaceScope scope, DomainPack pack, List<SourceDocument> documents, Progress progress) {
+    Objects.requireNonNull(scope, "scope");
+    Objects.requireNonNull(pack, "pack");
+    Namespace ns = scope.root();
+    List<Ingestion> read = new ArrayList<>(documents.size());
+    Set<String> paths = new HashSet<>();
+    for (int i = 0; i < documents.size(); i++) {
+      SourceDocument d = documents.get(i);
+      if (!paths.add(d.path())) {
+        throw new InvalidRequestException(
+            "documents[" + i + "].path", "'" + d.path() + "' is given twice");
+      }
+      try {
+        Ingestion ingestion = pack.read(d);
+        for (Ingestion.Graph g : ingestion.graphs()) {
+          if (g.childLabel().isPresent() && !scope.descendants()) {
+            throw new InvalidRequestException(
+                "documents[" + i + "]",
+                "'"
+                    + d.path()
+                    + "' writes namespace "
+                    + ns.value()
+                    + "."
+                    + g.childLabel().get()
+                    + ", outside the scope "
+                    + scope
+                    + "; widen the scope to "
+                    + ns.value()
+                    + ".*");
+          }
+        }
+        read.add(ingestion);
+      } catch (InvalidRequestException e) {
+        if (e.field().startsWith("documents[")) {
+          throw e;
+        }
+        InvalidRequestException named =
+            new InvalidRequestException(
+                "documents[" + i + "]." + e.field(),
+                e.getMessage().substring(e.field().length() + 2));
+        named.initCause(e);
+        throw named;
+      }
+    }
+    List<IngestReport> reports = new ArrayList<>(documents.size());
+    for (int i = 0; i < documents.size(); i++) {
+      reports.add(write(ns, pack, documents.get(i), read.get(i), progress));
+    }
+    return reports;
+  }
+
+  /**
    * Ingests a document with {@code pack}. Idempotent: ingesting the same document again appends
    * nothing. Nodes and edges an earlier ingest of the same path made and the document no longer
    * holds are removed. Each graph is written in journal batches of at most {@value #INGEST_CHUNK}
@@ -191,7 +358,15 @@ public final class RecallMemory {
   public IngestReport ingest(
       Namespace ns, DomainPack pack, SourceDocument document, Progress progress) {
     Objects.requireNonNull(ns, "ns");
-    Ingestion ingestion = pack.read(document);
+    return write(ns, pack, document, pack.read(document), progress);
+  }
+
+  private IngestReport write(
+      Namespace ns,
+      DomainPack pack,
+      SourceDocument document,
+      Ingestion ingestion,
+      Progress progress) {
     List<IngestReport.Skipped> skipped = new ArrayList<>(ingestion.skipped());
     List<Namespace> namespaces = new ArrayList<>();
     int total = 0;
@@ -251,6 +426,66 @@ public final class RecallMemory {
   /** The live node {@code id} of {@code ns}. */
   public Optional<MemoryNode> node(Namespace ns, String id) {
     return engine.read(() -> layer.node(ns, id));
+  }
+
+  /**
+   * One page of the live nodes of {@code ns}, with their current versions, in the order they were
+   * first put. A page stays correct while nodes are put and removed between calls: it resumes after
+   * the last node of the previous page.
+   *
+   * @param limit how many at most, 1 to {@value #MAX_PAGE}
+   * @param cursor the {@link Page#nextCursor()} of the previous page; empty for the first
+   * @throws InvalidRequestException naming {@code limit} or {@code cursor}
+   */
+  public Page<RecordVersion<MemoryNode>> nodes(Namespace ns, int limit, Optional<String> cursor) {
+    Objects.requireNonNull(ns, "ns");
+    if (limit < 1 || limit > MAX_PAGE) {
+      throw new InvalidRequestException("limit", "expected 1 to " + MAX_PAGE + ", found " + limit);
+    }
+    Optional<String> after = cursor.map(RecallMemory::decodeCursor);
+    List<RecordVersion<MemoryNode>> got =
+        engine
+            .read(() -> layer.nodesAfter(ns, after, limit + 1))
+            .orElseThrow(() -> badCursor(cursor.orElseThrow()));
+    if (got.size() <= limit) {
+      return new Page<>(got, Optional.empty());
+    }
+    List<RecordVersion<MemoryNode>> page = got.subList(0, limit);
+    return new Page<>(page, Optional.of(encodeCursor(page.get(limit - 1).value().id())));
+  }
+
+  private static final String CURSOR_PREFIX = "recall-node:";
+
+  private static String encodeCursor(String id) {
+    return Base64.getUrlEncoder()
+        .withoutPadding()
+        .encodeToString((CURSOR_PREFIX + id).getBytes(StandardCharsets.UTF_8));
+  }
+
+  private static String decodeCursor(String cursor) {
+    try {
+      String raw = new String(Base64.getUrlDecoder().decode(cursor), StandardCharsets.UTF_8);
+      if (raw.startsWith(CURSOR_PREFIX) && raw.length() > CURSOR_PREFIX.length()) {
+        return raw.substring(CURSOR_PREFIX.length());
+      }
+    } catch (IllegalArgumentException e) {
+      // reported below
+    }
+    throw badCursor(cursor);
+  }
+
+  private static InvalidRequestException badCursor(String cursor) {
+    return new InvalidRequestException(
+        "cursor",
+        "expected a next_cursor returned by an earlier page of this namespace's nodes, found '"
+            + (cursor.length() > 80 ? cursor.substring(0, 80) + "..." : cursor)
+            + "'");
+  }
+
+  /** How many live and removed nodes and edges {@code ns} holds, and of which types. */
+  public GraphStats stats(Namespace ns) {
+    Objects.requireNonNull(ns, "ns");
+    return engine.read(() -> layer.stats(ns));
   }
 
   /**

@@ -2,11 +2,15 @@ package dev.loci.server;
 
 import dev.loci.Loci;
 import dev.loci.pathway.PathwayMemory;
+import dev.loci.recall.HashingEmbeddingProvider;
+import dev.loci.recall.RecallMemory;
+import dev.loci.recall.spi.EmbeddingProvider;
 import dev.loci.server.internal.ConfigWatcher;
 import dev.loci.server.internal.HttpPipeline;
 import dev.loci.server.internal.Metrics;
 import dev.loci.server.internal.OpsRoutes;
 import dev.loci.server.internal.PathwayRoutes;
+import dev.loci.server.internal.RecallRoutes;
 import dev.loci.server.internal.TraceRoutes;
 import dev.loci.server.spi.Route;
 import dev.loci.server.spi.RouteSet;
@@ -64,10 +68,14 @@ public final class LociServer implements AutoCloseable {
 
   /**
    * The route sets of every layer, the one place where a layer's API is added: a new layer adds its
-   * {@link RouteSet} here (and its paths to the OpenAPI document).
+   * {@link RouteSet} here (and its paths to the OpenAPI document). Recall embeds queries and nodes
+   * with {@code embeddings}.
    */
-  public static List<RouteSet> standardRoutes(Loci loci) {
-    return List.of(new TraceRoutes(loci.traces()), new PathwayRoutes(PathwayMemory.of(loci)));
+  public static List<RouteSet> standardRoutes(Loci loci, EmbeddingProvider embeddings) {
+    return List.of(
+        new TraceRoutes(loci.traces()),
+        new PathwayRoutes(PathwayMemory.of(loci)),
+        new RecallRoutes(RecallMemory.of(loci, embeddings)));
   }
 
   /** The port the server listens on (the one chosen when the configuration said 0). */
@@ -151,6 +159,7 @@ public final class LociServer implements AutoCloseable {
     private String configHint = ConfigFile.NAME;
     private Optional<Path> watched = Optional.empty();
     private Duration reloadEvery = Duration.ofSeconds(1);
+    private EmbeddingProvider embeddings = HashingEmbeddingProvider.create();
 
     private Builder(Loci.Builder loci) {
       this.loci = Objects.requireNonNull(loci, "loci");
@@ -185,6 +194,16 @@ public final class LociServer implements AutoCloseable {
       return this;
     }
 
+    /**
+     * The embedding provider of recall (the {@code embedding}, {@code hybrid} and graph modes);
+     * default {@link HashingEmbeddingProvider}. The provider must be thread-safe: requests use it
+     * concurrently.
+     */
+    public Builder embeddings(EmbeddingProvider embeddings) {
+      this.embeddings = Objects.requireNonNull(embeddings, "embeddings");
+      return this;
+    }
+
     /** Adds routes beyond {@link #standardRoutes}, built once the data directory is open. */
     public Builder routes(Function<Loci, RouteSet> routes) {
       extraRoutes.add(Objects.requireNonNull(routes, "routes"));
@@ -214,7 +233,7 @@ public final class LociServer implements AutoCloseable {
       Loci opened = loci.appendListener(metrics::journalAppend).open();
       try {
         List<Route> routes = new ArrayList<>(new OpsRoutes(opened, metrics).routes());
-        standardRoutes(opened).forEach(set -> routes.addAll(set.routes()));
+        standardRoutes(opened, embeddings).forEach(set -> routes.addAll(set.routes()));
         extraRoutes.forEach(f -> routes.addAll(f.apply(opened).routes()));
         HttpPipeline pipeline = new HttpPipeline(config, routes, accessLog, drain, metrics);
         Optional<ConfigWatcher> watcher =

@@ -24,23 +24,41 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class AuthTest {
   private static final String NS = "acme.team";
+  private static final String NODE = "{\"type\":\"note\",\"content\":\"alpha beta\"}";
+  private static final String EDGE_KEY = "?from=n1&edge_type=related&to=n2";
   private static final String PATHWAY_TRACE =
       "{\"task_class\":\"scrum_review\",\"file_path\":\"crates/a/b.rs\"}";
 
   /** The body a route's successful sample request sends, by "METHOD path"; else a trace's. */
   private static final Map<String, String> SAMPLE_BODIES =
-      Map.of(
-          "POST /v1/ns/{ns}/pathway-traces", PATHWAY_TRACE,
-          "POST /v1/ns/{ns}/pathway-traces/{uid}/revisions", "{\"final_verdict\":\"revised\"}",
-          "POST /v1/ns/{ns}/pathway-traces/{uid}/replays", "{\"succeeded\":true}",
-          "POST /v1/ns/{ns}/pathway-similar",
-              "{\"pathway_vec\":" + Collections.nCopies(32, "1") + "}",
-          "PUT /v1/ns/{ns}/pathway-state", "{\"pathways\":{}}",
-          "PUT /v1/ns/{ns}/pathway-redaction", "{\"rules\":[{\"name\":\"email\"}]}");
+      Map.ofEntries(
+          Map.entry("POST /v1/ns/{ns}/pathway-traces", PATHWAY_TRACE),
+          Map.entry(
+              "POST /v1/ns/{ns}/pathway-traces/{uid}/revisions", "{\"final_verdict\":\"revised\"}"),
+          Map.entry("POST /v1/ns/{ns}/pathway-traces/{uid}/replays", "{\"succeeded\":true}"),
+          Map.entry(
+              "POST /v1/ns/{ns}/pathway-similar",
+              "{\"pathway_vec\":" + Collections.nCopies(32, "1") + "}"),
+          Map.entry("PUT /v1/ns/{ns}/pathway-state", "{\"pathways\":{}}"),
+          Map.entry("PUT /v1/ns/{ns}/pathway-redaction", "{\"rules\":[{\"name\":\"email\"}]}"),
+          Map.entry("PUT /v1/ns/{ns}/nodes/{id}", NODE),
+          Map.entry(
+              "PUT /v1/ns/{ns}/edges", "{\"from\":\"n1\",\"edge_type\":\"related\",\"to\":\"n2\"}"),
+          Map.entry(
+              "POST /v1/ns/{ns}/ingest",
+              "{\"pack\":\"markdown:contract\",\"documents\":[{\"path\":\"terms.md\","
+                  + "\"text\":\"1. The buyer pays within 30 days.\"}]}"),
+          Map.entry("POST /v1/ns/{ns}/recall", "{\"query\":\"alpha\",\"mode\":\"lexical\"}"));
 
   /** The query string a route's sample request sends, by "METHOD path". */
   private static final Map<String, String> SAMPLE_QUERIES =
-      Map.of("GET /v1/ns/{ns}/pathway-hotswap", "?task_class=scrum_review&file_path=crates/a/b.rs");
+      Map.of(
+          "GET /v1/ns/{ns}/pathway-hotswap",
+          "?task_class=scrum_review&file_path=crates/a/b.rs",
+          "GET /v1/ns/{ns}/edges",
+          EDGE_KEY,
+          "DELETE /v1/ns/{ns}/edges",
+          EDGE_KEY);
 
   @TempDir Path dir;
   private ServerFixture http;
@@ -80,6 +98,25 @@ class AuthTest {
     pathwayId = pathway.get("pathway_id").asText();
     reviseUid = insertPathway(NS, acme.get(Role.WRITER)).get("trace_uid").asText();
     insertPathway("globex", globexWriter);
+    for (String id : List.of("n1", "n2", "doomed")) {
+      putNode(NS, id, acme.get(Role.WRITER));
+      putNode("globex", id, globexWriter);
+    }
+    for (String ns : List.of(NS, "globex")) {
+      Reply edge =
+          http.send(
+              "PUT",
+              "/v1/ns/" + ns + "/edges",
+              Optional.of(ns.equals(NS) ? acme.get(Role.WRITER) : globexWriter),
+              Optional.of(SAMPLE_BODIES.get("PUT /v1/ns/{ns}/edges")));
+      assertThat(edge.status()).as(edge.body()).isEqualTo(200);
+    }
+  }
+
+  private void putNode(String ns, String id, String token) {
+    Reply r =
+        http.send("PUT", "/v1/ns/" + ns + "/nodes/" + id, Optional.of(token), Optional.of(NODE));
+    assertThat(r.status()).as(r.body()).isEqualTo(200);
   }
 
   private JsonNode insertPathway(String ns, String token) {
@@ -123,6 +160,7 @@ class AuthTest {
                 .replace("{ns}", ns)
                 .replace("{uid}", existing ? uidFor(route) : "no-such-uid")
                 .replace("{pathway_id}", existing ? pathwayId : "0".repeat(64))
+                .replace("{id}", existing ? nodeFor(route) : "no-such-node")
             + SAMPLE_QUERIES.getOrDefault(key, "");
     Optional<String> body =
         route.takesBody()
@@ -137,6 +175,11 @@ class AuthTest {
       return reviseUid;
     }
     return route.path().contains("/pathway-traces/") ? pathwayUid : uid;
+  }
+
+  /** The node a route's {id} names: its own one for the removal, so the others still find n1. */
+  private static String nodeFor(Route route) {
+    return route.method() == Route.Method.DELETE ? "doomed" : "n1";
   }
 
   /** The lowest role that may use a route, and one just below it that may not, if any. */
@@ -182,7 +225,7 @@ class AuthTest {
         assertThat(existing.body())
             .as(name)
             .isEqualTo(missing.body())
-            .doesNotContain(uidFor(route), pathwayId);
+            .doesNotContain(uidFor(route), pathwayId, "n1", "doomed");
       }
 
       String right = required == Role.ADMIN ? acme.get(Role.ADMIN) : acme.get(required);
@@ -200,7 +243,12 @@ class AuthTest {
             "POST /v1/ns/{ns}/pathway-traces",
             "GET /v1/ns/{ns}/pathway-traces/{uid}/versions",
             "POST /v1/ns/{ns}/pathway-similar",
-            "PUT /v1/ns/{ns}/pathway-state");
+            "PUT /v1/ns/{ns}/pathway-state",
+            "PUT /v1/ns/{ns}/nodes/{id}",
+            "DELETE /v1/ns/{ns}/nodes/{id}",
+            "DELETE /v1/ns/{ns}/edges",
+            "POST /v1/ns/{ns}/ingest",
+            "POST /v1/ns/{ns}/recall");
     assertThat(checked).hasSize(http.server.routes().size());
   }
 
@@ -281,6 +329,69 @@ class AuthTest {
         "forbidden");
     HttpApiTest.assertProblem(
         http.send("GET", "/v1/ns/globex/traces", Optional.of(reader), Optional.empty()),
+        403,
+        "forbidden");
+  }
+
+  @Test
+  void recallAndIngest_neverCrossTheCredentialsScope() {
+    String conversation =
+        "[{\\\"sample_id\\\":\\\"c1\\\",\\\"conversation\\\":{\\\"speaker_a\\\":\\\"A\\\","
+            + "\\\"speaker_b\\\":\\\"B\\\",\\\"session_1_date_time\\\":\\\"1:56 pm on 8 May, 2023\\\","
+            + "\\\"session_1\\\":[{\\\"speaker\\\":\\\"A\\\",\\\"dia_id\\\":\\\"D1:1\\\","
+            + "\\\"text\\\":\\\"alpha\\\"}]}}]";
+    String body =
+        "{\"pack\":\"conversation\",\"documents\":[{\"path\":\"c.json\",\"text\":\""
+            + conversation
+            + "\"}]}";
+    long seq = http.server.loci().lastSeq();
+
+    HttpApiTest.assertProblem(
+        http.send(
+            "POST",
+            "/v1/ns/globex/ingest?subtree=true",
+            Optional.of(globexWriter),
+            Optional.of(body)),
+        403,
+        "forbidden");
+    Reply inside =
+        http.send("POST", "/v1/ns/globex/ingest", Optional.of(globexWriter), Optional.of(body));
+    HttpApiTest.assertProblem(inside, 400, "invalid-field");
+    assertThat(inside.json().get("field").asText()).isEqualTo("documents[0]");
+    assertThat(http.server.loci().lastSeq()).isEqualTo(seq);
+
+    Reply acmeIngest =
+        http.send(
+            "POST",
+            "/v1/ns/" + NS + "/ingest?subtree=true",
+            Optional.of(acme.get(Role.WRITER)),
+            Optional.of(body));
+    assertThat(acmeIngest.status()).as(acmeIngest.body()).isEqualTo(200);
+    assertThat(acmeIngest.json().get("items").get(0).get("namespaces").get(0).asText())
+        .isEqualTo(NS + ".c1");
+
+    String reader = acme.get(Role.READER);
+    Reply recall =
+        http.send(
+            "POST",
+            "/v1/ns/" + NS + "/recall",
+            Optional.of(reader),
+            Optional.of("{\"query\":\"alpha beta\",\"mode\":\"hybrid\"}"));
+    assertThat(recall.status()).as(recall.body()).isEqualTo(200);
+    assertThat(recall.json().get("items")).isNotEmpty();
+    for (JsonNode item : recall.json().get("items")) {
+      assertThat(item.get("node").get("id").asText()).isIn("n1", "n2", "doomed");
+    }
+    HttpApiTest.assertProblem(
+        http.send(
+            "POST",
+            "/v1/ns/globex/recall",
+            Optional.of(reader),
+            Optional.of("{\"query\":\"alpha\"}")),
+        403,
+        "forbidden");
+    HttpApiTest.assertProblem(
+        http.send("GET", "/v1/ns/globex/nodes", Optional.of(reader), Optional.empty()),
         403,
         "forbidden");
   }

@@ -153,6 +153,67 @@ class OpenApiTest {
       http.get("/v1/openapi.json");
     }
     walkPathwayRoutes();
+    walkRecallRoutes();
+  }
+
+  /** The recall routes: successes, a 304, and the 400, 404, 412 and 415 they document. */
+  private void walkRecallRoutes() {
+    try (ServerFixture http = new ServerFixture(dir.resolve("walk-recall"))) {
+      String ns = "/v1/ns/acme";
+      BiFunction<String, String, Reply> put =
+          (path, json) -> http.send("PUT", ns + path, Optional.empty(), Optional.of(json));
+      Function<String, Reply> delete =
+          path -> http.send("DELETE", ns + path, Optional.empty(), Optional.empty());
+      http.post(
+          ns + "/ingest",
+          "{\"pack\":\"markdown:contract\",\"documents\":[{\"path\":\"terms.md\",\"text\":"
+              + "\"# Payment\\n\\n1. The buyer pays within 30 days.\\n\\n2. Unless clause 1 fails,"
+              + " a penalty applies.\\n\"}]}");
+      http.post(ns + "/ingest", "{\"pack\":\"poem\",\"documents\":[]}"); // 400
+      put.apply(
+          "/nodes/n1",
+          "{\"type\":\"note\",\"content\":\"alpha\",\"attributes\":{\"k\":\"v\"},\"source_ref\":"
+              + "{\"path\":\"a.md\",\"section\":\"S\",\"lines\":{\"start\":1,\"end\":2},"
+              + "\"chars\":{\"start\":0,\"end\":5}}}");
+      put.apply("/nodes/n2", "{\"type\":\"note\",\"content\":\"beta\"}");
+      put.apply("/nodes/n2", "{\"type\":\"note\"}"); // 400
+      http.send(
+          http.request(ns + "/nodes/n2", Optional.empty())
+              .header("Content-Type", "application/json")
+              .header("If-Match", "\"9\"")
+              .PUT(
+                  java.net.http.HttpRequest.BodyPublishers.ofString(
+                      "{\"type\":\"note\",\"content\":\"x\"}"))
+              .build()); // 412
+      http.send(
+          http.request(ns + "/nodes/n2", Optional.empty())
+              .header("If-None-Match", "\"1\"")
+              .GET()
+              .build()); // 304
+      http.send("POST", ns + "/recall", Optional.empty(), Optional.empty()); // 415
+      http.get(ns + "/nodes?limit=1");
+      http.get(ns + "/nodes?cursor=bad"); // 400
+      http.get(ns + "/nodes/n1?include_history=true");
+      http.get(ns + "/nodes/ghost"); // 404
+      String edge =
+          "{\"from\":\"n1\",\"edge_type\":\"related\",\"to\":\"n2\",\"bidirectional\":true}";
+      put.apply("/edges", edge);
+      put.apply("/edges", edge.replace("n2", "ghost")); // 400
+      String key = "/edges?from=n1&edge_type=related&to=n2";
+      http.get(ns + key + "&include_history=true");
+      http.get(ns + "/edges?from=n1&edge_type=related&to=ghost"); // 404
+      http.get(ns + "/nodes/n1/edges");
+      http.get(ns + "/nodes/ghost/edges"); // 404
+      http.get(ns + "/graph-stats");
+      for (String mode : List.of("hybrid", "weighted_graph", "activation_spreading", "ppr")) {
+        http.post(ns + "/recall", "{\"query\":\"buyer pays penalty\",\"mode\":\"" + mode + "\"}");
+      }
+      http.post(ns + "/recall", "{\"query\":\"x\",\"k\":0}"); // 400
+      delete.apply(key);
+      delete.apply(key); // 404
+      delete.apply("/nodes/n2");
+      delete.apply("/nodes/n2"); // 404
+    }
   }
 
   /**

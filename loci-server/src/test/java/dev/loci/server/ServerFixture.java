@@ -15,6 +15,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.function.Consumer;
 import java.util.function.Function;
 
 /**
@@ -59,6 +60,15 @@ final class ServerFixture implements AutoCloseable {
   final ConcurrentLinkedQueue<String> accessLog = new ConcurrentLinkedQueue<>();
 
   ServerFixture(Path dataDir, ServerConfig config, List<Function<Loci, RouteSet>> extra) {
+    this(dataDir, config, extra, b -> {});
+  }
+
+  /** A server whose builder {@code customize} sees last, before it starts. */
+  ServerFixture(
+      Path dataDir,
+      ServerConfig config,
+      List<Function<Loci, RouteSet>> extra,
+      Consumer<LociServer.Builder> customize) {
     this.dataDir = dataDir;
     LociServer.Builder b =
         LociServer.builder(Loci.builder().dataDir(dataDir))
@@ -66,6 +76,7 @@ final class ServerFixture implements AutoCloseable {
             .accessLog(accessLog::add)
             .drain(Duration.ofSeconds(10));
     extra.forEach(b::routes);
+    customize.accept(b);
     this.server = b.start();
   }
 

@@ -41,6 +41,7 @@ public final class RecallJson {
           }
         });
     module.addSerializer(java.time.Instant.class, ToStringSerializer.instance);
+    module.addSerializer(dev.loci.Namespace.class, ToStringSerializer.instance);
     return new ObjectMapper()
         .registerModule(new Jdk8Module())
         .registerModule(module)

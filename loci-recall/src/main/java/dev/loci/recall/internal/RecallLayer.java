@@ -6,6 +6,8 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.loci.InvalidRequestException;
 import dev.loci.Namespace;
 import dev.loci.NotFoundException;
+import dev.loci.StaleVersionException;
+import dev.loci.recall.GraphStats;
 import dev.loci.recall.MemoryEdge;
 import dev.loci.recall.MemoryNode;
 import dev.loci.recall.RecordVersion;
@@ -300,6 +302,40 @@ public final class RecallLayer implements Layer {
     return Event.ofJson(EDGE_REMOVED, data.toString(), new EdgeRemoved(k, version));
   }
 
+  /**
+   * Checks that node {@code id} is live at {@code expected}. Called inside a command's decision, so
+   * the check and the write it guards see the same state.
+   *
+   * @throws StaleVersionException naming {@code id} if it is at another version, removed or absent
+   */
+  public void expectNode(Namespace ns, String id, int expected) {
+    Graph g = graphs.get(ns);
+    expect(g == null ? null : g.nodes.get(id), expected, "id: node '" + id + "'", id);
+  }
+
+  /**
+   * Checks that edge {@code key} is live at {@code expected}; see {@link #expectNode}.
+   *
+   * @throws StaleVersionException naming {@code edge} if it is at another version, removed or
+   *     absent
+   */
+  public void expectEdge(Namespace ns, MemoryEdge.Key key, int expected) {
+    Graph g = graphs.get(ns);
+    expect(g == null ? null : g.edges.get(key), expected, "edge: edge " + key, key.toString());
+  }
+
+  private static void expect(Chain<?> c, int expected, String what, String uid) {
+    String actual =
+        c == null ? "none" : c.live() ? Integer.toString(c.head().version()) : "none (removed)";
+    if (!actual.equals(Integer.toString(expected))) {
+      throw new StaleVersionException(
+          what + " is at version " + actual + ", not the expected " + expected + "; read it again",
+          uid,
+          Integer.toString(expected),
+          actual);
+    }
+  }
+
   // ---------------------------------------------------------------- queries
 
   /** The live node {@code id}. */
@@ -372,6 +408,68 @@ public final class RecallLayer implements Layer {
               }
             });
     return out;
+  }
+
+  /**
+   * The live versions of the nodes of {@code ns} first put after node {@code after} (from the first
+   * when empty), in the order they were first put, at most {@code limit}.
+   *
+   * @return empty when {@code after} names no node {@code ns} ever held
+   */
+  public Optional<List<RecordVersion<MemoryNode>>> nodesAfter(
+      Namespace ns, Optional<String> after, int limit) {
+    Graph g = graphs.get(ns);
+    if (g == null) {
+      return after.isPresent() ? Optional.empty() : Optional.of(List.of());
+    }
+    if (after.isPresent() && !g.nodes.containsKey(after.get())) {
+      return Optional.empty();
+    }
+    List<RecordVersion<MemoryNode>> out = new ArrayList<>(Math.min(limit, g.nodes.size()));
+    boolean started = after.isEmpty();
+    for (Map.Entry<String, Chain<MemoryNode>> e : g.nodes.entrySet()) {
+      if (!started) {
+        started = e.getKey().equals(after.get());
+        continue;
+      }
+      if (e.getValue().live()) {
+        if (out.size() == limit) {
+          break;
+        }
+        out.add(e.getValue().head());
+      }
+    }
+    return Optional.of(out);
+  }
+
+  /** How many live nodes and edges {@code ns} holds, in total and by type (sorted by type). */
+  public GraphStats stats(Namespace ns) {
+    Graph g = graphs.get(ns);
+    Map<String, Integer> nodeTypes = new java.util.TreeMap<>();
+    Map<String, Integer> edgeTypes = new java.util.TreeMap<>();
+    int nodes = 0;
+    int edges = 0;
+    int removedNodes = 0;
+    int removedEdges = 0;
+    if (g != null) {
+      for (Chain<MemoryNode> c : g.nodes.values()) {
+        if (c.live()) {
+          nodes++;
+          nodeTypes.merge(c.head().value().type(), 1, Integer::sum);
+        } else {
+          removedNodes++;
+        }
+      }
+      for (Chain<MemoryEdge> c : g.edges.values()) {
+        if (c.live()) {
+          edges++;
+          edgeTypes.merge(c.head().value().edgeType(), 1, Integer::sum);
+        } else {
+          removedEdges++;
+        }
+      }
+    }
+    return new GraphStats(ns, nodes, edges, removedNodes, removedEdges, nodeTypes, edgeTypes);
   }
 
   /** How many live edges {@code ns} holds. */

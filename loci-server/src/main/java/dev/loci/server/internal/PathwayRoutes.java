@@ -1,6 +1,5 @@
 package dev.loci.server.internal;
 
-import dev.loci.Namespace;
 import dev.loci.pathway.LegalCapability;
 import dev.loci.pathway.PathwayImportReport;
 import dev.loci.pathway.PathwayMemory;
@@ -20,8 +19,6 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.StringWriter;
 import java.io.UncheckedIOException;
-import java.net.URLEncoder;
-import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
@@ -259,19 +256,12 @@ public final class PathwayRoutes implements RouteSet {
 
   // ---------------------------------------------------------------- responses
 
-  /** {@code {"items": [...]}}, as every list of the API. */
   private static void items(Exchange ex, List<?> items) {
-    ex.json(200, "{\"items\":" + PathwayWire.write(items) + "}");
+    Responses.items(ex, PathwayWire.write(items));
   }
 
   private static void written(Exchange ex, PathwayWrite w) {
-    Namespace ns = ex.namespace();
-    ex.responseHeader(
-        "Location",
-        "/v1/ns/"
-            + ns.value()
-            + "/pathway-traces/"
-            + URLEncoder.encode(w.trace().traceUid(), StandardCharsets.UTF_8));
+    Responses.location(ex, ex.namespace(), "pathway-traces", w.trace().traceUid());
     ex.json(201, PathwayWire.write(w));
   }
 }

@@ -13,8 +13,6 @@ import dev.loci.server.spi.Route;
 import dev.loci.server.spi.Route.Method;
 import dev.loci.server.spi.Route.NamespaceAccess;
 import dev.loci.server.spi.RouteSet;
-import java.net.URLEncoder;
-import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.List;
@@ -130,7 +128,7 @@ public final class TraceRoutes implements RouteSet {
     String content = ex.body().allowOnly(Set.of("content")).requireRaw("content");
     Namespace ns = ex.namespace();
     String uid = ex.pathParam("uid");
-    Optional<String> expected = ifMatch(ex);
+    Optional<String> expected = Responses.ifMatch(ex);
     Trace t =
         expected.isPresent()
             ? as(ex).update(ns, uid, content, expected.get())
@@ -144,7 +142,7 @@ public final class TraceRoutes implements RouteSet {
     List<String> tags = body.strings("tags").orElse(List.of());
     Namespace ns = ex.namespace();
     String uid = ex.pathParam("uid");
-    Optional<String> expected = ifMatch(ex);
+    Optional<String> expected = Responses.ifMatch(ex);
     Trace t =
         expected.isPresent()
             ? as(ex).revise(ns, uid, content, tags, expected.get())
@@ -155,7 +153,7 @@ public final class TraceRoutes implements RouteSet {
   private void retire(Exchange ex) {
     Namespace ns = ex.namespace();
     String uid = ex.pathParam("uid");
-    Optional<String> expected = ifMatch(ex);
+    Optional<String> expected = Responses.ifMatch(ex);
     Trace t =
         expected.isPresent() ? as(ex).retire(ns, uid, expected.get()) : as(ex).retire(ns, uid);
     one(ex, 200, t);
@@ -167,7 +165,7 @@ public final class TraceRoutes implements RouteSet {
 
   private void history(Exchange ex) {
     List<Trace> chain = traces.history(ex.namespace(), ex.pathParam("uid"));
-    ex.json(200, items(chain).append('}').toString());
+    Responses.items(ex, array(chain));
   }
 
   private void search(Exchange ex) {
@@ -182,9 +180,7 @@ public final class TraceRoutes implements RouteSet {
     QueryParams.integer(ex, "limit").ifPresent(q::limit);
     ex.query("cursor").ifPresent(q::cursor);
     Page<Trace> page = traces.search(q.build());
-    StringBuilder sb = items(page.items()).append(",\"next_cursor\":");
-    sb.append(page.nextCursor().map(c -> "\"" + c + "\"").orElse("null"));
-    ex.json(200, sb.append('}').toString());
+    Responses.page(ex, array(page.items()), page.nextCursor());
   }
 
   private void count(Exchange ex) {
@@ -193,58 +189,22 @@ public final class TraceRoutes implements RouteSet {
     ex.json(200, "{\"scope\":\"" + ex.scope() + "\",\"count\":" + n + "}");
   }
 
-  private static StringBuilder items(List<Trace> traces) {
-    StringBuilder sb = new StringBuilder(256 * (traces.size() + 1)).append("{\"items\":[");
+  private static String array(List<Trace> traces) {
+    StringBuilder sb = new StringBuilder(256 * (traces.size() + 1)).append('[');
     for (int i = 0; i < traces.size(); i++) {
       traces.get(i).appendJson(i == 0 ? sb : sb.append(','));
     }
-    return sb.append(']');
+    return sb.append(']').toString();
   }
 
   private static void one(Exchange ex, int status, Trace t) {
-    ex.responseHeader("ETag", etag(t));
+    ex.responseHeader("ETag", Responses.etag(t.version()));
     ex.json(status, t.toJson());
   }
 
   private static void created(Exchange ex, Trace t) {
-    ex.responseHeader(
-        "Location",
-        "/v1/ns/"
-            + t.namespace().value()
-            + "/traces/"
-            + URLEncoder.encode(t.uid(), StandardCharsets.UTF_8));
+    Responses.location(ex, t.namespace(), "traces", t.uid());
     one(ex, 201, t);
-  }
-
-  /** The strong entity tag of a trace: its version, quoted. */
-  static String etag(Trace t) {
-    return "\"" + t.version() + "\"";
-  }
-
-  /**
-   * The version an {@code If-Match} header asks for: empty when absent or {@code *} (any current
-   * version). A weak tag never matches, as RFC 9110 requires of {@code If-Match}.
-   *
-   * @throws HttpProblem 400 if the header is not one entity tag or {@code *}
-   */
-  private static Optional<String> ifMatch(Exchange ex) {
-    Optional<String> header = ex.header("If-Match").map(String::strip);
-    if (header.isEmpty() || header.get().equals("*")) {
-      return Optional.empty();
-    }
-    String v = header.get();
-    if (v.startsWith("W/\"")) {
-      return Optional.of("W/"); // no version equals this, so the write fails with 412
-    }
-    if (v.length() < 2
-        || !v.startsWith("\"")
-        || !v.endsWith("\"")
-        || v.indexOf('"', 1) != v.length() - 1) {
-      throw HttpProblem.invalidField(
-          "If-Match",
-          "If-Match: expected one entity tag as sent in ETag (\"...\") or *, found '" + v + "'");
-    }
-    return Optional.of(v.substring(1, v.length() - 1));
   }
 
   private static Instant instant(String v, String field) {

@@ -1,0 +1,290 @@
+package dev.loci.server.internal;
+
+import dev.loci.Namespace;
+import dev.loci.NotFoundException;
+import dev.loci.Page;
+import dev.loci.recall.MemoryEdge;
+import dev.loci.recall.MemoryNode;
+import dev.loci.recall.RecallMemory;
+import dev.loci.recall.RecallWire;
+import dev.loci.recall.RecordVersion;
+import dev.loci.server.Role;
+import dev.loci.server.spi.Exchange;
+import dev.loci.server.spi.HttpProblem;
+import dev.loci.server.spi.Route;
+import dev.loci.server.spi.Route.Method;
+import dev.loci.server.spi.Route.NamespaceAccess;
+import dev.loci.server.spi.RouteSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.BiFunction;
+import java.util.function.Function;
+
+/**
+ * API v1 of the memory graph and recall: one route per {@link RecallMemory} operation, under {@code
+ * /v1/ns/{ns}/}, in the {@link RecallWire} format.
+ *
+ * <p>Every response that carries one node or edge version also carries the version as a strong
+ * {@code ETag}; puts and removals honour {@code If-Match}, and the engine checks it in the same
+ * decision as the write, so a stale write is refused (412) instead of overwriting a change unseen.
+ * Edges are named by the query parameters {@code from}, {@code edge_type} and {@code to}.
+ */
+public final class RecallRoutes implements RouteSet {
+  static final String NODES = "/v1/ns/{ns}/nodes";
+  static final String NODE = NODES + "/{id}";
+  static final String EDGES = "/v1/ns/{ns}/edges";
+  private static final Set<String> EDGE_KEY = Set.of("from", "edge_type", "to");
+  private static final int DEFAULT_PAGE = 100;
+
+  private final RecallMemory recall;
+
+  /** Routes over {@code recall}. */
+  public RecallRoutes(RecallMemory recall) {
+    this.recall = recall;
+  }
+
+  @Override
+  public List<Route> routes() {
+    return List.of(
+        Route.of(Method.GET, NODES, Role.READER, NamespaceAccess.PATH, false, this::nodes),
+        Route.of(Method.GET, NODE, Role.READER, NamespaceAccess.PATH, false, this::node),
+        Route.of(Method.PUT, NODE, Role.WRITER, NamespaceAccess.PATH, true, this::putNode),
+        Route.of(
+            Method.GET, NODE + "/edges", Role.READER, NamespaceAccess.PATH, false, this::edgesOf),
+        Route.of(Method.GET, EDGES, Role.READER, NamespaceAccess.PATH, false, this::edge),
+        Route.of(Method.PUT, EDGES, Role.WRITER, NamespaceAccess.PATH, true, this::putEdge),
+        Route.of(Method.DELETE, EDGES, Role.WRITER, NamespaceAccess.PATH, false, this::removeEdge),
+        Route.of(
+            Method.GET,
+            "/v1/ns/{ns}/graph-stats",
+            Role.READER,
+            NamespaceAccess.PATH,
+            false,
+            this::stats),
+        Route.of(
+            Method.POST,
+            "/v1/ns/{ns}/ingest",
+            Role.WRITER,
+            NamespaceAccess.PATH_OR_SUBTREE,
+            true,
+            this::ingest),
+        Route.of(
+            Method.POST,
+            "/v1/ns/{ns}/recall",
+            Role.READER,
+            NamespaceAccess.PATH,
+            true,
+            this::recall),
+        Route.of(Method.DELETE, NODE, Role.WRITER, NamespaceAccess.PATH, false, this::removeNode));
+  }
+
+  private RecallMemory as(Exchange ex) {
+    return recall.as(ex.actor());
+  }
+
+  // ---------------------------------------------------------------- nodes
+
+  private void nodes(Exchange ex) {
+    QueryParams.allowOnly(ex, Set.of("limit", "cursor"));
+    Page<RecordVersion<MemoryNode>> page =
+        recall.nodes(
+            ex.namespace(),
+            QueryParams.integer(ex, "limit").orElse(DEFAULT_PAGE),
+            ex.query("cursor"));
+    Responses.page(ex, RecallWire.writeNodes(page.items()), page.nextCursor());
+  }
+
+  private void node(Exchange ex) {
+    QueryParams.allowOnly(ex, Set.of("include_history"));
+    Namespace ns = ex.namespace();
+    String id = ex.pathParam("id");
+    current(
+        ex,
+        recall.nodeHistory(ns, id),
+        "id",
+        "node '" + id + "'",
+        RecallWire::writeNode,
+        RecallWire::writeNode);
+  }
+
+  private void putNode(Exchange ex) {
+    QueryParams.allowOnly(ex, Set.of());
+    Namespace ns = ex.namespace();
+    MemoryNode node = RecallWire.readNode(ex.pathParam("id"), ex.body().text());
+    RecordVersion<MemoryNode> v =
+        write(ex, (m, expected) -> m.putNode(ns, node, expected), m -> m.putNode(ns, node));
+    ex.responseHeader("ETag", etag(v));
+    ex.json(200, RecallWire.writeNode(v));
+  }
+
+  private void removeNode(Exchange ex) {
+    QueryParams.allowOnly(ex, Set.of());
+    Namespace ns = ex.namespace();
+    String id = ex.pathParam("id");
+    RecordVersion<MemoryNode> v =
+        write(ex, (m, expected) -> m.removeNode(ns, id, expected), m -> m.removeNode(ns, id));
+    ex.json(200, RecallWire.writeNode(v));
+  }
+
+  private void edgesOf(Exchange ex) {
+    QueryParams.allowOnly(ex, Set.of());
+    Namespace ns = ex.namespace();
+    String id = ex.pathParam("id");
+    if (recall.node(ns, id).isEmpty()) {
+      throw noNode(ns, id);
+    }
+    Responses.items(ex, RecallWire.write(recall.edges(ns, id)));
+  }
+
+  private static NotFoundException noNode(Namespace ns, String id) {
+    return new NotFoundException("id", "no node '" + id + "' in " + ns);
+  }
+
+  // ---------------------------------------------------------------- edges
+
+  private void edge(Exchange ex) {
+    QueryParams.allowOnly(ex, Set.of("from", "edge_type", "to", "include_history"));
+    Namespace ns = ex.namespace();
+    MemoryEdge.Key key = edgeKey(ex);
+    current(
+        ex,
+        recall.edgeHistory(ns, key),
+        "edge",
+        "edge " + key,
+        RecallWire::writeEdge,
+        RecallWire::writeEdge);
+  }
+
+  private void putEdge(Exchange ex) {
+    QueryParams.allowOnly(ex, Set.of());
+    Namespace ns = ex.namespace();
+    MemoryEdge edge = RecallWire.readEdge(ex.body().text());
+    RecordVersion<MemoryEdge> v =
+        write(ex, (m, expected) -> m.putEdge(ns, edge, expected), m -> m.putEdge(ns, edge));
+    ex.responseHeader("ETag", etag(v));
+    ex.json(200, RecallWire.writeEdge(v));
+  }
+
+  private void removeEdge(Exchange ex) {
+    QueryParams.allowOnly(ex, EDGE_KEY);
+    Namespace ns = ex.namespace();
+    MemoryEdge.Key key = edgeKey(ex);
+    RecordVersion<MemoryEdge> v =
+        write(ex, (m, expected) -> m.removeEdge(ns, key, expected), m -> m.removeEdge(ns, key));
+    ex.json(200, RecallWire.writeEdge(v));
+  }
+
+  private static MemoryEdge.Key edgeKey(Exchange ex) {
+    return new MemoryEdge.Key(
+        QueryParams.require(ex, "from"),
+        QueryParams.require(ex, "edge_type"),
+        QueryParams.require(ex, "to"));
+  }
+
+  // ---------------------------------------------------------------- graph
+
+  private void stats(Exchange ex) {
+    QueryParams.allowOnly(ex, Set.of());
+    ex.json(200, RecallWire.write(recall.stats(ex.namespace())));
+  }
+
+  /**
+   * Ingests into {@code {ns}}; a pack that writes namespaces below it (a conversation per child)
+   * needs {@code subtree=true}, so the credential is checked against them before anything is
+   * written.
+   */
+  private void ingest(Exchange ex) {
+    QueryParams.allowOnly(ex, Set.of("subtree"));
+    RecallWire.IngestRequest request = RecallWire.readIngest(ex.body().text());
+    Responses.items(
+        ex,
+        RecallWire.write(
+            as(ex)
+                .ingest(
+                    ex.scope(), request.pack(), request.documents(), RecallMemory.Progress.NONE)));
+  }
+
+  private void recall(Exchange ex) {
+    QueryParams.allowOnly(ex, Set.of());
+    ex.json(
+        200,
+        RecallWire.write(recall.recall(ex.namespace(), RecallWire.readQuery(ex.body().text()))));
+  }
+
+  // ---------------------------------------------------------------- versions
+
+  private static String etag(RecordVersion<?> v) {
+    return Responses.etag(Integer.toString(v.version()));
+  }
+
+  /**
+   * Answers the current version of a record (404 if removed) with its {@code ETag}, and with {@code
+   * include_history=true} its whole history.
+   */
+  private static <T> void current(
+      Exchange ex,
+      List<RecordVersion<T>> history,
+      String field,
+      String what,
+      Function<RecordVersion<T>, String> one,
+      BiFunction<RecordVersion<T>, List<RecordVersion<T>>, String> withHistory) {
+    RecordVersion<T> head = live(history, field, what, ex.namespace());
+    ex.responseHeader("ETag", etag(head));
+    ex.json(
+        200,
+        QueryParams.flag(ex, "include_history")
+            ? withHistory.apply(head, history)
+            : one.apply(head));
+  }
+
+  /**
+   * Runs a write as the caller, conditional on the version {@code If-Match} names if it names one.
+   */
+  private <T> RecordVersion<T> write(
+      Exchange ex,
+      BiFunction<RecallMemory, Integer, RecordVersion<T>> ifMatch,
+      Function<RecallMemory, RecordVersion<T>> unconditional) {
+    Optional<Integer> expected = expectedVersion(ex);
+    return expected.isPresent()
+        ? ifMatch.apply(as(ex), expected.get())
+        : unconditional.apply(as(ex));
+  }
+
+  /** The newest version of a history, if it is not a removal. */
+  private static <T> RecordVersion<T> live(
+      List<RecordVersion<T>> history, String field, String what, Namespace ns) {
+    RecordVersion<T> head = history.get(0);
+    if (head.removed()) {
+      throw new NotFoundException(
+          field, what + " was removed from " + ns + " at version " + head.version());
+    }
+    return head;
+  }
+
+  /**
+   * The version {@code If-Match} names, if one. A tag that is no version number (a weak one, or one
+   * this API never sent) matches no record, so the write is refused with 412 without asking the
+   * engine.
+   */
+  private static Optional<Integer> expectedVersion(Exchange ex) {
+    Optional<String> tag = Responses.ifMatch(ex);
+    if (tag.isEmpty()) {
+      return Optional.empty();
+    }
+    String v = tag.get();
+    if (v.matches("[1-9][0-9]{0,8}")) {
+      return Optional.of(Integer.parseInt(v));
+    }
+    throw new HttpProblem(
+        412,
+        "precondition-failed",
+        "Precondition failed",
+        v.equals("W/")
+            ? "If-Match: a weak entity tag never matches (RFC 9110); send the ETag as last read"
+            : "If-Match: '"
+                + v
+                + "' is no version of a node or edge; send the ETag of the record as last read",
+        Optional.of("If-Match"));
+  }
+}
