@@ -59,6 +59,7 @@ public final class LocomoBenchmark {
    * @param embedding the provider used by Loci and by the dense peer
    * @param dated whether Loci's turn text carries the session date
    * @param window how many neighbouring turns on each side Loci's turn text carries
+   * @param termEdges whether turns of different sessions sharing a rare word are linked
    * @param seeds the graph modes' seed count
    * @param hops the graph modes' hop limit
    * @param weights the {@code weighted_graph} weights; empty means the pack's
@@ -74,6 +75,7 @@ public final class LocomoBenchmark {
       EmbeddingProvider embedding,
       boolean dated,
       int window,
+      boolean termEdges,
       int seeds,
       int hops,
       Optional<ScoreWeights> weights,
@@ -92,7 +94,7 @@ public final class LocomoBenchmark {
       Objects.requireNonNull(embedding, "embedding");
       Objects.requireNonNull(weights, "weights");
       conversations = Set.copyOf(conversations);
-      new EnrichedConversationPack(dated, window);
+      new EnrichedConversationPack(dated, window, termEdges);
       RecallQuery.builder("check", RecallMode.PPR)
           .seeds(seeds)
           .hops(hops)
@@ -103,9 +105,10 @@ public final class LocomoBenchmark {
     /**
      * Every mode at k 5, 10, 20 with the knobs tuned on conversations 1-5 with the hashing provider
      * (see docs/benchmarks.md for the grid): turn text with the session date and one neighbouring
-     * turn on each side, 20 seeds, 1 hop, the pack's weights, and a lexical share of 1 (every share
-     * below 1 lowered recall with hashing embeddings, so {@code hybrid} here ranks as {@code
-     * lexical} does; retune it for a real embedding model).
+     * turn on each side, {@code shares_term} edges across sessions, 20 seeds, 1 hop, the pack's
+     * weights, and a lexical share of 1 (every share below 1 lowered recall with hashing
+     * embeddings, so {@code hybrid} here ranks as {@code lexical} does; retune it for a real
+     * embedding model).
      */
     public static Options defaults(Path data, String embeddingName, EmbeddingProvider embedding) {
       return new Options(
@@ -117,11 +120,17 @@ public final class LocomoBenchmark {
           embedding,
           true,
           1,
+          true,
           20,
           1,
           Optional.empty(),
           1.0,
           Set.of());
+    }
+
+    /** The {@code conversation} pack with this run's turn text and edges. */
+    EnrichedConversationPack pack() {
+      return new EnrichedConversationPack(dated, window, termEdges);
     }
 
     /** How deep every ranking goes: the largest cut-off, at least the nDCG cut-off. */
@@ -224,7 +233,7 @@ public final class LocomoBenchmark {
               asked.size(),
               TUNING_CONVERSATIONS,
               options.embeddingName(),
-              new EnrichedConversationPack(options.dated(), options.window()).label(),
+              options.pack().label(),
               options.seeds(),
               options.hops(),
               options.lexicalShare(),
@@ -408,8 +417,7 @@ public final class LocomoBenchmark {
       opts.put("ks", options.ks());
       opts.put("embedding", options.embeddingName());
       opts.put("embedding_model", options.embedding().modelId());
-      opts.put(
-          "turn_text", new EnrichedConversationPack(options.dated(), options.window()).label());
+      opts.put("turn_text", options.pack().label());
       opts.put("seeds", options.seeds());
       opts.put("hops", options.hops());
       opts.put("lexical_share", options.lexicalShare());
@@ -533,11 +541,7 @@ public final class LocomoBenchmark {
         Loci loci = Loci.builder().dataDir(dir.path()).durability(Durability.none()).open()) {
       RecallMemory recall = RecallMemory.of(loci, options.embedding());
       log.println("locomo: ingesting " + options.data() + " with the conversation pack");
-      recall.ingest(
-          root,
-          new EnrichedConversationPack(options.dated(), options.window()),
-          document,
-          RecallMemory.Progress.NONE);
+      recall.ingest(root, options.pack(), document, RecallMemory.Progress.NONE);
       for (LocomoData.Conversation c : conversations) {
         String label = label(c.sampleId());
         Namespace ns = Namespace.of(root.value() + "." + label);

@@ -83,6 +83,7 @@ class LocomoBenchmarkTest {
             HashingEmbeddingProvider.create(),
             false,
             0,
+            false,
             3,
             1,
             Optional.empty(),

@@ -229,6 +229,14 @@ final class BenchCommands {
         description = "Add the session date to Loci's turn text. Default: tuned.")
     Optional<Boolean> dated = Optional.empty();
 
+    @Option(
+        names = "--term-edges",
+        negatable = true,
+        description =
+            "Link turns of different sessions that share a rare word (shares_term edges)."
+                + " Default: tuned.")
+    Optional<Boolean> termEdges = Optional.empty();
+
     @Option(names = "--seeds", paramLabel = "N", description = "Graph seeds. Default: tuned.")
     Optional<Integer> seeds = Optional.empty();
 
@@ -277,6 +285,7 @@ final class BenchCommands {
               d.embedding(),
               dated.orElse(d.dated()),
               window.orElse(d.window()),
+              termEdges.orElse(d.termEdges()),
               seeds.orElse(d.seeds()),
               hops.orElse(d.hops()),
               weights.isPresent()
