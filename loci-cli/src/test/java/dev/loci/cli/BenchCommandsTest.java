@@ -94,4 +94,96 @@ class BenchCommandsTest {
     CliRunner.Result r = CliRunner.runRaw("", "bench", "journal", "--writers", "x");
     assertThat(r.exitCode()).isEqualTo(2);
   }
+
+  private static final String LOCOMO =
+      """
+      [{"sample_id": "conv-1", "conversation": {
+        "session_1_date_time": "1:56 pm on 8 May, 2023",
+        "session_1": [
+          {"speaker": "Ada", "dia_id": "D1:1", "text": "I adopted a grey kitten called Pixel."},
+          {"speaker": "Bo", "dia_id": "D1:2", "text": "Does Pixel like the garden?"}],
+        "session_2_date_time": "1:00 pm on 9 May, 2023"},
+       "qa": [
+        {"question": "What is the kitten called?", "answer": "Pixel", "evidence": ["D1:1"],
+         "category": 4},
+        {"question": "Who asked about the garden?", "adversarial_answer": "Ada",
+         "evidence": ["D1:2", "D"], "category": 5},
+        {"question": "What colour is the sky?", "answer": "", "evidence": [], "category": 3}]}]
+      """;
+
+  @Test
+  void benchLocomo_tinyFile_printsTablesAndSkipsAndWritesJson() throws Exception {
+    Path data = Files.writeString(tmp.resolve("locomo.json"), LOCOMO);
+    Path out = tmp.resolve("locomo-report.json");
+    CliRunner.Result r =
+        CliRunner.runRaw(
+            "",
+            "bench",
+            "locomo",
+            "--data",
+            data.toString(),
+            "--modes",
+            "lexical,ppr",
+            "--k",
+            "1,5",
+            "--work-dir",
+            tmp.resolve("work").toString(),
+            "--out",
+            out.toString());
+
+    assertThat(r.exitCode()).as(r.err()).isZero();
+    assertThat(r.out())
+        .contains("### Tuning (conversations 1-5), turn level, 2 questions")
+        .contains("| system | all@1 | any@1 | recall@1 | all@5 |")
+        .contains("| peer:lucene_bm25 | 1.000 |")
+        .contains("Skipped questions: {empty evidence=1}")
+        .contains("{malformed evidence id=1}");
+    assertThat(r.err()).contains("locomo: questions 2/2");
+    JsonNode json = new ObjectMapper().readTree(Files.readString(out));
+    assertThat(json.path("questions")).hasSize(2);
+    assertThat(json.path("options").path("embedding").asText()).isEqualTo("hashing");
+  }
+
+  @Test
+  void benchLocomo_noSuchFile_isAUsageError() {
+    CliRunner.Result r =
+        CliRunner.runRaw("", "bench", "locomo", "--data", tmp.resolve("missing.json").toString());
+
+    assertThat(r.exitCode()).isEqualTo(2);
+    assertThat(r.err()).contains("expected the LoCoMo JSON file");
+    assertThat(r.out()).isEmpty();
+  }
+
+  @Test
+  void benchCases_bundledDemo_reportsPassFailPerModeAndHitRate() throws Exception {
+    Path docs = Files.createDirectories(tmp.resolve("demo"));
+    for (dev.loci.recall.DemoCorpus.Document d : dev.loci.recall.DemoCorpus.documents()) {
+      Files.writeString(docs.resolve(d.document().path()), d.document().text());
+    }
+    Path cases =
+        Files.writeString(
+            docs.resolve(dev.loci.recall.DemoCorpus.CASES), dev.loci.recall.DemoCorpus.casesJson());
+    CliRunner.Result r =
+        CliRunner.runRaw(
+            "",
+            "bench",
+            "cases",
+            cases.toString(),
+            "--pack",
+            "markdown:contract",
+            "--docs",
+            docs.toString(),
+            "--modes",
+            "lexical,weighted_graph",
+            "--work-dir",
+            tmp.resolve("work").toString());
+
+    assertThat(r.exitCode()).as(r.err()).isZero();
+    assertThat(r.out())
+        .contains("| case | lexical | weighted_graph |")
+        .contains("| contract-late-delivery | fail 1/2 | PASS 2/2 |")
+        .contains("| **passed** | 1/5 | 5/5 |")
+        .contains("| **evidence hit rate** | 0.600 | 1.000 |");
+    assertThat(r.err()).contains("with markdown:runbook");
+  }
 }

@@ -20,6 +20,9 @@ import java.util.Objects;
  * by tests.
  */
 public final class DemoCorpus {
+  /** The name of the bundled cases file, beside the documents. */
+  public static final String CASES = "cases.json";
+
   private static final String BASE = "/dev/loci/recall/demo/";
 
   private DemoCorpus() {}
@@ -72,34 +75,42 @@ public final class DemoCorpus {
         new Document("runbook", "markdown:runbook", load("02_payments_runbook.md")));
   }
 
-  /** The questions, in file order. */
+  /**
+   * The questions, in file order. They are stored once, as the benchmark cases file {@value #CASES}
+   * (the format {@code loci bench cases} reads), beside the documents.
+   */
   public static List<Question> questions() {
     JsonNode root;
     try {
-      root = RecallJson.MAPPER.readTree(text("questions.json"));
+      root = RecallJson.MAPPER.readTree(casesJson());
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
     List<Question> out = new ArrayList<>();
-    for (JsonNode q : root) {
+    for (JsonNode q : root.path("cases")) {
       String file = q.path("document").asText();
       String label =
           documents().stream()
               .filter(d -> d.document().path().equals(file))
               .findFirst()
-              .orElseThrow(() -> new IllegalStateException("questions.json names " + file))
+              .orElseThrow(() -> new IllegalStateException(CASES + " names " + file))
               .label();
       List<String> gold = new ArrayList<>();
-      q.path("gold").forEach(g -> gold.add(g.asText()));
+      q.path("expectation").path("evidence_node_ids").forEach(g -> gold.add(g.asText()));
       out.add(
           new Question(
-              q.path("id").asText(),
+              q.path("case_id").asText(),
               label,
-              q.path("question").asText(),
+              q.path("query").asText(),
               gold,
               q.path("multi_hop").asBoolean()));
     }
     return out;
+  }
+
+  /** The bundled cases file's text: the demo questions as {@code loci bench cases} reads them. */
+  public static String casesJson() {
+    return text(CASES);
   }
 
   private static SourceDocument load(String name) {

@@ -18,6 +18,9 @@ import java.util.Optional;
  *     1]
  * @param threshold the activation below which spreading stops, at least 0
  * @param restart the restart probability of {@code ppr} (1 - damping), in (0, 1)
+ * @param lexicalShare how much the lexical ranking counts against the embedding one where both are
+ *     fused ({@code hybrid}'s weighted reciprocal rank fusion and the graph modes' semantic score),
+ *     in [0, 1]; 0.5 weighs them evenly
  */
 public record RecallQuery(
     String text,
@@ -28,7 +31,8 @@ public record RecallQuery(
     int hops,
     double decay,
     double threshold,
-    double restart) {
+    double restart,
+    double lexicalShare) {
   /** The largest {@code k} accepted. */
   public static final int MAX_K = 1000;
 
@@ -59,6 +63,10 @@ public record RecallQuery(
     if (!(restart > 0 && restart < 1)) {
       throw new InvalidRequestException("restart", "expected a number in (0, 1), found " + restart);
     }
+    if (!(lexicalShare >= 0 && lexicalShare <= 1)) {
+      throw new InvalidRequestException(
+          "lexical_share", "expected a number in [0, 1], found " + lexicalShare);
+    }
   }
 
   /** Starts a query in {@code mode} with k 10 and the default knobs. */
@@ -77,6 +85,7 @@ public record RecallQuery(
     private double decay = 0.7;
     private double threshold = 0.05;
     private double restart = 0.15;
+    private double lexicalShare = 0.5;
 
     private Builder(String text, RecallMode mode) {
       this.text = text;
@@ -125,13 +134,20 @@ public record RecallQuery(
       return this;
     }
 
+    /** How much the lexical ranking counts in fusion, in [0, 1]; default 0.5 (even). */
+    public Builder lexicalShare(double lexicalShare) {
+      this.lexicalShare = lexicalShare;
+      return this;
+    }
+
     /**
      * Builds the query.
      *
      * @throws InvalidRequestException naming the offending field
      */
     public RecallQuery build() {
-      return new RecallQuery(text, mode, k, weights, seeds, hops, decay, threshold, restart);
+      return new RecallQuery(
+          text, mode, k, weights, seeds, hops, decay, threshold, restart, lexicalShare);
     }
   }
 }

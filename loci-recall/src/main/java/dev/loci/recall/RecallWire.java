@@ -41,7 +41,17 @@ public final class RecallWire {
   private static final Set<String> EDGE_FIELDS =
       Set.of("from", "to", "edge_type", "weight", "confidence", "bidirectional", "source_ref");
   private static final Set<String> QUERY_FIELDS =
-      Set.of("query", "mode", "k", "weights", "seeds", "hops", "decay", "threshold", "restart");
+      Set.of(
+          "query",
+          "mode",
+          "k",
+          "weights",
+          "seeds",
+          "hops",
+          "decay",
+          "threshold",
+          "restart",
+          "lexical_share");
 
   private RecallWire() {}
 
@@ -200,10 +210,10 @@ public final class RecallWire {
 
   /**
    * Reads a recall request: {@code {"query": "...", "mode": "hybrid", "k": 10, "weights":
-   * {"semantic": 0.6}, "seeds": 3, "hops": 2, "decay": 0.7, "threshold": 0.05, "restart": 0.15}}.
-   * Only {@code query} is required; {@code mode} defaults to {@code hybrid}, the rest to the
-   * defaults of {@link RecallQuery#builder}; weights not named in {@code weights} are those of
-   * {@link ScoreWeights#DEFAULT}.
+   * {"semantic": 0.6}, "seeds": 3, "hops": 2, "decay": 0.7, "threshold": 0.05, "restart": 0.15,
+   * "lexical_share": 0.5}}. Only {@code query} is required; {@code mode} defaults to {@code
+   * hybrid}, the rest to the defaults of {@link RecallQuery#builder}; weights not named in {@code
+   * weights} are those of {@link ScoreWeights#DEFAULT}.
    *
    * @throws InvalidRequestException naming the offending member
    */
@@ -218,6 +228,7 @@ public final class RecallWire {
     number(in, "decay", b::decay);
     number(in, "threshold", b::threshold);
     number(in, "restart", b::restart);
+    number(in, "lexical_share", b::lexicalShare);
     JsonNode weights = in.get("weights");
     if (weights != null) {
       if (!weights.isObject()) {

@@ -245,6 +245,9 @@ class ConditionalWriteTest {
             "{\"query\":\"q\",\"mode\":\"ppr\",\"k\":3,\"weights\":{\"anomaly\":1}}");
     assertThat(q.mode()).isEqualTo(RecallMode.PPR);
     assertThat(q.weights()).contains(new ScoreWeights(0.5, 0.3, 1, 0.1));
+    assertThat(q.lexicalShare()).isEqualTo(0.5);
+    assertThat(RecallWire.readQuery("{\"query\":\"q\",\"lexical_share\":0.8}").lexicalShare())
+        .isEqualTo(0.8);
 
     assertField(() -> RecallWire.readNode("x", "{\"type\":\"clause\"}"), "content");
     assertField(
@@ -259,6 +262,8 @@ class ConditionalWriteTest {
         () -> RecallWire.readQuery("{\"query\":\"q\",\"weights\":{\"semantic\":\"x\"}}"),
         "weights.semantic");
     assertField(() -> RecallWire.readQuery("{\"query\":\"q\",\"top\":1}"), "top");
+    assertField(
+        () -> RecallWire.readQuery("{\"query\":\"q\",\"lexical_share\":2}"), "lexical_share");
     assertField(
         () ->
             RecallWire.readIngest(

@@ -210,6 +210,9 @@ class RecallMemoryTest {
     assertField(() -> MemoryEdge.of("a", "b", "refers to", 0.5), "edge_type");
     assertField(() -> new EvidenceRef.Span(4, 3), "span");
     assertField(() -> RecallQuery.builder("q", RecallMode.PPR).restart(1).build(), "restart");
+    assertField(
+        () -> RecallQuery.builder("q", RecallMode.HYBRID).lexicalShare(1.5).build(),
+        "lexical_share");
     assertField(() -> RecallMode.parse("fuzzy"), "mode");
     assertField(() -> ScoreWeights.parse("semantic=x", ScoreWeights.DEFAULT), "weights.semantic");
   }

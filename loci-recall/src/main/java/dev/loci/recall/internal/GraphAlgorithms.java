@@ -72,12 +72,30 @@ public final class GraphAlgorithms {
    * appears in, rank 1 being the best. Ordered by score, then id.
    */
   public static List<Fused> rrf(List<List<String>> rankings, int k) {
+    double[] ones = new double[rankings.size()];
+    java.util.Arrays.fill(ones, 1);
+    return rrf(rankings, ones, k);
+  }
+
+  /**
+   * Weighted reciprocal rank fusion: each id's score is {@code sum of weight / (k + rank)} over the
+   * rankings it appears in; a ranking of weight 0 adds nothing and no ids. Ordered by score, then
+   * id.
+   */
+  public static List<Fused> rrf(List<List<String>> rankings, double[] weights, int k) {
+    if (weights.length != rankings.size()) {
+      throw new IllegalArgumentException(
+          "expected " + rankings.size() + " weights, found " + weights.length);
+    }
     Map<String, double[]> parts = new HashMap<>();
     for (int r = 0; r < rankings.size(); r++) {
       List<String> ranking = rankings.get(r);
+      if (weights[r] == 0) {
+        continue;
+      }
       for (int i = 0; i < ranking.size(); i++) {
         parts.computeIfAbsent(ranking.get(i), x -> new double[rankings.size()])[r] =
-            1.0 / (k + i + 1);
+            weights[r] / (k + i + 1);
       }
     }
     List<Fused> out = new ArrayList<>();

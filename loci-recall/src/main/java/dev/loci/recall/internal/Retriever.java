@@ -113,9 +113,13 @@ public final class Retriever {
 
   private RecallResult hybrid() {
     int pool = Math.max(q.k(), POOL);
+    double share = q.lexicalShare();
     List<GraphAlgorithms.Fused> fused =
         GraphAlgorithms.rrf(
-            List.of(List.copyOf(lexical(pool).keySet()), List.copyOf(embedding(pool).keySet())),
+            List.of(
+                share > 0 ? List.copyOf(lexical(pool).keySet()) : List.of(),
+                share < 1 ? List.copyOf(embedding(pool).keySet()) : List.<String>of()),
+            new double[] {2 * share, 2 * (1 - share)},
             RRF_K);
     List<RecallItem> items = new ArrayList<>();
     for (GraphAlgorithms.Fused f : fused.subList(0, Math.min(q.k(), fused.size()))) {
@@ -129,18 +133,26 @@ public final class Retriever {
 
   // ---------------------------------------------------------------- candidates and seeds
 
-  /** Semantic scores of the candidates: normalized BM25 and cosine, averaged. */
+  /**
+   * Semantic scores of the candidates: BM25 and cosine, each divided by its list's best, weighted
+   * by the query's lexical share and the rest (an even average by default).
+   */
   private Map<String, Double> semantic() {
     Map<String, Double> out = new HashMap<>();
-    addNormalized(out, lexical(POOL));
-    addNormalized(out, embedding(POOL));
+    double share = q.lexicalShare();
+    if (share > 0) {
+      addNormalized(out, lexical(POOL), share);
+    }
+    if (share < 1) {
+      addNormalized(out, embedding(POOL), 1 - share);
+    }
     return out;
   }
 
-  private static void addNormalized(Map<String, Double> out, Map<String, Double> hits) {
+  private static void addNormalized(Map<String, Double> out, Map<String, Double> hits, double w) {
     double max = hits.values().stream().mapToDouble(Double::doubleValue).max().orElse(0);
     if (max > 0) {
-      hits.forEach((id, s) -> out.merge(id, 0.5 * s / max, Double::sum));
+      hits.forEach((id, s) -> out.merge(id, w * s / max, Double::sum));
     }
   }
 

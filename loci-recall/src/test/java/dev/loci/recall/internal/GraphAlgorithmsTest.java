@@ -48,6 +48,21 @@ class GraphAlgorithmsTest {
   }
 
   @Test
+  void rrf_weighted_scalesEachRankingAndAZeroWeightAddsNoIds() {
+    List<GraphAlgorithms.Fused> fused =
+        GraphAlgorithms.rrf(
+            List.of(List.of("a", "b"), List.of("b", "c")), new double[] {1.5, 0.5}, 60);
+    List<GraphAlgorithms.Fused> lexicalOnly =
+        GraphAlgorithms.rrf(List.of(List.of("a", "b"), List.of("b", "c")), new double[] {2, 0}, 60);
+
+    assertThat(fused).extracting(GraphAlgorithms.Fused::id).containsExactly("b", "a", "c");
+    assertThat(fused.get(0).score()).isCloseTo(1.5 / 62 + 0.5 / 61, EXACT);
+    assertThat(fused.get(1).score()).isCloseTo(1.5 / 61, EXACT);
+    assertThat(fused.get(2).score()).isCloseTo(0.5 / 62, EXACT);
+    assertThat(lexicalOnly).extracting(GraphAlgorithms.Fused::id).containsExactly("a", "b");
+  }
+
+  @Test
   void rrf_tiesAreBrokenById() {
     List<GraphAlgorithms.Fused> fused =
         GraphAlgorithms.rrf(List.of(List.of("y"), List.of("x")), 60);

@@ -1,0 +1,620 @@
+package dev.loci.bench;
+
+import dev.loci.Durability;
+import dev.loci.Loci;
+import dev.loci.Namespace;
+import dev.loci.recall.DomainPacks;
+import dev.loci.recall.RecallMemory;
+import dev.loci.recall.RecallMode;
+import dev.loci.recall.RecallQuery;
+import dev.loci.recall.ScoreWeights;
+import dev.loci.recall.spi.EmbeddingProvider;
+import dev.loci.recall.spi.Ingestion;
+import dev.loci.recall.spi.SourceDocument;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.function.Predicate;
+
+/**
+ * Recall quality on LoCoMo: each conversation is ingested with the {@code conversation} pack into
+ * its own namespace, every question with usable evidence is asked in each Loci mode and of each
+ * peer (plain Lucene BM25, SQLite FTS5, an exact dense scan, all over the raw turns), and the
+ * ranked turn ids are scored against the gold evidence at turn and session level.
+ *
+ * <p>Conversations 1-5 are the tuning split (every default knob of this class was chosen on them
+ * alone); conversations 6-10 are held out and always reported separately. Run with {@code loci
+ * bench locomo --data locomo10.json}. Not thread-safe.
+ */
+public final class LocomoBenchmark {
+  /** The conversations knobs were tuned on; the rest are held out. */
+  static final int TUNING_CONVERSATIONS = 5;
+
+  static final String TUNING = "tuning";
+  static final String HELD_OUT = "held_out";
+
+  private LocomoBenchmark() {}
+
+  /**
+   * What to run.
+   *
+   * @param data the LoCoMo file, only read
+   * @param workDir where the Loci data directory is made (and deleted)
+   * @param modes the Loci modes to ask
+   * @param ks the cut-offs of the recall metrics
+   * @param embeddingName the provider's name in reports
+   * @param embedding the provider used by Loci and by the dense peer
+   * @param dated whether Loci's turn text carries the session date
+   * @param window how many neighbouring turns on each side Loci's turn text carries
+   * @param termEdges whether turns of different sessions sharing a rare word are linked
+   * @param seeds the graph modes' seed count
+   * @param hops the graph modes' hop limit
+   * @param weights the {@code weighted_graph} weights; empty means the pack's
+   * @param lexicalShare how much lexical counts against embedding in fusion, in [0, 1]
+   * @param conversations which conversations (numbers from 1) to run; empty means all
+   */
+  public record Options(
+      Path data,
+      Path workDir,
+      List<RecallMode> modes,
+      List<Integer> ks,
+      String embeddingName,
+      EmbeddingProvider embedding,
+      boolean dated,
+      int window,
+      boolean termEdges,
+      int seeds,
+      int hops,
+      Optional<ScoreWeights> weights,
+      double lexicalShare,
+      Set<Integer> conversations) {
+    /** Checks and copies. */
+    public Options {
+      Objects.requireNonNull(data, "data");
+      Objects.requireNonNull(workDir, "workDir");
+      modes = List.copyOf(modes);
+      ks = List.copyOf(new java.util.TreeSet<>(ks));
+      if (ks.isEmpty() || ks.get(0) < 1) {
+        throw new IllegalArgumentException("expected cut-offs of at least 1, found " + ks);
+      }
+      Objects.requireNonNull(embeddingName, "embeddingName");
+      Objects.requireNonNull(embedding, "embedding");
+      Objects.requireNonNull(weights, "weights");
+      conversations = Set.copyOf(conversations);
+      new EnrichedConversationPack(dated, window, termEdges);
+      RecallQuery.builder("check", RecallMode.PPR)
+          .seeds(seeds)
+          .hops(hops)
+          .lexicalShare(lexicalShare)
+          .build();
+    }
+
+    /**
+     * Every mode at k 5, 10, 20 with the knobs tuned on conversations 1-5 with the hashing provider
+     * (see docs/benchmarks.md for the grid): turn text with the session date and one neighbouring
+     * turn on each side, {@code shares_term} edges across sessions, 20 seeds, 1 hop, the pack's
+     * weights, and a lexical share of 1 (every share below 1 lowered recall with hashing
+     * embeddings, so {@code hybrid} here ranks as {@code lexical} does; retune it for a real
+     * embedding model).
+     */
+    public static Options defaults(Path data, String embeddingName, EmbeddingProvider embedding) {
+      return new Options(
+          data,
+          Path.of("loci-bench-work"),
+          List.of(RecallMode.values()),
+          List.of(5, 10, 20),
+          embeddingName,
+          embedding,
+          true,
+          1,
+          true,
+          20,
+          1,
+          Optional.empty(),
+          1.0,
+          Set.of());
+    }
+
+    /** The {@code conversation} pack with this run's turn text and edges. */
+    EnrichedConversationPack pack() {
+      return new EnrichedConversationPack(dated, window, termEdges);
+    }
+
+    /** How deep every ranking goes: the largest cut-off, at least the nDCG cut-off. */
+    int depth() {
+      return Math.max(ks.get(ks.size() - 1), LocomoMetrics.NDCG_K);
+    }
+  }
+
+  /**
+   * One question's rankings.
+   *
+   * @param question the question
+   * @param conversation its conversation number
+   * @param ranked per system, the ranked turn ids
+   */
+  record Asked(LocomoData.Question question, int conversation, Map<String, List<String>> ranked) {
+    String split() {
+      return conversation <= TUNING_CONVERSATIONS ? TUNING : HELD_OUT;
+    }
+  }
+
+  /**
+   * The result of a run.
+   *
+   * @param options what ran
+   * @param machine where
+   * @param data what was read and skipped
+   * @param systems the systems in report order: Loci modes, then peers
+   * @param asked every question's rankings
+   * @param seconds wall time of the whole run
+   */
+  public record Report(
+      Options options,
+      Machine machine,
+      LocomoData data,
+      List<String> systems,
+      List<Asked> asked,
+      double seconds) {
+
+    /** Mean metrics per split, level, system and category ({@code overall} too). */
+    Map<String, Map<String, Map<String, Map<String, Map<String, Double>>>>> summary() {
+      Map<String, Map<String, Map<String, Map<String, Map<String, Double>>>>> out =
+          new LinkedHashMap<>();
+      for (String split : List.of(TUNING, HELD_OUT, "all")) {
+        Predicate<Asked> inSplit = a -> split.equals("all") || a.split().equals(split);
+        Map<String, Map<String, Map<String, Map<String, Double>>>> levels = new LinkedHashMap<>();
+        for (String level : List.of("turn", "session")) {
+          Map<String, Map<String, Map<String, Double>>> bySystem = new LinkedHashMap<>();
+          for (String system : systems) {
+            Map<String, Map<String, Double>> byCategory = new LinkedHashMap<>();
+            byCategory.put("overall", mean(inSplit, level, system, c -> true));
+            for (int c = 1; c <= 5; c++) {
+              int cat = c;
+              byCategory.put(
+                  LocomoData.CATEGORIES.get(c),
+                  mean(inSplit, level, system, q -> q.category() == cat));
+            }
+            bySystem.put(system, byCategory);
+          }
+          levels.put(level, bySystem);
+        }
+        out.put(split, levels);
+      }
+      return out;
+    }
+
+    private Map<String, Double> mean(
+        Predicate<Asked> split,
+        String level,
+        String system,
+        Predicate<LocomoData.Question> category) {
+      Map<String, Double> sums = new LinkedHashMap<>();
+      int n = 0;
+      for (Asked a : asked) {
+        if (!split.test(a) || !category.test(a.question())) {
+          continue;
+        }
+        n++;
+        scores(a, system, level, options.ks()).forEach((k, v) -> sums.merge(k, v, Double::sum));
+      }
+      Map<String, Double> out = new LinkedHashMap<>();
+      out.put("questions", (double) n);
+      int count = n;
+      sums.forEach((k, v) -> out.put(k, v / count));
+      return out;
+    }
+
+    /** Markdown: skips, then per split the overall table and the by-category table. */
+    public String toMarkdown() {
+      var summary = summary();
+      StringBuilder b = new StringBuilder();
+      b.append("## Recall quality: LoCoMo\n\n");
+      b.append(machine.toMarkdown());
+      b.append(
+          String.format(
+              Locale.ROOT,
+              "Questions scored: %d (tuning: conversations 1-%d, held out: the rest). Embedding:"
+                  + " %s. Loci turn text: %s. Graph modes: seeds %d, hops %d. Lexical share in"
+                  + " fusion: %.2f. Run took %.0f s.%n%n",
+              asked.size(),
+              TUNING_CONVERSATIONS,
+              options.embeddingName(),
+              options.pack().label(),
+              options.seeds(),
+              options.hops(),
+              options.lexicalShare(),
+              seconds));
+      b.append("Skipped questions: ").append(data.skipCounts("question")).append("; skipped");
+      b.append(" evidence ids: ").append(data.skipCounts("evidence")).append("; sessions: ");
+      b.append(data.skipCounts("session")).append(". Evidence entries repaired and used: ");
+      b.append(data.skipped().stream().filter(x -> x.kind().equals("repaired")).count());
+      b.append(
+          " (lists split, ids with leading zeros read as numbers; every one is in the JSON).\n\n");
+      int k0 = options.ks().get(0);
+      int k1 = options.ks().size() > 1 ? options.ks().get(1) : k0;
+      for (String split : List.of(HELD_OUT, TUNING)) {
+        for (String level : List.of("turn", "session")) {
+          var bySystem = summary.get(split).get(level);
+          int questions =
+              bySystem.isEmpty()
+                  ? 0
+                  : (int)
+                      Math.round(
+                          bySystem.values().iterator().next().get("overall").get("questions"));
+          if (questions == 0) {
+            continue;
+          }
+          b.append("### ")
+              .append(
+                  split.equals(HELD_OUT)
+                      ? "Held out (conversations 6-10)"
+                      : "Tuning (conversations 1-5)")
+              .append(", ")
+              .append(level)
+              .append(" level, ")
+              .append(questions)
+              .append(" questions\n\n");
+          List<String> cols = new ArrayList<>();
+          cols.add("system");
+          for (int k : options.ks()) {
+            cols.add("all@" + k);
+            cols.add("any@" + k);
+            cols.add("recall@" + k);
+          }
+          cols.add("nDCG@10");
+          cols.add("MRR");
+          Format.row(b, cols.toArray(String[]::new));
+          Format.row(b, cols.stream().map(c -> "---").toArray(String[]::new));
+          for (String system : systems) {
+            Map<String, Double> m = bySystem.get(system).get("overall");
+            List<String> cells = new ArrayList<>();
+            cells.add(system);
+            for (int k : options.ks()) {
+              cells.add(Format.fixed(m.getOrDefault("recall_all@" + k, Double.NaN), 3));
+              cells.add(Format.fixed(m.getOrDefault("recall_any@" + k, Double.NaN), 3));
+              cells.add(Format.fixed(m.getOrDefault("recall@" + k, Double.NaN), 3));
+            }
+            cells.add(Format.fixed(m.getOrDefault("ndcg@10", Double.NaN), 3));
+            cells.add(Format.fixed(m.getOrDefault("mrr", Double.NaN), 3));
+            Format.row(b, cells.toArray(String[]::new));
+          }
+          b.append('\n');
+          if (level.equals("turn")) {
+            b.append("By category, turn level: recall_all@")
+                .append(k0)
+                .append(" / recall_all@")
+                .append(k1)
+                .append(" (questions)\n\n");
+            List<String> head = new ArrayList<>();
+            head.add("system");
+            for (int c = 1; c <= 5; c++) {
+              String name = LocomoData.CATEGORIES.get(c);
+              head.add(
+                  name
+                      + " ("
+                      + Math.round(bySystem.get(systems.get(0)).get(name).get("questions"))
+                      + ")");
+            }
+            Format.row(b, head.toArray(String[]::new));
+            Format.row(b, head.stream().map(c -> "---").toArray(String[]::new));
+            for (String system : systems) {
+              List<String> cells = new ArrayList<>();
+              cells.add(system);
+              for (int c = 1; c <= 5; c++) {
+                Map<String, Double> m = bySystem.get(system).get(LocomoData.CATEGORIES.get(c));
+                cells.add(
+                    Format.fixed(m.getOrDefault("recall_all@" + k0, Double.NaN), 3)
+                        + " / "
+                        + Format.fixed(m.getOrDefault("recall_all@" + k1, Double.NaN), 3));
+              }
+              Format.row(b, cells.toArray(String[]::new));
+            }
+            b.append('\n');
+          }
+        }
+      }
+      b.append(goal(summary, k0, k1));
+      return b.toString();
+    }
+
+    /** The issue's goal on the held-out split, with the paired per-question wins and losses. */
+    private String goal(
+        Map<String, Map<String, Map<String, Map<String, Map<String, Double>>>>> summary,
+        int k0,
+        int k1) {
+      var turn = summary.get(HELD_OUT).get("turn");
+      var tuned = summary.get(TUNING).get("turn");
+      // the goal asks for a hybrid or graph mode; hybrid with a lexical share of 1 is lexical alone
+      boolean hybridFuses = options.lexicalShare() > 0 && options.lexicalShare() < 1;
+      List<String> loci =
+          options.modes().stream()
+              .filter(m -> m.usesGraph() || (m == RecallMode.HYBRID && hybridFuses))
+              .map(RecallMode::wireName)
+              .toList();
+      List<String> lexicalPeers = List.of("peer:lucene_bm25", "peer:sqlite_fts5");
+      if (loci.isEmpty()
+          || turn.isEmpty()
+          || turn.get(loci.get(0)).get("overall").get("questions") == 0) {
+        return "";
+      }
+      StringBuilder b = new StringBuilder("### Goal on held-out conversations\n\n");
+      if (!hybridFuses && options.modes().contains(RecallMode.HYBRID)) {
+        b.append("(hybrid is not a candidate: with a lexical share of ")
+            .append(Format.fixed(options.lexicalShare(), 2))
+            .append(" it does not fuse.)\n\n");
+      }
+      for (String[] g :
+          List.of(
+              new String[] {"overall", "recall_all@" + k0},
+              new String[] {"multi-hop", "recall_all@" + k1})) {
+        // the mode is chosen on the tuning split, so the held-out figure is not a maximum over
+        // modes
+        var chooseOn = tuned.get(loci.get(0)).get("overall").get("questions") > 0 ? tuned : turn;
+        String best =
+            loci.stream()
+                .max(
+                    java.util.Comparator.comparingDouble(
+                        s -> chooseOn.get(s).get(g[0]).getOrDefault(g[1], 0.0)))
+                .orElseThrow();
+        double mine = turn.get(best).get(g[0]).getOrDefault(g[1], 0.0);
+        b.append("- ").append(g[0]).append(' ').append(g[1]);
+        b.append(chooseOn == tuned ? ": the mode best on tuning, " : ": the best mode, ");
+        b.append(best).append(", held out ").append(Format.fixed(mine, 3));
+        boolean beatsAll = true;
+        for (String peer : lexicalPeers) {
+          double theirs = turn.get(peer).get(g[0]).getOrDefault(g[1], 0.0);
+          int[] wl = winsLosses(best, peer, g[0], g[1]);
+          b.append("; ").append(peer).append(' ').append(Format.fixed(theirs, 3));
+          b.append(String.format(Locale.ROOT, " (margin %+.3f, ", mine - theirs));
+          b.append(wl[0]).append(" questions won, ").append(wl[1]).append(" lost)");
+          beatsAll &= mine > theirs;
+        }
+        b.append(beatsAll ? ": **met**\n" : ": **not met**\n");
+      }
+      return b.append('\n').toString();
+    }
+
+    private int[] winsLosses(String system, String peer, String category, String metric) {
+      int k = Integer.parseInt(metric.substring(metric.indexOf('@') + 1));
+      int won = 0;
+      int lost = 0;
+      for (Asked a : asked) {
+        if (!a.split().equals(HELD_OUT)
+            || !(category.equals("overall")
+                || LocomoData.CATEGORIES.get(a.question().category()).equals(category))) {
+          continue;
+        }
+        Set<String> gold = new LinkedHashSet<>(a.question().evidence());
+        double mine = LocomoMetrics.recallAll(a.ranked().get(system), gold, k);
+        double theirs = LocomoMetrics.recallAll(a.ranked().get(peer), gold, k);
+        won += mine > theirs ? 1 : 0;
+        lost += mine < theirs ? 1 : 0;
+      }
+      return new int[] {won, lost};
+    }
+
+    /** The full report as JSON, with every question's rankings and turn-level scores. */
+    public String toJson() {
+      Map<String, Object> root = new LinkedHashMap<>();
+      root.put("benchmark", "locomo");
+      Map<String, Object> opts = new LinkedHashMap<>();
+      opts.put("data", options.data().toString());
+      opts.put("modes", options.modes().stream().map(RecallMode::wireName).toList());
+      opts.put("ks", options.ks());
+      opts.put("embedding", options.embeddingName());
+      opts.put("embedding_model", options.embedding().modelId());
+      opts.put("turn_text", options.pack().label());
+      opts.put("seeds", options.seeds());
+      opts.put("hops", options.hops());
+      opts.put("lexical_share", options.lexicalShare());
+      options.weights().ifPresent(w -> opts.put("weights", w.asMap()));
+      opts.put("tuning_conversations", "1-" + TUNING_CONVERSATIONS);
+      root.put("options", opts);
+      root.put("machine", JsonFile.parse(machine.toJson()));
+      root.put("seconds", seconds);
+      root.put("systems", systems);
+      Map<String, Object> skipped = new LinkedHashMap<>();
+      for (String kind : List.of("question", "evidence", "session", "repaired")) {
+        skipped.put(kind, data.skipCounts(kind));
+      }
+      skipped.put(
+          "items",
+          data.skipped().stream()
+              .map(s -> Map.of("kind", s.kind(), "where", s.where(), "reason", s.reason()))
+              .toList());
+      root.put("skipped", skipped);
+      root.put("summary", summary());
+      List<Object> questions = new ArrayList<>();
+      for (Asked a : asked) {
+        Map<String, Object> q = new LinkedHashMap<>();
+        q.put("id", a.question().id());
+        q.put("conversation", a.conversation());
+        q.put("split", a.split());
+        q.put("category", a.question().category());
+        q.put("question", a.question().text());
+        q.put("evidence", a.question().evidence());
+        Map<String, Object> results = new LinkedHashMap<>();
+        for (String system : systems) {
+          Map<String, Object> r = new LinkedHashMap<>();
+          r.put("ranked", a.ranked().get(system));
+          r.put("turn", scores(a, system, "turn", options.ks()));
+          results.put(system, r);
+        }
+        q.put("results", results);
+        questions.add(q);
+      }
+      root.put("questions", questions);
+      return JsonFile.write(root);
+    }
+  }
+
+  /** Every metric of one question for one system at one level. */
+  static Map<String, Double> scores(Asked a, String system, String level, List<Integer> ks) {
+    List<String> ranked = a.ranked().get(system);
+    Set<String> gold = new LinkedHashSet<>(a.question().evidence());
+    Map<String, Double> out = new LinkedHashMap<>();
+    if (level.equals("turn")) {
+      for (int k : ks) {
+        out.put("recall_any@" + k, LocomoMetrics.recallAny(ranked, gold, k));
+        out.put("recall_all@" + k, LocomoMetrics.recallAll(ranked, gold, k));
+        out.put("recall@" + k, LocomoMetrics.recall(ranked, gold, k));
+      }
+      out.put("ndcg@10", LocomoMetrics.ndcg(ranked, gold, LocomoMetrics.NDCG_K));
+      out.put("mrr", LocomoMetrics.reciprocalRank(ranked, gold));
+    } else {
+      Set<String> sessions = new LinkedHashSet<>(LocomoMetrics.sessions(gold));
+      for (int k : ks) {
+        List<String> within = LocomoMetrics.sessionsWithin(ranked, k);
+        out.put("recall_any@" + k, LocomoMetrics.recallAny(within, sessions, within.size()));
+        out.put("recall_all@" + k, LocomoMetrics.recallAll(within, sessions, within.size()));
+        out.put("recall@" + k, LocomoMetrics.recall(within, sessions, within.size()));
+      }
+      List<String> all = LocomoMetrics.sessions(ranked);
+      out.put("ndcg@10", LocomoMetrics.ndcg(all, sessions, LocomoMetrics.NDCG_K));
+      out.put("mrr", LocomoMetrics.reciprocalRank(all, sessions));
+    }
+    return out;
+  }
+
+  /** The namespace label the {@code conversation} pack gives a sample id. */
+  static String label(String sampleId) {
+    String l = sampleId.strip().toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9_-]", "-");
+    return l.length() > 63 ? l.substring(0, 63) : l;
+  }
+
+  /**
+   * Runs the benchmark, logging progress to {@code log}.
+   *
+   * @throws IllegalArgumentException if the data file cannot be read as LoCoMo
+   */
+  public static Report run(Options options, PrintStream log) {
+    long start = System.nanoTime();
+    Machine machine = Machine.start("locomo", options.workDir(), log);
+    LocomoData data = LocomoData.read(options.data());
+    String text;
+    try {
+      text = Files.readString(options.data(), StandardCharsets.UTF_8);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    SourceDocument document = new SourceDocument(options.data().toString(), text);
+    Map<String, Map<String, String>> rawTurns = new TreeMap<>();
+    for (Ingestion.Graph g : DomainPacks.named("conversation").read(document).graphs()) {
+      Map<String, String> turns = new LinkedHashMap<>();
+      g.nodes().forEach(n -> turns.put(n.id(), n.content()));
+      rawTurns.put(g.childLabel().orElse(""), turns);
+    }
+    List<LocomoData.Conversation> conversations =
+        data.conversations().stream()
+            .filter(
+                c ->
+                    options.conversations().isEmpty()
+                        || options.conversations().contains(c.number()))
+            .toList();
+    List<String> systems = new ArrayList<>();
+    options.modes().forEach(m -> systems.add(m.wireName()));
+    List<LocomoPeers.Peer> peers =
+        List.of(
+            new LocomoPeers.LuceneBm25(),
+            new LocomoPeers.SqliteFts5(),
+            new LocomoPeers.DenseScan(options.embedding()));
+    peers.forEach(p -> systems.add(p.name()));
+    int total = conversations.stream().mapToInt(c -> c.questions().size()).sum();
+    Progress progress = new Progress(log, "locomo: questions", total);
+    List<Asked> asked = new ArrayList<>();
+    Namespace root = Namespace.of("bench.locomo");
+    try (ScratchDir dir = ScratchDir.create(options.workDir(), "locomo");
+        Loci loci = Loci.builder().dataDir(dir.path()).durability(Durability.none()).open()) {
+      RecallMemory recall = RecallMemory.of(loci, options.embedding());
+      log.println("locomo: ingesting " + options.data() + " with the conversation pack");
+      recall.ingest(root, options.pack(), document, RecallMemory.Progress.NONE);
+      for (LocomoData.Conversation c : conversations) {
+        String label = label(c.sampleId());
+        Namespace ns = Namespace.of(root.value() + "." + label);
+        Map<String, String> turns = rawTurns.getOrDefault(label, Map.of());
+        peers.forEach(p -> p.index(turns));
+        for (LocomoData.Question q : c.questions()) {
+          Map<String, List<String>> ranked = new LinkedHashMap<>();
+          for (RecallMode m : options.modes()) {
+            RecallQuery.Builder query =
+                RecallQuery.builder(q.text(), m)
+                    .k(options.depth())
+                    .seeds(options.seeds())
+                    .hops(options.hops())
+                    .lexicalShare(options.lexicalShare());
+            options.weights().ifPresent(query::weights);
+            ranked.put(m.wireName(), recall.recall(ns, query.build()).ids());
+          }
+          for (LocomoPeers.Peer p : peers) {
+            ranked.put(p.name(), p.rank(q.text(), options.depth()));
+          }
+          asked.add(new Asked(q, c.number(), ranked));
+          progress.advance();
+        }
+      }
+    } finally {
+      peers.forEach(LocomoPeers.Peer::close);
+    }
+    progress.done();
+    return new Report(options, machine, data, systems, asked, (System.nanoTime() - start) / 1e9);
+  }
+
+  /** A text progress bar on the log: redrawn in place on a terminal, else a line per tenth. */
+  static final class Progress {
+    private final PrintStream log;
+    private final String what;
+    private final int total;
+    private final boolean terminal = System.console() != null;
+    private int done;
+    private int shownTenth = -1;
+
+    Progress(PrintStream log, String what, int total) {
+      this.log = log;
+      this.what = what;
+      this.total = Math.max(1, total);
+    }
+
+    void advance() {
+      done++;
+      int tenth = done * 10 / total;
+      if (terminal) {
+        int width = 30;
+        int filled = done * width / total;
+        log.print(
+            "\r"
+                + what
+                + " ["
+                + "#".repeat(filled)
+                + ".".repeat(width - filled)
+                + "] "
+                + done
+                + "/"
+                + total);
+        log.flush();
+      } else if (tenth != shownTenth) {
+        shownTenth = tenth;
+        log.println(what + " " + done + "/" + total + " (" + tenth * 10 + "%)");
+      }
+    }
+
+    void done() {
+      if (terminal) {
+        log.println();
+      }
+    }
+  }
+}

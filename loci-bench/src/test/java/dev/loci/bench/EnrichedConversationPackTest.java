@@ -1,0 +1,60 @@
+package dev.loci.bench;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.loci.recall.MemoryEdge;
+import dev.loci.recall.MemoryNode;
+import dev.loci.recall.spi.Ingestion;
+import dev.loci.recall.spi.SourceDocument;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class EnrichedConversationPackTest {
+  private static final SourceDocument DOC =
+      new SourceDocument(
+          "c.json",
+          """
+          {"conversation": {
+            "session_1_date_time": "8 May, 2023",
+            "session_1": [
+              {"speaker": "Ada", "dia_id": "D1:1", "text": "My pottery class starts today."},
+              {"speaker": "Bo", "dia_id": "D1:2", "text": "Pottery sounds calming."},
+              {"speaker": "Ada", "dia_id": "D1:3", "text": "It is, and the teacher is kind."}],
+            "session_2_date_time": "9 May, 2023",
+            "session_2": [
+              {"speaker": "Bo", "dia_id": "D2:1", "text": "How was pottery and the teacher?"}]}}
+          """);
+
+  @Test
+  void read_datedWithWindow_addsTheDateAndTheNeighboursOfTheSameSessionOnly() {
+    Ingestion in = new EnrichedConversationPack(true, 1).read(DOC);
+
+    List<MemoryNode> nodes = in.graphs().get(0).nodes();
+    assertThat(nodes.get(0).content())
+        .isEqualTo(
+            "Ada: My pottery class starts today. [8 May, 2023] | Bo: Pottery sounds calming.");
+    assertThat(nodes.get(2).content()).doesNotContain("D2:1").doesNotContain("How was pottery");
+    assertThat(nodes.get(3).content())
+        .isEqualTo("Bo: How was pottery and the teacher? [9 May, 2023]");
+    assertThat(new EnrichedConversationPack(true, 1).label()).isEqualTo("dated+window1");
+  }
+
+  @Test
+  void read_termEdges_linkTurnsOfDifferentSessionsSharingARareWord() {
+    Ingestion plain = new EnrichedConversationPack(false, 0).read(DOC);
+    Ingestion linked = new EnrichedConversationPack(false, 0, true).read(DOC);
+
+    List<MemoryEdge> added =
+        linked.graphs().get(0).edges().stream()
+            .filter(e -> e.edgeType().equals("shares_term"))
+            .toList();
+    // "pottery" is in D1:1, D1:2 and D2:1; "teacher" in D1:3 and D2:1; same-session pairs are not
+    // linked (next_turn and same_session already are)
+    assertThat(added)
+        .extracting(e -> e.from() + "-" + e.to())
+        .containsExactlyInAnyOrder("D1:1-D2:1", "D1:2-D2:1", "D1:3-D2:1");
+    assertThat(added).allMatch(e -> e.weight() == EnrichedConversationPack.TERM_WEIGHT);
+    assertThat(linked.graphs().get(0).nodes()).isEqualTo(plain.graphs().get(0).nodes());
+    assertThat(linked.graphs().get(0).edges()).containsAll(plain.graphs().get(0).edges());
+  }
+}
