@@ -334,6 +334,7 @@ public final class Loci implements AutoCloseable {
       }
       DataDirLock lock = DataDirLock.acquire(dataDir);
       FileJournal journal = null;
+      List<Layer> layers = List.of();
       try {
         journal = FileJournal.open(dataDir.resolve("journal"), durability, segmentBytes);
         SnapshotStore snapshots = SnapshotStore.open(dataDir.resolve("snapshots"));
@@ -343,11 +344,22 @@ public final class Loci implements AutoCloseable {
           ServiceLoader.load(LayerProvider.class).forEach(p -> all.add(p.create()));
         }
         extraLayers.forEach(f -> all.add(f.get()));
+        for (Layer l : all) {
+          l.attach(dataDir);
+        }
+        layers = all;
         Engine engine =
             Engine.open(journal, Optional.of(snapshots), all, clock, journal.openDamage());
         engine.listen(appendListener);
         return new Loci(this, lock, engine, List.copyOf(all));
       } catch (RuntimeException e) {
+        for (Layer l : layers) {
+          try {
+            l.close(-1);
+          } catch (RuntimeException cleanup) {
+            e.addSuppressed(cleanup);
+          }
+        }
         if (journal != null) {
           try {
             journal.close();

@@ -41,8 +41,10 @@ import java.util.Set;
  * <p>Every record is versioned: putting a node or edge that differs from the live one makes a new
  * version and keeps the old; putting an equal one changes nothing; removing makes a removal
  * version, and a later put revives the record. Writes are validated, journaled and durable before
- * they return. The text and vector indexes are projections rebuilt from the journal when the data
- * directory opens (they are not persisted). Returned values are immutable. Thread-safe.
+ * they return. The text and vector indexes are projections kept under the data directory's {@code
+ * index/recall/} with the journal sequence they reflect, so an open reuses them (or catches them
+ * up) instead of rebuilding; vectors of this memory's model are computed after each write and
+ * before each recall, outside the engine's lock. Returned values are immutable. Thread-safe.
  */
 public final class RecallMemory {
   /** How many records (nodes and edges) an ingest writes per journal batch at most. */
@@ -82,11 +84,15 @@ public final class RecallMemory {
 
   /** The recall memory of an open instance, embedding with {@code embeddings}. */
   public static RecallMemory of(Loci loci, EmbeddingProvider embeddings) {
-    return new RecallMemory(
-        loci.executor(),
-        loci.layer(RecallLayer.class),
-        loci.actor(),
-        Objects.requireNonNull(embeddings, "embeddings"));
+    Objects.requireNonNull(embeddings, "embeddings");
+    RecallLayer layer = loci.layer(RecallLayer.class);
+    CommandExecutor engine = loci.executor();
+    engine.read(
+        () -> {
+          layer.useModel(embeddings);
+          return null;
+        });
+    return new RecallMemory(engine, layer, loci.actor(), embeddings);
   }
 
   /** The same memory, recording {@code actor} as the author of its writes. */
@@ -108,7 +114,10 @@ public final class RecallMemory {
   /** Puts a node: a new version if it differs from the live one, else the live version as is. */
   public RecordVersion<MemoryNode> putNode(Namespace ns, MemoryNode node) {
     Objects.requireNonNull(node, "node");
-    return write(ns, List.of(node), List.of(), List.of(), List.of()).nodes().get(node.id());
+    RecordVersion<MemoryNode> v =
+        write(ns, List.of(node), List.of(), List.of(), List.of()).nodes().get(node.id());
+    embedPending(ns);
+    return v;
   }
 
   /**
@@ -235,6 +244,7 @@ public final class RecallMemory {
       }
       nodes += g.nodes().size();
       edges += g.edges().size();
+      embedPending(target);
     }
     return new IngestReport(
         document.path(), pack.name(), namespaces, nodes, edges, written, removed, batches, skipped);
@@ -294,11 +304,42 @@ public final class RecallMemory {
   public RecallResult recall(Namespace ns, RecallQuery query) {
     Objects.requireNonNull(ns, "ns");
     Objects.requireNonNull(query, "query");
+    Optional<float[]> vector = Optional.empty();
+    if (query.mode() != RecallMode.LEXICAL) {
+      embedPending(ns);
+      vector = Optional.of(RecallLayer.checked(embeddings, embeddings.embedQuery(query.text())));
+    }
+    Optional<float[]> queryVector = vector;
     return engine.read(
         () -> {
           ScoreWeights weights = query.weights().orElseGet(() -> packWeights(ns));
-          return Retriever.recall(layer, ns, embeddings, query, weights);
+          return Retriever.recall(layer, ns, embeddings, queryVector, query, weights);
         });
+  }
+
+  /** How many nodes are embedded per provider call when vectors are missing. */
+  private static final int EMBED_BATCH = 256;
+
+  /**
+   * Embeds the live nodes of {@code ns} whose vector this memory's model lacks (new or changed
+   * nodes, or all of them the first time a model is used), holding the engine's lock only to read
+   * the nodes and to store the vectors, never while the model runs.
+   */
+  private void embedPending(Namespace ns) {
+    while (true) {
+      List<RecallLayer.Missing> missing =
+          engine.read(() -> layer.missingVectors(embeddings, ns, EMBED_BATCH));
+      if (missing.isEmpty()) {
+        return;
+      }
+      List<float[]> vectors =
+          embeddings.embedDocuments(missing.stream().map(RecallLayer.Missing::content).toList());
+      engine.read(
+          () -> {
+            layer.addVectors(embeddings, ns, missing, vectors);
+            return null;
+          });
+    }
   }
 
   private ScoreWeights packWeights(Namespace ns) {
