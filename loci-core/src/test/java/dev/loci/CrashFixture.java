@@ -1,6 +1,5 @@
 package dev.loci;
 
-import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.loci.internal.FileJournal;
@@ -20,7 +19,6 @@ import java.util.Random;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
-import java.util.concurrent.TimeUnit;
 import java.util.function.UnaryOperator;
 import java.util.stream.LongStream;
 import java.util.stream.Stream;
@@ -409,87 +407,31 @@ final class CrashFixture {
       int killAfter,
       long timeoutSeconds)
       throws IOException, InterruptedException {
-    String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-    Path stdout = Files.createTempFile(dataDir.getParent(), "crash-writer", ".out");
-    Path stderr = Files.createTempFile(dataDir.getParent(), "crash-writer", ".err");
-    ProcessBuilder pb =
-        new ProcessBuilder(
-                java,
-                "-Xmx256m",
-                "-cp",
-                System.getProperty("java.class.path"),
-                CrashWriter.class.getName(),
+    List<String> lines =
+        KilledChild.runAndKill(
+            dataDir.getParent(),
+            CrashWriter.class,
+            List.of(
                 dataDir.toString(),
                 durability,
                 Integer.toString(threads),
-                Long.toString(segmentBytes))
-            .redirectOutput(stdout.toFile())
-            .redirectError(stderr.toFile());
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(timeoutSeconds);
-    Process child = pb.start();
-    try {
-      while (ackLines(stdout) < killAfter) {
-        if (!child.isAlive()) {
-          throw new AssertionError(
-              "child exited with status "
-                  + child.exitValue()
-                  + " before "
-                  + killAfter
-                  + " acks; output: "
-                  + tail(stdout)
-                  + "; stderr: "
-                  + tail(stderr));
-        }
-        if (System.nanoTime() > deadline) {
-          throw new AssertionError(
-              "child did not reach " + killAfter + " acks in time; stderr: " + tail(stderr));
-        }
-        Thread.sleep(10);
-      }
-      child.destroyForcibly();
-      assertThat(child.waitFor(Math.max(1, deadline - System.nanoTime()), TimeUnit.NANOSECONDS))
-          .as("killed child is gone")
-          .isTrue();
-      if (System.getProperty("os.name", "").startsWith("Linux")) {
-        assertThat(child.exitValue()).as("exit status of a SIGKILLed process").isEqualTo(137);
-      }
-    } finally {
-      child.destroyForcibly();
-      child.waitFor(10, TimeUnit.SECONDS);
-    }
+                Long.toString(segmentBytes)),
+            killAfter,
+            timeoutSeconds);
     Map<String, String> acks = new LinkedHashMap<>();
     List<String> errors = new ArrayList<>();
-    String out = Files.readString(stdout, UTF_8);
-    // only newline-terminated lines were printed whole
-    for (String line : out.substring(0, out.lastIndexOf('\n') + 1).split("\n")) {
+    for (String line : lines) {
       String[] parts = line.split(" ", 4);
       if (parts.length == 4 && parts[0].equals("ACK") && parts[3].equals(".")) {
         String old = acks.put(parts[1], parts[2]);
         if (old != null) {
           errors.add("uid acknowledged twice: " + line);
         }
-      } else if (!line.equals("READY")) {
+      } else {
         errors.add(line);
       }
     }
     return new KillResult(Collections.unmodifiableMap(acks), List.copyOf(errors));
-  }
-
-  /** Counts the complete acknowledgement lines in the child's output so far. */
-  private static long ackLines(Path stdout) throws IOException {
-    byte[] b = Files.readAllBytes(stdout);
-    long n = 0;
-    for (int i = 0; i < b.length; i++) {
-      if (b[i] == '\n') {
-        n++;
-      }
-    }
-    return n - (b.length > 0 && b[0] == 'R' ? 1 : 0); // minus READY
-  }
-
-  private static String tail(Path file) throws IOException {
-    String s = Files.readString(file, UTF_8);
-    return s.length() > 2000 ? "..." + s.substring(s.length() - 2000) : s;
   }
 
   /** The parts one after another. */

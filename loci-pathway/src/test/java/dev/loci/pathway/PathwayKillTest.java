@@ -1,20 +1,18 @@
 package dev.loci.pathway;
 
-import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.loci.KilledChild;
 import dev.loci.Loci;
 import dev.loci.NamespaceScope;
 import dev.loci.VerifyReport;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -115,44 +113,18 @@ class PathwayKillTest {
    */
   private Acks runAndKill(Path dir, long snapshotMillis, int killAfter, long timeoutSeconds)
       throws IOException, InterruptedException {
-    Path stdout = Files.createTempFile(tmp, "writer", ".out");
-    Path stderr = Files.createTempFile(tmp, "writer", ".err");
-    Process child =
-        new ProcessBuilder(
-                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xmx256m",
-                "-cp",
-                System.getProperty("java.class.path"),
-                PathwayCrashWriter.class.getName(),
-                dir.toString(),
-                Integer.toString(THREADS),
-                Long.toString(snapshotMillis))
-            .redirectOutput(stdout.toFile())
-            .redirectError(stderr.toFile())
-            .start();
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(timeoutSeconds);
-    try {
-      while (lines(stdout) < killAfter + 1) {
-        assertThat(child.isAlive())
-            .as("child alive; stderr: %s", Files.readString(stderr, UTF_8))
-            .isTrue();
-        assertThat(System.nanoTime())
-            .as("child reached %d lines in time", killAfter)
-            .isLessThan(deadline);
-        Thread.sleep(10);
-      }
-      child.destroyForcibly();
-      assertThat(child.waitFor(30, TimeUnit.SECONDS)).isTrue();
-      assertThat(child.exitValue()).as("exit status of a SIGKILLed process").isEqualTo(137);
-    } finally {
-      child.destroyForcibly();
-    }
+    List<String> lines =
+        KilledChild.runAndKill(
+            tmp,
+            PathwayCrashWriter.class,
+            List.of(dir.toString(), Integer.toString(THREADS), Long.toString(snapshotMillis)),
+            killAfter,
+            timeoutSeconds);
     Map<String, String> inserted = new LinkedHashMap<>();
     Map<String, String> revised = new LinkedHashMap<>();
     Map<String, Integer> replays = new LinkedHashMap<>();
     List<String> errors = new ArrayList<>();
-    String out = Files.readString(stdout, UTF_8);
-    for (String line : out.substring(0, out.lastIndexOf('\n') + 1).split("\n")) {
+    for (String line : lines) {
       String[] p = line.split(" ");
       if (p[0].equals("I") && p.length == 4 && p[3].equals(".")) {
         inserted.put(p[1], p[2]);
@@ -160,22 +132,11 @@ class PathwayKillTest {
         revised.put(p[1], p[2]);
       } else if (p[0].equals("P") && p.length == 3 && p[2].equals(".")) {
         replays.merge(p[1], 1, Integer::sum);
-      } else if (!line.equals("READY")) {
+      } else {
         errors.add(line);
       }
     }
     assertThat(errors).as("lines that are not acknowledgements").isEmpty();
     return new Acks(inserted, revised, replays);
-  }
-
-  private static long lines(Path file) throws IOException {
-    byte[] b = Files.readAllBytes(file);
-    long n = 0;
-    for (byte c : b) {
-      if (c == '\n') {
-        n++;
-      }
-    }
-    return n;
   }
 }

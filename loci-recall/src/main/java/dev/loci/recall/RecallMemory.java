@@ -21,7 +21,6 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
@@ -343,11 +342,7 @@ public final class RecallMemory {
   }
 
   private ScoreWeights packWeights(Namespace ns) {
-    Set<String> packs = new HashSet<>();
-    for (MemoryNode n : layer.nodes(ns)) {
-      Map<String, String> a = n.attributes();
-      packs.add(a.getOrDefault("pack", ""));
-    }
+    Set<String> packs = layer.packs(ns);
     if (packs.size() == 1) {
       return DomainPacks.find(packs.iterator().next())
           .map(DomainPack::weights)

@@ -22,6 +22,7 @@ import org.apache.lucene.index.LeafReaderContext;
 import org.apache.lucene.index.SegmentInfos;
 import org.apache.lucene.index.StoredFields;
 import org.apache.lucene.index.Term;
+import org.apache.lucene.index.TieredMergePolicy;
 import org.apache.lucene.search.IndexSearcher;
 import org.apache.lucene.search.SearcherManager;
 import org.apache.lucene.store.ByteBuffersDirectory;
@@ -142,6 +143,9 @@ final class IndexShard implements AutoCloseable {
     IndexWriterConfig c = new IndexWriterConfig(analyzer);
     c.setCommitOnClose(false);
     c.setRAMBufferSizeMB(64);
+    TieredMergePolicy merges = new TieredMergePolicy();
+    merges.setForceMergeDeletesPctAllowed(0); // expungeDeletes leaves no deleted document
+    c.setMergePolicy(merges);
     return c;
   }
 
@@ -177,6 +181,19 @@ final class IndexShard implements AutoCloseable {
   void removeAll() {
     try {
       writer.deleteAll();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    dirty = true;
+  }
+
+  /**
+   * Merges away deleted documents, so that index-wide statistics (BM25's document frequencies and
+   * average length) are those of the live documents alone, as in a rebuilt index.
+   */
+  void expungeDeletes() {
+    try {
+      writer.forceMergeDeletes();
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }

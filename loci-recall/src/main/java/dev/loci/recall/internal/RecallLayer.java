@@ -100,6 +100,7 @@ public final class RecallLayer implements Layer {
     final Map<MemoryEdge.Key, Chain<MemoryEdge>> edges = new LinkedHashMap<>();
     final Map<String, Set<MemoryEdge.Key>> incident = new HashMap<>();
     volatile GraphAlgorithms.Links links; // built on first recall, dropped when an edge changes
+    volatile Set<String> packs; // built on first recall, dropped when a node changes
 
     /** The head version of every live node, by id. */
     Map<String, Integer> liveVersions() {
@@ -454,6 +455,30 @@ public final class RecallLayer implements Layer {
     return node -> out.getOrDefault(node, List.of());
   }
 
+  /**
+   * The distinct {@code pack} attributes of the live nodes of {@code ns} (the empty string for a
+   * node without one), kept until a node changes.
+   */
+  public Set<String> packs(Namespace ns) {
+    Graph g = graphs.get(ns);
+    if (g == null) {
+      return Set.of();
+    }
+    Set<String> cached = g.packs;
+    if (cached == null) {
+      Set<String> out = new HashSet<>();
+      g.nodes.forEach(
+          (id, c) -> {
+            if (c.live()) {
+              out.add(c.head().value().attributes().getOrDefault("pack", ""));
+            }
+          });
+      cached = Set.copyOf(out);
+      g.packs = cached;
+    }
+    return cached;
+  }
+
   /** The ids of the live nodes of {@code ns}, in the order they were first put. */
   List<String> nodeIds(Namespace ns) {
     Graph g = graphs.get(ns);
@@ -499,6 +524,7 @@ public final class RecallLayer implements Layer {
         m -> {
           if (indexing) {
             reconcileVectors(m, appliedSeq);
+            m.shards.commit(appliedSeq, true);
           }
         });
   }
@@ -769,6 +795,7 @@ public final class RecallLayer implements Layer {
         .computeIfAbsent(n.id(), k -> new Chain<>())
         .versions
         .add(new RecordVersion<>(n, version, at, false));
+    graph(ns).packs = null;
     if (indexing) {
       text.put(ns, n.id(), version, n.content());
       vectors.changed(ns, n.id(), version);
@@ -778,6 +805,7 @@ public final class RecallLayer implements Layer {
   private void removeNode(Namespace ns, String id, int version, Instant at) {
     Chain<MemoryNode> c = graph(ns).nodes.get(id);
     c.versions.add(new RecordVersion<>(c.head().value(), version, at, true));
+    graph(ns).packs = null;
     if (indexing) {
       text.remove(ns, id);
       vectors.removed(ns, id);

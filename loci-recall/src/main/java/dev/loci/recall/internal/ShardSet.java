@@ -57,10 +57,11 @@ final class ShardSet {
 
   /**
    * Brings the shard of {@code ns} in step with {@code live} (node id to version) at {@code seq}:
-   * reused when its commit recorded {@code seq} and it holds one document per live node; caught up
-   * (documents of stale versions and gone nodes removed) when it recorded less; emptied when it is
-   * new, was unreadable or recorded more. Every live node without a document of its version is then
-   * passed to {@code missing}.
+   * reused when its commit recorded {@code seq} and it holds one document per live node, or when it
+   * recorded less but no document differs (writes of other layers or namespaces); caught up
+   * (documents of stale versions and gone nodes removed) when it recorded less and some differ;
+   * emptied when it is new, was unreadable or recorded more. Every live node without a document of
+   * its version is then passed to {@code missing}.
    *
    * @param complete whether a shard in step holds every live node (text), or only those computed so
    *     far (vectors), which decides whether a missing document means the shard was behind
@@ -78,7 +79,7 @@ final class ShardSet {
       live.forEach(missing);
       return Outcome.REBUILT;
     }
-    if (recorded == seq && complete && shard.size() == live.size()) {
+    if (recorded == seq && shard.size() == live.size()) {
       return Outcome.REUSED;
     }
     boolean changed = false;
@@ -89,13 +90,16 @@ final class ShardSet {
         changed = true;
       }
     }
+    if (changed) {
+      shard.expungeDeletes();
+    }
     for (Map.Entry<String, Integer> n : live.entrySet()) {
       if (!n.getValue().equals(have.get(n.getKey()))) {
         missing.accept(n.getKey(), n.getValue());
         changed |= complete;
       }
     }
-    return recorded == seq && !changed ? Outcome.REUSED : Outcome.CAUGHT_UP;
+    return changed ? Outcome.CAUGHT_UP : Outcome.REUSED;
   }
 
   /** Closes and deletes the shards of namespaces not in {@code keep}, open or only on disk. */

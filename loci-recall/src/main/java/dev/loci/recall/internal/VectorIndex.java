@@ -22,6 +22,7 @@ import org.apache.lucene.search.KnnFloatVectorQuery;
 import org.apache.lucene.search.ScoreDoc;
 import org.apache.lucene.search.TopDocs;
 import org.apache.lucene.util.Bits;
+import org.apache.lucene.util.VectorUtil;
 
 /**
  * The vector projection: node embeddings per embedding model and namespace, in Lucene indexes
@@ -45,6 +46,9 @@ final class VectorIndex {
   static final int DEFAULT_EXACT_BELOW = 20_000;
 
   static final String VECTOR = "vec";
+
+  /** How many candidates an HNSW search explores at least (its {@code ef}). */
+  static final int HNSW_CANDIDATES = 100;
 
   private final Optional<Path> root;
   private final Map<String, Model> models = new ConcurrentHashMap<>();
@@ -191,7 +195,7 @@ final class VectorIndex {
                     if (live != null && !live.get(d)) {
                       continue;
                     }
-                    double cos = dot(query, values.vectorValue());
+                    double cos = VectorUtil.dotProduct(query, values.vectorValue());
                     if (best.size() < k + 16) {
                       best.add(new double[] {cos, leaf.docBase + d});
                     } else if (cos > best.peek()[0]) {
@@ -231,13 +235,5 @@ final class VectorIndex {
               + provider.dimension());
     }
     return v;
-  }
-
-  static double dot(float[] a, float[] b) {
-    double s = 0;
-    for (int i = 0; i < a.length; i++) {
-      s += a[i] * b[i];
-    }
-    return s;
   }
 }
