@@ -5,30 +5,39 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.stream.Stream;
 import org.apache.lucene.analysis.Analyzer;
+import org.apache.lucene.document.BinaryDocValuesField;
 import org.apache.lucene.document.Document;
 import org.apache.lucene.document.Field;
-import org.apache.lucene.document.StoredField;
+import org.apache.lucene.document.NumericDocValuesField;
 import org.apache.lucene.document.StringField;
+import org.apache.lucene.index.BinaryDocValues;
 import org.apache.lucene.index.DirectoryReader;
+import org.apache.lucene.index.DocValues;
 import org.apache.lucene.index.IndexWriter;
 import org.apache.lucene.index.IndexWriterConfig;
 import org.apache.lucene.index.LeafReaderContext;
+import org.apache.lucene.index.NumericDocValues;
+import org.apache.lucene.index.ReaderUtil;
 import org.apache.lucene.index.SegmentInfos;
-import org.apache.lucene.index.StoredFields;
 import org.apache.lucene.index.Term;
 import org.apache.lucene.index.TieredMergePolicy;
+import org.apache.lucene.search.DocIdSetIterator;
 import org.apache.lucene.search.IndexSearcher;
+import org.apache.lucene.search.ScoreDoc;
 import org.apache.lucene.search.SearcherManager;
 import org.apache.lucene.store.ByteBuffersDirectory;
 import org.apache.lucene.store.Directory;
 import org.apache.lucene.store.FSDirectory;
 import org.apache.lucene.util.Bits;
+import org.apache.lucene.util.BytesRef;
 
 /**
  * One Lucene index of node documents (keyed by node id, each holding the node version it was made
@@ -157,8 +166,8 @@ final class IndexShard implements AutoCloseable {
   /** Adds or replaces the document of node {@code id}; {@code doc} gets the id and version. */
   void put(String id, int version, Document doc) {
     doc.add(new StringField(ID, id, Field.Store.NO));
-    doc.add(new StoredField(ID, id));
-    doc.add(new StoredField(VERSION, version));
+    doc.add(new BinaryDocValuesField(ID, new BytesRef(id)));
+    doc.add(new NumericDocValuesField(VERSION, version));
     try {
       writer.updateDocument(new Term(ID, id), doc);
     } catch (IOException e) {
@@ -212,16 +221,34 @@ final class IndexShard implements AutoCloseable {
           Map<String, Integer> out = new HashMap<>();
           for (LeafReaderContext leaf : s.getIndexReader().leaves()) {
             Bits live = leaf.reader().getLiveDocs();
-            StoredFields stored = leaf.reader().storedFields();
-            for (int d = 0; d < leaf.reader().maxDoc(); d++) {
-              if (live == null || live.get(d)) {
-                Document doc = stored.document(d);
-                out.put(doc.get(ID), doc.getField(VERSION).numericValue().intValue());
+            BinaryDocValues ids = DocValues.getBinary(leaf.reader(), ID);
+            NumericDocValues versions = DocValues.getNumeric(leaf.reader(), VERSION);
+            for (int d = ids.nextDoc(); d != DocIdSetIterator.NO_MORE_DOCS; d = ids.nextDoc()) {
+              if ((live == null || live.get(d)) && versions.advanceExact(d)) {
+                out.put(ids.binaryValue().utf8ToString(), (int) versions.longValue());
               }
             }
           }
           return out;
         });
+  }
+
+  /**
+   * The node ids of {@code hits} (documents of {@code searcher}), read from doc values: no stored
+   * field is decompressed, which is most of the cost of a small search.
+   */
+  static List<String> ids(IndexSearcher searcher, ScoreDoc[] hits) throws IOException {
+    List<LeafReaderContext> leaves = searcher.getIndexReader().leaves();
+    List<String> out = new ArrayList<>(hits.length);
+    for (ScoreDoc h : hits) {
+      LeafReaderContext leaf = leaves.get(ReaderUtil.subIndex(h.doc, leaves));
+      BinaryDocValues ids = DocValues.getBinary(leaf.reader(), ID);
+      if (!ids.advanceExact(h.doc - leaf.docBase)) {
+        throw new IllegalStateException("index document " + h.doc + " has no node id");
+      }
+      out.add(ids.binaryValue().utf8ToString());
+    }
+    return out;
   }
 
   /** How many documents the index holds. */

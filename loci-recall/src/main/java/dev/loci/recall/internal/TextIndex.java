@@ -17,11 +17,9 @@ import org.apache.lucene.analysis.tokenattributes.CharTermAttribute;
 import org.apache.lucene.document.Document;
 import org.apache.lucene.document.Field;
 import org.apache.lucene.document.TextField;
-import org.apache.lucene.index.StoredFields;
 import org.apache.lucene.index.Term;
 import org.apache.lucene.search.BooleanClause;
 import org.apache.lucene.search.BooleanQuery;
-import org.apache.lucene.search.ScoreDoc;
 import org.apache.lucene.search.TermQuery;
 import org.apache.lucene.search.TopDocs;
 
@@ -102,10 +100,10 @@ final class TextIndex {
             searcher -> {
               // ask for more than k so that ties cut at k are broken by id, not by document order
               TopDocs top = searcher.search(any.build(), k + 16);
-              StoredFields stored = searcher.storedFields();
+              List<String> ids = IndexShard.ids(searcher, top.scoreDocs);
               List<Hit> hits = new ArrayList<>(top.scoreDocs.length);
-              for (ScoreDoc d : top.scoreDocs) {
-                hits.add(new Hit(stored.document(d.doc).get(IndexShard.ID), d.score));
+              for (int i = 0; i < ids.size(); i++) {
+                hits.add(new Hit(ids.get(i), top.scoreDocs[i].score));
               }
               hits.sort(Comparator.comparingDouble(Hit::score).reversed().thenComparing(Hit::id));
               return List.copyOf(hits.subList(0, Math.min(k, hits.size())));

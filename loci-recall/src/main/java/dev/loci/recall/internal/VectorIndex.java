@@ -15,7 +15,6 @@ import org.apache.lucene.document.Document;
 import org.apache.lucene.document.KnnFloatVectorField;
 import org.apache.lucene.index.FloatVectorValues;
 import org.apache.lucene.index.LeafReaderContext;
-import org.apache.lucene.index.StoredFields;
 import org.apache.lucene.index.VectorSimilarityFunction;
 import org.apache.lucene.search.DocIdSetIterator;
 import org.apache.lucene.search.KnnFloatVectorQuery;
@@ -172,12 +171,12 @@ final class VectorIndex {
               if (n == 0) {
                 return List.of();
               }
-              StoredFields stored = searcher.storedFields();
               if (n >= exactBelow) {
                 TopDocs top =
                     searcher.search(new KnnFloatVectorQuery(VECTOR, query, k + 16), k + 16);
-                for (ScoreDoc d : top.scoreDocs) {
-                  hits.add(new Hit(stored.document(d.doc).get(IndexShard.ID), 2.0 * d.score - 1));
+                List<String> ids = IndexShard.ids(searcher, top.scoreDocs);
+                for (int i = 0; i < ids.size(); i++) {
+                  hits.add(new Hit(ids.get(i), 2.0 * top.scoreDocs[i].score - 1));
                 }
               } else {
                 // exact: every live vector, the k + 16 best kept in a min-heap
@@ -204,8 +203,14 @@ final class VectorIndex {
                     }
                   }
                 }
+                ScoreDoc[] docs = new ScoreDoc[best.size()];
+                int i = 0;
                 for (double[] b : best) {
-                  hits.add(new Hit(stored.document((int) b[1]).get(IndexShard.ID), b[0]));
+                  docs[i++] = new ScoreDoc((int) b[1], (float) b[0]);
+                }
+                List<String> ids = IndexShard.ids(searcher, docs);
+                for (int j = 0; j < docs.length; j++) {
+                  hits.add(new Hit(ids.get(j), docs[j].score));
                 }
               }
               hits.removeIf(h -> !(h.score() > 0));
