@@ -33,10 +33,11 @@ import java.util.function.Supplier;
  * }
  * }</pre>
  *
- * <p>On disk: {@code journal/} (the source of truth), {@code snapshots/} and a {@code lock} file
- * that keeps a second instance out. Opening restores the newest valid snapshot and replays the
- * journal after it; damage found on the way is repaired where it is a torn tail, skipped and
- * reported otherwise ({@link #openDamage()}), and never stops the open.
+ * <p>On disk: {@code journal/} (the source of truth), {@code snapshots/}, {@code index/} (derived
+ * indexes that layers keep, each recording the journal sequence it reflects; always safe to delete)
+ * and a {@code lock} file that keeps a second instance out. Opening restores the newest valid
+ * snapshot and replays the journal after it; damage found on the way is repaired where it is a torn
+ * tail, skipped and reported otherwise ({@link #openDamage()}), and never stops the open.
  *
  * <p>Thread-safe. Close it to release the directory; closing waits for writes in progress.
  */

@@ -62,7 +62,7 @@ import org.apache.lucene.store.FSDirectory;
  * the time to embed a query with the hashing provider is reported on its own. Ingest is durable
  * ({@code always}) through {@link RecallMemory#ingest}, 10,000 nodes per document. After ingest the
  * store is closed and reopened, to show the persisted indexes are reused. Queries are 3-6 words of
- * the vocabulary; each is timed alone, after a warm-up.
+ * the vocabulary; each is timed alone, after every mode and peer ran the warm-up queries.
  *
  * <p>Run: {@code loci bench recall --nodes 10000,100000} (set {@code LOCI_JAVA_OPTS=-Xmx4g} for
  * 100,000 nodes and more).
@@ -428,6 +428,12 @@ public final class RecallBenchmark {
         log.println("recall: reopened in " + Format.fixed(reopenSeconds, 2) + " s");
         Map<RecallMode, PathwayBenchmark.Latency> modes = new EnumMap<>(RecallMode.class);
         Map<String, List<String>> embeddingTop = new HashMap<>();
+        // every mode warms up before any is timed, so the first one timed does not pay for the JIT
+        for (RecallMode mode : RecallMode.values()) {
+          for (String q : corpus.queries.subList(0, options.warmup())) {
+            recall(recall, q, mode);
+          }
+        }
         for (RecallMode mode : RecallMode.values()) {
           long[] nanos = time(options, corpus.queries, q -> recall(recall, q, mode));
           modes.put(mode, PathwayBenchmark.Latency.of(nanos));

@@ -71,7 +71,8 @@ public interface Layer {
 
   /**
    * Called once when the engine closes, after the last batch was applied, with exclusive access;
-   * {@code appliedSeq} is what the state reflects. Releases files. By default does nothing.
+   * {@code appliedSeq} is what the state reflects. Releases files. A negative {@code appliedSeq}
+   * means the open failed: release files without recording anything. By default does nothing.
    */
   default void close(long appliedSeq) {}
 }
