@@ -182,12 +182,12 @@ public final class RecallBenchmark {
         for (Map.Entry<RecallMode, PathwayBenchmark.Latency> e : s.modes().entrySet()) {
           String note = "";
           if (e.getKey() == RecallMode.LEXICAL) {
-            note = "p50 " + ratio(e.getValue(), s.lucene()) + "x bare Lucene's";
+            note = "Loci / bare Lucene: p50 " + ratio(e.getValue(), s.lucene());
           } else if (e.getKey() == RecallMode.EMBEDDING) {
             note =
-                "p50 "
+                "Loci / exact scan: p50 "
                     + ratio(e.getValue(), s.scan())
-                    + "x the exact scan's; recall@10 "
+                    + "; recall@10 "
                     + Format.fixed(s.embeddingRecall(), 3);
           }
           Format.row(
@@ -207,7 +207,10 @@ public final class RecallBenchmark {
     }
 
     private static String ratio(PathwayBenchmark.Latency loci, PathwayBenchmark.Latency peer) {
-      return Format.fixed(loci.p50Micros() / peer.p50Micros(), 2);
+      return Format.fixed(loci.p50Micros() / peer.p50Micros(), 2)
+          + "x, p99 "
+          + Format.fixed(loci.p99Micros() / peer.p99Micros(), 2)
+          + "x";
     }
 
     /** The report as one JSON object. */

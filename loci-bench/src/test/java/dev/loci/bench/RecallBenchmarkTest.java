@@ -58,7 +58,7 @@ class RecallBenchmarkTest {
         .contains("| 300 | ingest (`always`) |")
         .contains("| 300 | `hybrid` |")
         .contains("| 300 | `ppr` |")
-        .contains("x bare Lucene's")
+        .contains("Loci / bare Lucene: p50 ")
         .contains("| 300 | exact vector scan |");
     JsonNode json = new ObjectMapper().readTree(report.toJson());
     assertThat(json.path("benchmark").asText()).isEqualTo("recall");

@@ -80,21 +80,25 @@ final class IndexShard implements AutoCloseable {
 
   /**
    * Opens the index at {@code path} (in memory when empty) whose commits are of {@code format}.
+   * {@code segmentsPerTier} is the merge policy's: fewer segments cost more merging and make
+   * searches that run once per segment (HNSW) cheaper.
    *
    * @throws StorageException if the directory cannot be created or written
    */
-  static IndexShard open(Optional<Path> path, String format, Analyzer analyzer) {
+  static IndexShard open(
+      Optional<Path> path, String format, Analyzer analyzer, double segmentsPerTier) {
     if (path.isEmpty()) {
       try {
         Directory dir = new ByteBuffersDirectory();
-        return new IndexShard(path, format, dir, new IndexWriter(dir, config(analyzer)), -1);
+        return new IndexShard(
+            path, format, dir, new IndexWriter(dir, config(analyzer, segmentsPerTier)), -1);
       } catch (IOException e) {
         throw new UncheckedIOException(e);
       }
     }
     Path p = path.get();
     try {
-      return openExisting(p, format, analyzer);
+      return openExisting(p, format, analyzer, segmentsPerTier);
     } catch (IOException | RuntimeException e) {
       System.getLogger(IndexShard.class.getName())
           .log(
@@ -105,14 +109,15 @@ final class IndexShard implements AutoCloseable {
       deleteTree(p);
       Files.createDirectories(p);
       Directory dir = FSDirectory.open(p);
-      return new IndexShard(path, format, dir, new IndexWriter(dir, config(analyzer)), -1);
+      return new IndexShard(
+          path, format, dir, new IndexWriter(dir, config(analyzer, segmentsPerTier)), -1);
     } catch (IOException e) {
       throw new StorageException("cannot create index " + p + ": " + e.getMessage(), e);
     }
   }
 
-  private static IndexShard openExisting(Path p, String format, Analyzer analyzer)
-      throws IOException {
+  private static IndexShard openExisting(
+      Path p, String format, Analyzer analyzer, double segmentsPerTier) throws IOException {
     Files.createDirectories(p);
     Directory dir = FSDirectory.open(p);
     IndexWriter writer = null;
@@ -130,7 +135,7 @@ final class IndexShard implements AutoCloseable {
           }
         }
       }
-      writer = new IndexWriter(dir, config(analyzer));
+      writer = new IndexWriter(dir, config(analyzer, segmentsPerTier));
       if (seq < 0) {
         writer.deleteAll();
       }
@@ -148,12 +153,13 @@ final class IndexShard implements AutoCloseable {
     }
   }
 
-  private static IndexWriterConfig config(Analyzer analyzer) {
+  private static IndexWriterConfig config(Analyzer analyzer, double segmentsPerTier) {
     IndexWriterConfig c = new IndexWriterConfig(analyzer);
     c.setCommitOnClose(false);
     c.setRAMBufferSizeMB(64);
     TieredMergePolicy merges = new TieredMergePolicy();
     merges.setForceMergeDeletesPctAllowed(0); // expungeDeletes leaves no deleted document
+    merges.setSegmentsPerTier(segmentsPerTier);
     c.setMergePolicy(merges);
     return c;
   }

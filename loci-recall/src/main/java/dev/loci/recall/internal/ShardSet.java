@@ -36,18 +36,23 @@ final class ShardSet {
   private final Optional<Path> root;
   private final String format;
   private final Analyzer analyzer;
+  private final double segmentsPerTier;
   private final Map<Namespace, IndexShard> shards = new ConcurrentHashMap<>();
 
-  ShardSet(Optional<Path> root, String format, Analyzer analyzer) {
+  ShardSet(Optional<Path> root, String format, Analyzer analyzer, double segmentsPerTier) {
     this.root = root;
     this.format = format;
     this.analyzer = analyzer;
+    this.segmentsPerTier = segmentsPerTier;
   }
 
   /** The shard of {@code ns}, opened (or created) on first use. */
   IndexShard shard(Namespace ns) {
     return shards.computeIfAbsent(
-        ns, n -> IndexShard.open(root.map(r -> r.resolve(n.value())), format, analyzer));
+        ns,
+        n ->
+            IndexShard.open(
+                root.map(r -> r.resolve(n.value())), format, analyzer, segmentsPerTier));
   }
 
   /** The shard of {@code ns} if it is open. */

@@ -45,7 +45,7 @@ final class TextIndex {
 
   /** The index under {@code root}, or in memory when it is empty. */
   TextIndex(Optional<Path> root) {
-    this.shards = new ShardSet(root, FORMAT, analyzer);
+    this.shards = new ShardSet(root, FORMAT, analyzer, 10); // Lucene's default
   }
 
   /** The shards, for recovery and commits. */

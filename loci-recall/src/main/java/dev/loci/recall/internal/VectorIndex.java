@@ -46,6 +46,13 @@ final class VectorIndex {
 
   static final String VECTOR = "vec";
 
+  /**
+   * The merge policy's segments per tier for vector indexes (Lucene's default is 10): an HNSW
+   * search runs once per segment, so fewer, larger segments answer faster, for more merging on
+   * ingest.
+   */
+  static final double VECTOR_SEGMENTS_PER_TIER = 3;
+
   /** How many candidates an HNSW search explores at least (its {@code ef}). */
   static final int HNSW_CANDIDATES = 100;
 
@@ -115,7 +122,11 @@ final class VectorIndex {
               new Model(
                   id,
                   provider.dimension(),
-                  new ShardSet(root.map(r -> r.resolve(dirName(id))), format, ANALYZER));
+                  new ShardSet(
+                      root.map(r -> r.resolve(dirName(id))),
+                      format,
+                      ANALYZER,
+                      VECTOR_SEGMENTS_PER_TIER));
           opened.accept(m);
           return m;
         });
