@@ -95,7 +95,10 @@ final class ShardSet {
         changed = true;
       }
     }
-    if (changed) {
+    if (changed && complete) {
+      // text: BM25 statistics count deleted documents until they are merged away; a caught-up
+      // index must score as a rebuilt one does (vectors have no such statistics, and merging
+      // their segments rebuilds HNSW graphs, so they keep their deletes)
       shard.expungeDeletes();
     }
     for (Map.Entry<String, Integer> n : live.entrySet()) {
