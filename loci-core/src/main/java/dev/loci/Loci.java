@@ -33,10 +33,11 @@ import java.util.function.Supplier;
  * }
  * }</pre>
  *
- * <p>On disk: {@code journal/} (the source of truth), {@code snapshots/} and a {@code lock} file
- * that keeps a second instance out. Opening restores the newest valid snapshot and replays the
- * journal after it; damage found on the way is repaired where it is a torn tail, skipped and
- * reported otherwise ({@link #openDamage()}), and never stops the open.
+ * <p>On disk: {@code journal/} (the source of truth), {@code snapshots/}, {@code index/} (derived
+ * indexes that layers keep, each recording the journal sequence it reflects; always safe to delete)
+ * and a {@code lock} file that keeps a second instance out. Opening restores the newest valid
+ * snapshot and replays the journal after it; damage found on the way is repaired where it is a torn
+ * tail, skipped and reported otherwise ({@link #openDamage()}), and never stops the open.
  *
  * <p>Thread-safe. Close it to release the directory; closing waits for writes in progress.
  */
@@ -334,6 +335,7 @@ public final class Loci implements AutoCloseable {
       }
       DataDirLock lock = DataDirLock.acquire(dataDir);
       FileJournal journal = null;
+      List<Layer> layers = List.of();
       try {
         journal = FileJournal.open(dataDir.resolve("journal"), durability, segmentBytes);
         SnapshotStore snapshots = SnapshotStore.open(dataDir.resolve("snapshots"));
@@ -343,11 +345,22 @@ public final class Loci implements AutoCloseable {
           ServiceLoader.load(LayerProvider.class).forEach(p -> all.add(p.create()));
         }
         extraLayers.forEach(f -> all.add(f.get()));
+        for (Layer l : all) {
+          l.attach(dataDir);
+        }
+        layers = all;
         Engine engine =
             Engine.open(journal, Optional.of(snapshots), all, clock, journal.openDamage());
         engine.listen(appendListener);
         return new Loci(this, lock, engine, List.copyOf(all));
       } catch (RuntimeException e) {
+        for (Layer l : layers) {
+          try {
+            l.close(-1);
+          } catch (RuntimeException cleanup) {
+            e.addSuppressed(cleanup);
+          }
+        }
         if (journal != null) {
           try {
             journal.close();

@@ -6,6 +6,7 @@ import dev.loci.bench.HttpBenchmark;
 import dev.loci.bench.JournalBenchmark;
 import dev.loci.bench.LocomoBenchmark;
 import dev.loci.bench.PathwayBenchmark;
+import dev.loci.bench.RecallBenchmark;
 import dev.loci.embed.onnx.Embeddings;
 import dev.loci.recall.CachingEmbeddingProvider;
 import dev.loci.recall.DomainPacks;
@@ -38,7 +39,8 @@ import picocli.CommandLine.Parameters;
       BenchCommands.Pathway.class,
       BenchCommands.Embed.class,
       BenchCommands.Locomo.class,
-      BenchCommands.Cases.class
+      BenchCommands.Cases.class,
+      BenchCommands.Recall.class
     })
 final class BenchCommands {
   private BenchCommands() {}
@@ -210,6 +212,52 @@ final class BenchCommands {
       EmbedBenchmark.Report report =
           EmbedBenchmark.run(
               new EmbedBenchmark.Options(places.workDir, texts, batches), main().errStream());
+      return places.print(this, report.toMarkdown(), report.toJson());
+    }
+  }
+
+  @Command(
+      name = "recall",
+      mixinStandardHelpOptions = true,
+      description = {
+        "Recall at each corpus size: durable ingest rate, reopen time, and p50/p99 latency of"
+            + " every mode against a bare Lucene BM25 index and an exact vector scan over the same"
+            + " synthetic corpus (hashing vectors, 384 dimensions, precomputed); query embedding"
+            + " time reported on its own.",
+        "100,000 nodes and more need a larger heap: LOCI_JAVA_OPTS=-Xmx4g.",
+        "Prints a Markdown table with the ratios on stdout and progress on stderr."
+      })
+  static final class Recall extends LociCommand {
+    @Mixin Places places;
+
+    @Option(
+        names = "--nodes",
+        split = ",",
+        paramLabel = "N",
+        description = "Corpus sizes in nodes, each at least 100. Default: 10000,100000.")
+    List<Integer> nodes = List.of(10_000, 100_000);
+
+    @Option(
+        names = "--queries",
+        paramLabel = "N",
+        description = "Timed queries per mode and size. Default: 200.")
+    int queries = 200;
+
+    @Option(
+        names = "--warmup",
+        paramLabel = "N",
+        description = "Untimed queries per mode before timing. Default: 50.")
+    int warmup = 50;
+
+    @Override
+    public Integer call() {
+      RecallBenchmark.Options options =
+          RecallBenchmark.Options.defaults()
+              .withWorkDir(places.workDir)
+              .withSizes(nodes)
+              .withQueries(queries)
+              .withWarmup(warmup);
+      RecallBenchmark.Report report = RecallBenchmark.run(options, main().errStream());
       return places.print(this, report.toMarkdown(), report.toJson());
     }
   }

@@ -5,8 +5,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.loci.recall.DemoCorpus;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Comparator;
 import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeEach;
@@ -63,7 +66,25 @@ class RecallCommandsTest {
         ok("ingest", "--pack", "markdown:contract", "--ns", "acme", contract.toString());
     assertThat(again.out())
         .contains("(0 written, 0 removed, 0 batches)")
+        .as("the persisted vector index already holds every node")
+        .contains("embeddings: all-minilm-l6-v2, 0 computed, 0 from the cache " + cache);
+
+    deleteTree(tmp.resolve("data/index"));
+    CliRunner.Result rebuilt =
+        ok("ingest", "--pack", "markdown:contract", "--ns", "acme", contract.toString());
+    assertThat(rebuilt.out())
+        .as("a rebuilt vector index takes its vectors from the cache, not the model")
         .contains("embeddings: all-minilm-l6-v2, 0 computed, 14 from the cache " + cache);
+  }
+
+  private static void deleteTree(Path root) {
+    try (Stream<Path> paths = Files.walk(root)) {
+      for (Path p : paths.sorted(Comparator.reverseOrder()).toList()) {
+        Files.delete(p);
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
   }
 
   @Test

@@ -166,6 +166,7 @@ public final class Engine implements CommandExecutor, AutoCloseable {
       journal.advanceTo(fromSnapshot);
     }
     appliedSeq = Math.max(journal.lastSeq(), last[0]);
+    layers.values().forEach(l -> l.recovered(appliedSeq));
   }
 
   private void applyReplayed(JournalEntry entry, List<Damage> damage) {
@@ -432,6 +433,9 @@ public final class Engine implements CommandExecutor, AutoCloseable {
       }
       commits.forEach(Runnable::run);
       appliedSeq = staged.get(staged.size() - 1).entry().seq();
+      for (Layer l : layers.values()) {
+        l.applied(appliedSeq);
+      }
     } catch (RuntimeException e) {
       LociException f =
           new StorageException("internal error: a durable batch did not apply: " + e, e);
@@ -555,7 +559,34 @@ public final class Engine implements CommandExecutor, AutoCloseable {
       combiner.unlock();
       handOver(); // a command queued after the last poll runs (and fails: closed) on its own
     }
-    journal.close();
+    RuntimeException failed = null;
+    stateLock.writeLock().lock();
+    try {
+      for (Layer l : layers.values()) {
+        try {
+          l.close(appliedSeq);
+        } catch (RuntimeException e) {
+          if (failed == null) {
+            failed = e;
+          } else {
+            failed.addSuppressed(e);
+          }
+        }
+      }
+    } finally {
+      stateLock.writeLock().unlock();
+    }
+    try {
+      journal.close();
+    } catch (RuntimeException e) {
+      if (failed == null) {
+        throw e;
+      }
+      failed.addSuppressed(e);
+    }
+    if (failed != null) {
+      throw failed;
+    }
   }
 
   private record Context(Instant now, UuidV7 ids) implements CommandContext {

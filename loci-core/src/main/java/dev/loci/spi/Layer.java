@@ -1,5 +1,6 @@
 package dev.loci.spi;
 
+import java.nio.file.Path;
 import java.util.List;
 
 /**
@@ -46,4 +47,32 @@ public interface Layer {
 
   /** Forgets all state, before a restore or a replay from the start. */
   void clear();
+
+  /**
+   * Called once, before recovery, when the engine runs over a data directory: the layer may keep
+   * derived, rebuildable files (indexes) of its own under {@code dataDir/index/<name>}. Layers of
+   * an engine without a data directory are never told one. By default does nothing.
+   */
+  default void attach(Path dataDir) {}
+
+  /**
+   * Called once, with exclusive access, when recovery (snapshot restore and journal replay) is
+   * done: the state reflects every batch through {@code appliedSeq}, the engine's applied sequence
+   * (batches of other layers included). By default does nothing.
+   */
+  default void recovered(long appliedSeq) {}
+
+  /**
+   * Called with exclusive access after each group of batches is applied, with the engine's applied
+   * sequence, whether or not the batches held events of this layer. Must not fail. By default does
+   * nothing.
+   */
+  default void applied(long appliedSeq) {}
+
+  /**
+   * Called once when the engine closes, after the last batch was applied, with exclusive access;
+   * {@code appliedSeq} is what the state reflects. Releases files. A negative {@code appliedSeq}
+   * means the open failed: release files without recording anything. By default does nothing.
+   */
+  default void close(long appliedSeq) {}
 }

@@ -25,7 +25,6 @@ import java.util.Base64;
 import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
@@ -48,7 +47,9 @@ import java.util.Set;
  * read ({@link #putNode(Namespace, MemoryNode, int)} and the like): the engine checks it in the
  * same decision as the write and refuses a stale one with {@link StaleVersionException}. Writes are
  * validated, journaled and durable before they return. The text and vector indexes are projections
- * rebuilt from the journal when the data directory opens (they are not persisted). Returned values
+ * kept under the data directory's {@code index/recall/} with the journal sequence they reflect, so
+ * an open reuses them (or catches them up) instead of rebuilding; vectors of this memory's model
+ * are computed after each write and before each recall, outside the engine's lock. Returned values
  * are immutable. Thread-safe.
  */
 public final class RecallMemory {
@@ -92,11 +93,15 @@ public final class RecallMemory {
 
   /** The recall memory of an open instance, embedding with {@code embeddings}. */
   public static RecallMemory of(Loci loci, EmbeddingProvider embeddings) {
-    return new RecallMemory(
-        loci.executor(),
-        loci.layer(RecallLayer.class),
-        loci.actor(),
-        Objects.requireNonNull(embeddings, "embeddings"));
+    Objects.requireNonNull(embeddings, "embeddings");
+    RecallLayer layer = loci.layer(RecallLayer.class);
+    CommandExecutor engine = loci.executor();
+    engine.read(
+        () -> {
+          layer.useModel(embeddings);
+          return null;
+        });
+    return new RecallMemory(engine, layer, loci.actor(), embeddings);
   }
 
   /** The same memory, recording {@code actor} as the author of its writes. */
@@ -118,7 +123,10 @@ public final class RecallMemory {
   /** Puts a node: a new version if it differs from the live one, else the live version as is. */
   public RecordVersion<MemoryNode> putNode(Namespace ns, MemoryNode node) {
     Objects.requireNonNull(node, "node");
-    return write(ns, List.of(node), List.of(), List.of(), List.of()).nodes().get(node.id());
+    RecordVersion<MemoryNode> v =
+        write(ns, List.of(node), List.of(), List.of(), List.of()).nodes().get(node.id());
+    embedPending(ns, Progress.NONE);
+    return v;
   }
 
   /**
@@ -352,6 +360,8 @@ public final class RecallMemory {
    * nothing. Nodes and edges an earlier ingest of the same path made and the document no longer
    * holds are removed. Each graph is written in journal batches of at most {@value #INGEST_CHUNK}
    * records, nodes first; a crash between batches leaves a prefix that the next ingest completes.
+   * The new nodes' vectors are computed by {@link #embed} (which shows progress) or else by the
+   * next recall that needs them.
    *
    * @throws InvalidRequestException naming {@code path} if the pack cannot read the document
    */
@@ -419,22 +429,19 @@ public final class RecallMemory {
   public static final int EMBED_BATCH = 256;
 
   /**
-   * Embeds the live nodes of {@code ns} with {@link #embeddings()}, {@value #EMBED_BATCH} texts a
-   * call, so their vectors are ready before the first query: with a {@link
-   * CachingEmbeddingProvider} they are computed once and kept on disk. Writes nothing to the
-   * journal. {@code progress} hears {@code ns} and the nodes done so far.
+   * Embeds the live nodes of {@code ns} whose vector this memory's model lacks (new or changed
+   * nodes, or all of them the first time a model is used), {@value #EMBED_BATCH} texts a call, so
+   * they are ready before the first query; with a {@link CachingEmbeddingProvider} each text is
+   * computed once and kept on disk. Writes nothing to the journal. {@code progress} hears {@code
+   * ns}, the nodes embedded so far and how many were missing. Recall does the same for whatever is
+   * still missing, without progress.
    *
    * @return how many nodes were embedded
    */
   public int embed(Namespace ns, Progress progress) {
+    Objects.requireNonNull(ns, "ns");
     Objects.requireNonNull(progress, "progress");
-    List<String> texts = nodes(ns).stream().map(MemoryNode::content).toList();
-    for (int from = 0; from < texts.size(); from += EMBED_BATCH) {
-      int to = Math.min(texts.size(), from + EMBED_BATCH);
-      embeddings.embedDocuments(texts.subList(from, to));
-      progress.advanced(ns.value(), to, texts.size());
-    }
-    return texts.size();
+    return embedPending(ns, progress);
   }
 
   private static <T> List<T> slice(List<T> list, int from, int to, int offset) {
@@ -551,19 +558,46 @@ public final class RecallMemory {
   public RecallResult recall(Namespace ns, RecallQuery query) {
     Objects.requireNonNull(ns, "ns");
     Objects.requireNonNull(query, "query");
+    Optional<float[]> vector = Optional.empty();
+    if (query.mode() != RecallMode.LEXICAL) {
+      embedPending(ns, Progress.NONE);
+      vector = Optional.of(RecallLayer.checked(embeddings, embeddings.embedQuery(query.text())));
+    }
+    Optional<float[]> queryVector = vector;
     return engine.read(
         () -> {
           ScoreWeights weights = query.weights().orElseGet(() -> packWeights(ns));
-          return Retriever.recall(layer, ns, embeddings, query, weights);
+          return Retriever.recall(layer, ns, embeddings, queryVector, query, weights);
         });
   }
 
-  private ScoreWeights packWeights(Namespace ns) {
-    Set<String> packs = new HashSet<>();
-    for (MemoryNode n : layer.nodes(ns)) {
-      Map<String, String> a = n.attributes();
-      packs.add(a.getOrDefault("pack", ""));
+  /**
+   * {@link #embed}, holding the engine's lock only to read the nodes and to store the vectors,
+   * never while the model runs.
+   */
+  private int embedPending(Namespace ns, Progress progress) {
+    int total = engine.read(() -> layer.missingVectorCount(embeddings, ns));
+    int done = 0;
+    while (true) {
+      List<RecallLayer.Missing> missing =
+          engine.read(() -> layer.missingVectors(embeddings, ns, EMBED_BATCH));
+      if (missing.isEmpty()) {
+        return done;
+      }
+      List<float[]> vectors =
+          embeddings.embedDocuments(missing.stream().map(RecallLayer.Missing::content).toList());
+      engine.read(
+          () -> {
+            layer.addVectors(embeddings, ns, missing, vectors);
+            return null;
+          });
+      done += missing.size();
+      progress.advanced(ns.value(), done, Math.max(total, done));
     }
+  }
+
+  private ScoreWeights packWeights(Namespace ns) {
+    Set<String> packs = layer.packs(ns);
     if (packs.size() == 1) {
       return DomainPacks.find(packs.iterator().next())
           .map(DomainPack::weights)

@@ -11,10 +11,12 @@ import dev.loci.recall.GraphStats;
 import dev.loci.recall.MemoryEdge;
 import dev.loci.recall.MemoryNode;
 import dev.loci.recall.RecordVersion;
+import dev.loci.recall.spi.EmbeddingProvider;
 import dev.loci.spi.Decision;
 import dev.loci.spi.Event;
 import dev.loci.spi.JournalEntry;
 import dev.loci.spi.Layer;
+import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -32,7 +34,16 @@ import java.util.Set;
  *
  * <p>Per namespace: every node and edge with all its versions (a removal is a version too, holding
  * the last value), the live edges touching each node, a Lucene index of live node text ({@link
- * TextIndex}) and the embedding cache ({@link VectorIndex}).
+ * TextIndex}) and the vectors of each embedding model in use ({@link VectorIndex}).
+ *
+ * <p>Indexes as projections. With a data directory the indexes live under {@code index/recall/},
+ * each Lucene commit recording the engine's applied sequence (of every layer's batches, so writes
+ * elsewhere, snapshots and compaction do not make an index look stale). Recovery rebuilds only the
+ * graph, in memory; the indexes are left alone until {@link #recovered}, which reuses an index
+ * whose recorded sequence is the applied one, catches up one that is behind (rewriting only the
+ * documents of nodes whose version differs), and rebuilds one that is missing, unreadable or ahead
+ * of the journal. The indexes commit at most every {@value #COMMIT_MILLIS} ms while writes arrive,
+ * and on close; a crash loses at most the uncommitted part, which the next open catches up.
  *
  * <p>Events (data fields):
  *
@@ -58,9 +69,19 @@ public final class RecallLayer implements Layer {
   static final String EDGE_PUT = "recall.edge_put";
   static final String EDGE_REMOVED = "recall.edge_removed";
 
+  /** How often, at most, the indexes commit while writes arrive. */
+  static final long COMMIT_MILLIS = 2_000;
+
   private final Map<Namespace, Graph> graphs = new HashMap<>();
-  private final TextIndex text = new TextIndex();
-  private final VectorIndex vectors = new VectorIndex();
+  private TextIndex text = new TextIndex(Optional.empty());
+  private VectorIndex vectors = new VectorIndex(Optional.empty());
+  private boolean indexing; // false while recovering: the indexes are reconciled once, after
+  private volatile long appliedSeq;
+  private long lastCommitNanos = System.nanoTime();
+  private final java.util.concurrent.atomic.AtomicInteger rebuilds =
+      new java.util.concurrent.atomic.AtomicInteger();
+  private final java.util.concurrent.atomic.AtomicInteger catchUps =
+      new java.util.concurrent.atomic.AtomicInteger();
 
   /** All versions of one record, oldest first. */
   private static final class Chain<T> {
@@ -80,6 +101,20 @@ public final class RecallLayer implements Layer {
     final Map<String, Chain<MemoryNode>> nodes = new LinkedHashMap<>();
     final Map<MemoryEdge.Key, Chain<MemoryEdge>> edges = new LinkedHashMap<>();
     final Map<String, Set<MemoryEdge.Key>> incident = new HashMap<>();
+    volatile GraphAlgorithms.Links links; // built on first recall, dropped when an edge changes
+    volatile Set<String> packs; // built on first recall, dropped when a node changes
+
+    /** The head version of every live node, by id. */
+    Map<String, Integer> liveVersions() {
+      Map<String, Integer> out = new HashMap<>();
+      nodes.forEach(
+          (id, c) -> {
+            if (c.live()) {
+              out.put(id, c.head().version());
+            }
+          });
+      return out;
+    }
   }
 
   private record NodePut(MemoryNode node, int version) {}
@@ -488,6 +523,15 @@ public final class RecallLayer implements Layer {
     if (g == null) {
       return node -> List.of();
     }
+    GraphAlgorithms.Links cached = g.links;
+    if (cached == null) {
+      cached = buildLinks(g);
+      g.links = cached;
+    }
+    return cached;
+  }
+
+  private static GraphAlgorithms.Links buildLinks(Graph g) {
     Map<String, List<GraphAlgorithms.Link>> out = new HashMap<>();
     for (Chain<MemoryEdge> c : g.edges.values()) {
       if (!c.live()) {
@@ -509,14 +553,241 @@ public final class RecallLayer implements Layer {
     return node -> out.getOrDefault(node, List.of());
   }
 
+  /**
+   * The distinct {@code pack} attributes of the live nodes of {@code ns} (the empty string for a
+   * node without one), kept until a node changes.
+   */
+  public Set<String> packs(Namespace ns) {
+    Graph g = graphs.get(ns);
+    if (g == null) {
+      return Set.of();
+    }
+    Set<String> cached = g.packs;
+    if (cached == null) {
+      Set<String> out = new HashSet<>();
+      g.nodes.forEach(
+          (id, c) -> {
+            if (c.live()) {
+              out.add(c.head().value().attributes().getOrDefault("pack", ""));
+            }
+          });
+      cached = Set.copyOf(out);
+      g.packs = cached;
+    }
+    return cached;
+  }
+
+  /** The ids of the live nodes of {@code ns}, in the order they were first put. */
+  List<String> nodeIds(Namespace ns) {
+    Graph g = graphs.get(ns);
+    if (g == null) {
+      return List.of();
+    }
+    List<String> out = new ArrayList<>(g.nodes.size());
+    g.nodes.forEach(
+        (id, c) -> {
+          if (c.live()) {
+            out.add(id);
+          }
+        });
+    return out;
+  }
+
   /** The BM25 matches of {@code query} in {@code ns}. */
   List<TextIndex.Hit> searchText(Namespace ns, String query, int k) {
     return text.search(ns, query, k);
   }
 
-  /** The embedding cache. */
-  VectorIndex vectors() {
-    return vectors;
+  /**
+   * The {@code k} nodes of {@code ns} whose {@code modelId} vectors are most similar to {@code
+   * query} (a unit vector), with a positive cosine, best first; none if the model is not in use.
+   */
+  List<VectorIndex.Hit> searchVectors(String modelId, Namespace ns, float[] query, int k) {
+    return vectors.model(modelId).map(m -> vectors.search(m, ns, query, k)).orElse(List.of());
+  }
+
+  // ---------------------------------------------------------------- vectors
+
+  /** A live node whose vector a model lacks. */
+  public record Missing(String id, int version, String content) {}
+
+  /**
+   * Starts using the vectors of {@code provider}'s model: opens its persisted indexes and brings
+   * them in step with the graph (as {@link #recovered} does for text). Idempotent. Call with shared
+   * access.
+   */
+  public void useModel(EmbeddingProvider provider) {
+    vectors.model(
+        provider,
+        m -> {
+          if (indexing) {
+            reconcileVectors(m, appliedSeq);
+            m.shards.commit(appliedSeq, true);
+          }
+        });
+  }
+
+  /**
+   * How many nodes of {@code ns} may lack a vector of {@code provider}'s model (an upper bound:
+   * entries for nodes changed since are counted too). Call with shared access.
+   */
+  public int missingVectorCount(EmbeddingProvider provider, Namespace ns) {
+    return vectors.model(provider.modelId()).map(m -> m.pending(ns).size()).orElse(0);
+  }
+
+  /**
+   * Up to {@code max} live nodes of {@code ns} whose vector {@code provider}'s model lacks. Call
+   * with shared access, then embed without it and hand the vectors to {@link #addVectors}.
+   */
+  public List<Missing> missingVectors(EmbeddingProvider provider, Namespace ns, int max) {
+    Optional<VectorIndex.Model> m = vectors.model(provider.modelId());
+    Graph g = graphs.get(ns);
+    if (m.isEmpty() || g == null) {
+      return List.of();
+    }
+    List<Missing> out = new ArrayList<>();
+    for (Map.Entry<String, Integer> p : m.get().pending(ns).entrySet()) {
+      if (out.size() >= max) {
+        break;
+      }
+      Chain<MemoryNode> c = g.nodes.get(p.getKey());
+      if (c != null && c.live() && c.head().version() == p.getValue()) {
+        out.add(new Missing(p.getKey(), p.getValue(), c.head().value().content()));
+      }
+    }
+    return out;
+  }
+
+  /**
+   * Stores vectors computed for {@link #missingVectors}, skipping nodes that changed meanwhile.
+   * Call with shared access.
+   *
+   * @throws IllegalStateException if the counts or dimensions do not match
+   */
+  public void addVectors(
+      EmbeddingProvider provider, Namespace ns, List<Missing> nodes, List<float[]> computed) {
+    if (computed.size() != nodes.size()) {
+      throw new IllegalStateException(
+          "embedding provider "
+              + provider.modelId()
+              + " returned "
+              + computed.size()
+              + " vectors for "
+              + nodes.size()
+              + " texts");
+    }
+    VectorIndex.Model m = vectors.model(provider.modelId()).orElseThrow();
+    Graph g = graphs.get(ns);
+    for (int i = 0; i < nodes.size(); i++) {
+      Missing n = nodes.get(i);
+      Chain<MemoryNode> c = g == null ? null : g.nodes.get(n.id());
+      if (c != null && c.live() && c.head().version() == n.version()) {
+        VectorIndex.add(m, ns, n.id(), n.version(), VectorIndex.checked(provider, computed.get(i)));
+      }
+    }
+  }
+
+  /**
+   * Returns {@code v}, a vector {@code provider} computed, after checking its dimension.
+   *
+   * @throws IllegalStateException if it has the wrong number of dimensions
+   */
+  public static float[] checked(EmbeddingProvider provider, float[] v) {
+    return VectorIndex.checked(provider, v);
+  }
+
+  /** Sets the namespace size from which vector search uses HNSW rather than an exact scan. */
+  void exactBelow(int n) {
+    vectors.exactBelow(n);
+  }
+
+  /** How many indexes recovery or a model's first use rebuilt since this layer was made. */
+  int rebuilds() {
+    return rebuilds.get();
+  }
+
+  /** How many indexes recovery or a model's first use caught up since this layer was made. */
+  int catchUps() {
+    return catchUps.get();
+  }
+
+  // ---------------------------------------------------------------- index lifecycle
+
+  @Override
+  public void attach(Path dataDir) {
+    Path root = dataDir.resolve("index").resolve(NAME);
+    text = new TextIndex(Optional.of(root.resolve("text")));
+    vectors = new VectorIndex(Optional.of(root.resolve("vectors")));
+  }
+
+  @Override
+  public void recovered(long seq) {
+    appliedSeq = seq;
+    ShardSet shards = text.shards();
+    shards.retainOnly(graphs.keySet());
+    graphs.forEach(
+        (ns, g) -> {
+          Map<String, Integer> live = g.liveVersions();
+          count(
+              shards.reconcile(
+                  ns,
+                  seq,
+                  live,
+                  true,
+                  (id, v) -> text.put(ns, id, v, g.nodes.get(id).head().value().content())));
+        });
+    for (VectorIndex.Model m : vectors.models()) {
+      reconcileVectors(m, seq);
+    }
+    indexing = true;
+    shards.commit(seq, true);
+    vectors.commit(seq, true);
+    lastCommitNanos = System.nanoTime();
+  }
+
+  private void reconcileVectors(VectorIndex.Model m, long seq) {
+    m.shards.retainOnly(graphs.keySet());
+    graphs.forEach(
+        (ns, g) ->
+            count(
+                m.shards.reconcile(
+                    ns, seq, g.liveVersions(), false, (id, v) -> m.pending(ns).put(id, v))));
+  }
+
+  private void count(ShardSet.Outcome o) {
+    switch (o) {
+      case REBUILT -> rebuilds.incrementAndGet();
+      case CAUGHT_UP -> catchUps.incrementAndGet();
+      case REUSED -> {}
+    }
+  }
+
+  @Override
+  public void applied(long seq) {
+    appliedSeq = seq;
+    long now = System.nanoTime();
+    if (now - lastCommitNanos >= COMMIT_MILLIS * 1_000_000) {
+      lastCommitNanos = now;
+      text.shards().commit(seq, false);
+      vectors.commit(seq, false);
+    }
+  }
+
+  @Override
+  public void close(long seq) {
+    try {
+      if (seq >= 0 && indexing) {
+        text.shards().commit(seq, true);
+        vectors.commit(seq, true);
+      }
+    } finally {
+      indexing = false;
+      try {
+        text.shards().close();
+      } finally {
+        vectors.close();
+      }
+    }
   }
 
   // ---------------------------------------------------------------- projection
@@ -630,15 +901,21 @@ public final class RecallLayer implements Layer {
         .computeIfAbsent(n.id(), k -> new Chain<>())
         .versions
         .add(new RecordVersion<>(n, version, at, false));
-    text.put(ns, n.id(), n.content());
-    vectors.invalidate(ns, n.id());
+    graph(ns).packs = null;
+    if (indexing) {
+      text.put(ns, n.id(), version, n.content());
+      vectors.changed(ns, n.id(), version);
+    }
   }
 
   private void removeNode(Namespace ns, String id, int version, Instant at) {
     Chain<MemoryNode> c = graph(ns).nodes.get(id);
     c.versions.add(new RecordVersion<>(c.head().value(), version, at, true));
-    text.remove(ns, id);
-    vectors.invalidate(ns, id);
+    graph(ns).packs = null;
+    if (indexing) {
+      text.remove(ns, id);
+      vectors.removed(ns, id);
+    }
   }
 
   private void putEdge(Namespace ns, MemoryEdge e, int version, Instant at) {
@@ -650,6 +927,7 @@ public final class RecallLayer implements Layer {
         .add(new RecordVersion<>(e, version, at, false));
     g.incident.computeIfAbsent(k.from(), x -> new HashSet<>()).add(k);
     g.incident.computeIfAbsent(k.to(), x -> new HashSet<>()).add(k);
+    g.links = null;
   }
 
   private void removeEdge(Namespace ns, MemoryEdge.Key k, int version, Instant at) {
@@ -658,6 +936,7 @@ public final class RecallLayer implements Layer {
     c.versions.add(new RecordVersion<>(c.head().value(), version, at, true));
     unlink(g, k.from(), k);
     unlink(g, k.to(), k);
+    g.links = null;
   }
 
   private static void unlink(Graph g, String id, MemoryEdge.Key k) {
@@ -781,10 +1060,12 @@ public final class RecallLayer implements Layer {
     }
   }
 
+  /**
+   * Forgets the graph. Called only during recovery, so the indexes are left for {@link #recovered}
+   * to reconcile.
+   */
   @Override
   public void clear() {
     graphs.clear();
-    text.clear();
-    vectors.clear();
   }
 }

@@ -17,12 +17,13 @@ import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 
 /**
- * Runs one recall against the projection: candidate generation (Lucene BM25, the exact vector scan,
- * or both fused), then for the graph modes the seeds, the graph algorithm of the mode, and the
- * paths that explain each item.
+ * Runs one recall against the projection: candidate generation (Lucene BM25, vector search, or both
+ * fused), then for the graph modes the seeds, the graph algorithm of the mode, and the paths that
+ * explain each item.
  *
  * <p>The graph modes share one candidate step: the best {@value #POOL} lexical and embedding hits,
  * each score divided by its list's best, averaged into a semantic score in [0, 1]; the {@code
@@ -45,32 +46,46 @@ public final class Retriever {
   private final RecallLayer layer;
   private final Namespace ns;
   private final EmbeddingProvider provider;
+  private final Optional<float[]> queryVector;
   private final RecallQuery q;
   private final ScoreWeights weights;
-  private final Map<String, MemoryNode> nodes = new LinkedHashMap<>();
+  private final Map<String, Optional<MemoryNode>> nodes = new HashMap<>();
 
   private Retriever(
       RecallLayer layer,
       Namespace ns,
       EmbeddingProvider provider,
+      Optional<float[]> queryVector,
       RecallQuery q,
       ScoreWeights weights) {
     this.layer = layer;
     this.ns = ns;
     this.provider = provider;
+    this.queryVector = queryVector;
     this.q = q;
     this.weights = weights;
-    layer.nodes(ns).forEach(n -> nodes.put(n.id(), n));
   }
 
-  /** Runs {@code query} over {@code ns}; {@code weights} are those in force. */
+  /**
+   * Runs {@code query} over {@code ns}; {@code weights} are those in force. {@code queryVector} is
+   * the query embedded by {@code provider} (computed by the caller before taking the engine's
+   * lock); every mode but {@code lexical} needs it.
+   *
+   * @throws IllegalArgumentException if the mode needs the query vector and it is absent
+   */
   public static RecallResult recall(
       RecallLayer layer,
       Namespace ns,
       EmbeddingProvider provider,
+      Optional<float[]> queryVector,
       RecallQuery query,
       ScoreWeights weights) {
-    return new Retriever(layer, ns, provider, query, weights).run();
+    return new Retriever(layer, ns, provider, queryVector, query, weights).run();
+  }
+
+  /** The live node {@code id}, looked up once per recall. */
+  private Optional<MemoryNode> node(String id) {
+    return nodes.computeIfAbsent(id, k -> layer.node(ns, k));
   }
 
   private RecallResult run() {
@@ -95,11 +110,10 @@ public final class Retriever {
 
   private Map<String, Double> embedding(int n) {
     Map<String, Double> out = new LinkedHashMap<>();
-    float[] query = VectorIndex.checked(provider, provider.embedQuery(q.text()));
-    layer
-        .vectors()
-        .search(provider, ns, nodes.values(), query, n)
-        .forEach(h -> out.put(h.id(), h.score()));
+    float[] query =
+        queryVector.orElseThrow(
+            () -> new IllegalArgumentException("mode " + q.mode() + " needs the query vector"));
+    layer.searchVectors(provider.modelId(), ns, query, n).forEach(h -> out.put(h.id(), h.score()));
     return out;
   }
 
@@ -203,7 +217,7 @@ public final class Retriever {
     Map<String, Double> finals = new HashMap<>();
     Map<String, Map<String, Double>> components = new HashMap<>();
     for (String id : candidates) {
-      MemoryNode n = nodes.get(id);
+      MemoryNode n = node(id).orElseThrow();
       double sem = semantic.getOrDefault(id, 0.0);
       GraphAlgorithms.Reach r = reach.get(id);
       double str = r == null ? 0 : r.strength();
@@ -287,14 +301,10 @@ public final class Retriever {
   private RecallResult pageRank() {
     Map<String, Double> seeds = seeds(semantic(), q.seeds());
     GraphAlgorithms.Links links = layer.links(ns);
+    List<String> ids = layer.nodeIds(ns);
     GraphAlgorithms.PageRank pr =
         GraphAlgorithms.personalizedPageRank(
-            List.copyOf(nodes.keySet()),
-            seeds,
-            links,
-            q.restart(),
-            PPR_TOLERANCE,
-            PPR_MAX_ITERATIONS);
+            ids, seeds, links, q.restart(), PPR_TOLERANCE, PPR_MAX_ITERATIONS);
     Map<String, Double> positive = new HashMap<>();
     pr.rank()
         .forEach(
@@ -304,7 +314,7 @@ public final class Retriever {
               }
             });
     Map<String, GraphAlgorithms.Reach> reach =
-        GraphAlgorithms.strongestFromSeeds(seeds, links, Math.max(1, nodes.size()));
+        GraphAlgorithms.strongestFromSeeds(seeds, links, Math.max(1, ids.size()));
     List<RecallItem> items = new ArrayList<>();
     for (Map.Entry<String, Double> e : top(positive)) {
       String id = e.getKey();
@@ -337,7 +347,7 @@ public final class Retriever {
 
   private List<Map.Entry<String, Double>> top(Map<String, Double> scores) {
     return scores.entrySet().stream()
-        .filter(e -> nodes.containsKey(e.getKey()))
+        .filter(e -> node(e.getKey()).isPresent())
         .sorted(byScore())
         .limit(q.k())
         .toList();
@@ -367,14 +377,11 @@ public final class Retriever {
   }
 
   private RecallItem item(String id, double score, List<PathStep> steps) {
-    MemoryNode node = nodes.get(id);
+    MemoryNode node = node(id).orElseThrow();
     Set<EvidenceRef> evidence = new LinkedHashSet<>();
     node.sourceRef().ifPresent(evidence::add);
     for (int i = steps.size() - 1; i >= 0; i--) {
-      MemoryNode on = nodes.get(steps.get(i).nodeId());
-      if (on != null) {
-        on.sourceRef().ifPresent(evidence::add);
-      }
+      node(steps.get(i).nodeId()).flatMap(MemoryNode::sourceRef).ifPresent(evidence::add);
     }
     MemoryPath path = new MemoryPath(q.text(), steps, List.copyOf(evidence), node.content(), score);
     return new RecallItem(node, score, path);

@@ -1,94 +1,243 @@
 package dev.loci.recall.internal;
 
 import dev.loci.Namespace;
-import dev.loci.recall.MemoryNode;
 import dev.loci.recall.spi.EmbeddingProvider;
+import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Collection;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.PriorityQueue;
 import java.util.concurrent.ConcurrentHashMap;
+import org.apache.lucene.analysis.standard.StandardAnalyzer;
+import org.apache.lucene.document.Document;
+import org.apache.lucene.document.KnnFloatVectorField;
+import org.apache.lucene.index.FloatVectorValues;
+import org.apache.lucene.index.LeafReaderContext;
+import org.apache.lucene.index.VectorSimilarityFunction;
+import org.apache.lucene.search.DocIdSetIterator;
+import org.apache.lucene.search.KnnFloatVectorQuery;
+import org.apache.lucene.search.ScoreDoc;
+import org.apache.lucene.search.TopDocs;
+import org.apache.lucene.util.Bits;
+import org.apache.lucene.util.VectorUtil;
 
 /**
- * The vector projection: node embeddings per model and namespace, computed on first use by the
- * provider a query names and dropped when the node changes, searched by an exact scan (cosine of
- * unit vectors). An HNSW index takes over from the scan later; the cache is the same.
+ * The vector projection: node embeddings per embedding model and namespace, in Lucene indexes
+ * ({@code index/recall/vectors/<model>/<ns>}, or in memory) searched through Lucene's HNSW graph,
+ * or by an exact scan of the same vectors while a namespace holds fewer than {@link #exactBelow()}
+ * of them.
  *
- * <p>Invalidation happens under the engine's exclusive lock, filling and searching under its shared
- * lock from any number of threads: two readers may compute the same vector, which is harmless
- * because providers are deterministic.
+ * <p>A model's vectors are computed when it is first used (by the provider a {@code RecallMemory}
+ * names) and kept: a node put or removed drops its vector in every model and, when live, joins the
+ * model's pending set, which the memory embeds outside the engine's lock before the next recall
+ * ({@link RecallLayer#missingVectors}, {@link RecallLayer#addVectors}).
+ *
+ * <p>Vectors are unit length (the {@link EmbeddingProvider} contract), so similarity is the dot
+ * product; Lucene reports {@code (1 + dot) / 2}, which is mapped back to the cosine.
+ *
+ * <p>Dropping and pending changes happen under the engine's exclusive lock; searching and adding
+ * computed vectors under its shared lock, from any number of threads.
  */
 final class VectorIndex {
-  private static final int BATCH = 64;
+  /** Below this many vectors in a namespace, search scans them all instead of using HNSW. */
+  static final int DEFAULT_EXACT_BELOW = 20_000;
 
-  private final Map<String, Map<Namespace, Map<String, float[]>>> byModel =
-      new ConcurrentHashMap<>();
+  static final String VECTOR = "vec";
+
+  /**
+   * The merge policy's segments per tier for vector indexes (Lucene's default is 10): an HNSW
+   * search runs once per segment, so fewer, larger segments answer faster, for more merging on
+   * ingest.
+   */
+  static final double VECTOR_SEGMENTS_PER_TIER = 3;
+
+  /** How many candidates an HNSW search explores at least (its {@code ef}). */
+  static final int HNSW_CANDIDATES = 100;
+
+  private final Optional<Path> root;
+  private final Map<String, Model> models = new ConcurrentHashMap<>();
+  private volatile int exactBelow = DEFAULT_EXACT_BELOW;
 
   /** A cosine hit. */
   record Hit(String id, double score) {}
 
-  /** Drops the vectors of node {@code id} in every model. */
-  void invalidate(Namespace ns, String id) {
-    for (Map<Namespace, Map<String, float[]>> model : byModel.values()) {
-      Map<String, float[]> m = model.get(ns);
-      if (m != null) {
-        m.remove(id);
-      }
+  /** The vectors of one model: a shard per namespace and the nodes waiting to be embedded. */
+  static final class Model {
+    final String id;
+    final int dimension;
+    final ShardSet shards;
+    final Map<Namespace, Map<String, Integer>> pending = new ConcurrentHashMap<>();
+
+    Model(String id, int dimension, ShardSet shards) {
+      this.id = id;
+      this.dimension = dimension;
+      this.shards = shards;
+    }
+
+    Map<String, Integer> pending(Namespace ns) {
+      return pending.computeIfAbsent(ns, n -> new ConcurrentHashMap<>());
     }
   }
 
-  /** Forgets every vector. */
-  void clear() {
-    byModel.clear();
+  /** The index under {@code root}, or in memory when it is empty. */
+  VectorIndex(Optional<Path> root) {
+    this.root = root;
+  }
+
+  /** The namespace size from which search uses HNSW. */
+  int exactBelow() {
+    return exactBelow;
+  }
+
+  /** Sets the namespace size from which search uses HNSW (tests force HNSW on small corpora). */
+  void exactBelow(int n) {
+    if (n < 0) {
+      throw new IllegalArgumentException("exactBelow must be 0 or more, found " + n);
+    }
+    exactBelow = n;
+  }
+
+  /** The models in use. */
+  Iterable<Model> models() {
+    return models.values();
+  }
+
+  /** The model of {@code id}, if in use. */
+  Optional<Model> model(String id) {
+    return Optional.ofNullable(models.get(id));
   }
 
   /**
-   * The {@code k} nodes most similar to {@code query} with a positive cosine, best first, ties by
-   * id. Vectors missing for {@code nodes} are computed first, in batches.
+   * The model of {@code provider}, opened on first use; {@code opened} runs once, on the new model,
+   * before anyone else sees it.
    */
-  List<Hit> search(
-      EmbeddingProvider provider,
-      Namespace ns,
-      Collection<MemoryNode> nodes,
-      float[] query,
-      int k) {
-    Map<String, float[]> vectors =
-        byModel
-            .computeIfAbsent(provider.modelId(), m -> new ConcurrentHashMap<>())
-            .computeIfAbsent(ns, n -> new ConcurrentHashMap<>());
-    List<MemoryNode> missing = new ArrayList<>();
-    for (MemoryNode n : nodes) {
-      if (!vectors.containsKey(n.id())) {
-        missing.add(n);
-      }
+  Model model(EmbeddingProvider provider, java.util.function.Consumer<Model> opened) {
+    return models.computeIfAbsent(
+        provider.modelId(),
+        id -> {
+          String format = "loci-recall-vectors-1 " + id + " " + provider.dimension();
+          Model m =
+              new Model(
+                  id,
+                  provider.dimension(),
+                  new ShardSet(
+                      root.map(r -> r.resolve(dirName(id))),
+                      format,
+                      ANALYZER,
+                      VECTOR_SEGMENTS_PER_TIER));
+          opened.accept(m);
+          return m;
+        });
+  }
+
+  private static final StandardAnalyzer ANALYZER = new StandardAnalyzer();
+
+  /** A directory name for a model id: safe characters kept, others replaced, plus a hash. */
+  static String dirName(String modelId) {
+    String safe = modelId.replaceAll("[^A-Za-z0-9._-]", "_");
+    return safe + "-" + Integer.toHexString(modelId.hashCode());
+  }
+
+  /** Node {@code id} is now at {@code version}: its old vectors go, it waits to be embedded. */
+  void changed(Namespace ns, String id, int version) {
+    for (Model m : models.values()) {
+      m.shards.find(ns).ifPresent(s -> s.remove(id));
+      m.pending(ns).put(id, version);
     }
-    for (int i = 0; i < missing.size(); i += BATCH) {
-      List<MemoryNode> batch = missing.subList(i, Math.min(missing.size(), i + BATCH));
-      List<float[]> out = provider.embedDocuments(batch.stream().map(MemoryNode::content).toList());
-      if (out.size() != batch.size()) {
-        throw new IllegalStateException(
-            "embedding provider "
-                + provider.modelId()
-                + " returned "
-                + out.size()
-                + " vectors for "
-                + batch.size()
-                + " texts");
-      }
-      for (int j = 0; j < batch.size(); j++) {
-        vectors.put(batch.get(j).id(), checked(provider, out.get(j)));
-      }
+  }
+
+  /** Node {@code id} was removed: its vectors go. */
+  void removed(Namespace ns, String id) {
+    for (Model m : models.values()) {
+      m.shards.find(ns).ifPresent(s -> s.remove(id));
+      m.pending(ns).remove(id);
     }
-    List<Hit> hits = new ArrayList<>();
-    for (MemoryNode n : nodes) {
-      double cos = dot(query, vectors.get(n.id()));
-      if (cos > 0) {
-        hits.add(new Hit(n.id(), cos));
-      }
+  }
+
+  /** Stores the vector of node {@code id} at {@code version} and takes it off the pending set. */
+  static void add(Model m, Namespace ns, String id, int version, float[] vector) {
+    Document doc = new Document();
+    doc.add(new KnnFloatVectorField(VECTOR, vector, VectorSimilarityFunction.DOT_PRODUCT));
+    m.shards.shard(ns).put(id, version, doc);
+    m.pending(ns).remove(id, version);
+  }
+
+  /**
+   * The {@code k} nodes of {@code ns} most similar to {@code query} with a positive cosine, best
+   * first, ties by id, among the vectors computed so far.
+   */
+  List<Hit> search(Model m, Namespace ns, float[] query, int k) {
+    Optional<IndexShard> shard = m.shards.find(ns);
+    if (shard.isEmpty() || k < 1) {
+      return List.of();
     }
-    hits.sort(Comparator.comparingDouble(Hit::score).reversed().thenComparing(Hit::id));
-    return List.copyOf(hits.subList(0, Math.min(k, hits.size())));
+    return shard
+        .get()
+        .withSearcher(
+            searcher -> {
+              List<Hit> hits = new ArrayList<>();
+              int n = searcher.getIndexReader().numDocs();
+              if (n == 0) {
+                return List.of();
+              }
+              if (n >= exactBelow) {
+                TopDocs top =
+                    searcher.search(new KnnFloatVectorQuery(VECTOR, query, k + 16), k + 16);
+                List<String> ids = IndexShard.ids(searcher, top.scoreDocs);
+                for (int i = 0; i < ids.size(); i++) {
+                  hits.add(new Hit(ids.get(i), 2.0 * top.scoreDocs[i].score - 1));
+                }
+              } else {
+                // exact: every live vector, the k + 16 best kept in a min-heap
+                PriorityQueue<double[]> best =
+                    new PriorityQueue<>(Comparator.comparingDouble(a -> a[0]));
+                for (LeafReaderContext leaf : searcher.getIndexReader().leaves()) {
+                  FloatVectorValues values = leaf.reader().getFloatVectorValues(VECTOR);
+                  if (values == null) {
+                    continue;
+                  }
+                  Bits live = leaf.reader().getLiveDocs();
+                  for (int d = values.nextDoc();
+                      d != DocIdSetIterator.NO_MORE_DOCS;
+                      d = values.nextDoc()) {
+                    if (live != null && !live.get(d)) {
+                      continue;
+                    }
+                    double cos = VectorUtil.dotProduct(query, values.vectorValue());
+                    if (best.size() < k + 16) {
+                      best.add(new double[] {cos, leaf.docBase + d});
+                    } else if (cos > best.peek()[0]) {
+                      best.poll();
+                      best.add(new double[] {cos, leaf.docBase + d});
+                    }
+                  }
+                }
+                ScoreDoc[] docs = new ScoreDoc[best.size()];
+                int i = 0;
+                for (double[] b : best) {
+                  docs[i++] = new ScoreDoc((int) b[1], (float) b[0]);
+                }
+                List<String> ids = IndexShard.ids(searcher, docs);
+                for (int j = 0; j < docs.length; j++) {
+                  hits.add(new Hit(ids.get(j), docs[j].score));
+                }
+              }
+              hits.removeIf(h -> !(h.score() > 0));
+              hits.sort(Comparator.comparingDouble(Hit::score).reversed().thenComparing(Hit::id));
+              return List.copyOf(hits.subList(0, Math.min(k, hits.size())));
+            });
+  }
+
+  /** Commits every model's changed shards ({@code all}: every shard) recording {@code seq}. */
+  void commit(long seq, boolean all) {
+    models.values().forEach(m -> m.shards.commit(seq, all));
+  }
+
+  /** Closes every model's shards without committing. */
+  void close() {
+    models.values().forEach(m -> m.shards.close());
   }
 
   static float[] checked(EmbeddingProvider provider, float[] v) {
@@ -102,13 +251,5 @@ final class VectorIndex {
               + provider.dimension());
     }
     return v;
-  }
-
-  static double dot(float[] a, float[] b) {
-    double s = 0;
-    for (int i = 0; i < a.length; i++) {
-      s += a[i] * b[i];
-    }
-    return s;
   }
 }

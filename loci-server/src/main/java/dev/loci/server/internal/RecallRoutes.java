@@ -3,6 +3,7 @@ package dev.loci.server.internal;
 import dev.loci.Namespace;
 import dev.loci.NotFoundException;
 import dev.loci.Page;
+import dev.loci.recall.IngestReport;
 import dev.loci.recall.MemoryEdge;
 import dev.loci.recall.MemoryNode;
 import dev.loci.recall.RecallMemory;
@@ -197,12 +198,15 @@ public final class RecallRoutes implements RouteSet {
   private void ingest(Exchange ex) {
     QueryParams.allowOnly(ex, Set.of("subtree"));
     RecallWire.IngestRequest request = RecallWire.readIngest(ex.body().text());
-    Responses.items(
-        ex,
-        RecallWire.write(
-            as(ex)
-                .ingest(
-                    ex.scope(), request.pack(), request.documents(), RecallMemory.Progress.NONE)));
+    RecallMemory memory = as(ex);
+    List<IngestReport> reports =
+        memory.ingest(ex.scope(), request.pack(), request.documents(), RecallMemory.Progress.NONE);
+    // vectors now, so the first recall does not pay for the whole ingest
+    reports.stream()
+        .flatMap(r -> r.namespaces().stream())
+        .distinct()
+        .forEach(ns -> memory.embed(ns, RecallMemory.Progress.NONE));
+    Responses.items(ex, RecallWire.write(reports));
   }
 
   private void recall(Exchange ex) {

@@ -1,0 +1,177 @@
+package dev.loci.recall.internal;
+
+import dev.loci.InvalidRequestException;
+import dev.loci.Namespace;
+import dev.loci.StorageException;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashSet;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.BiConsumer;
+import java.util.stream.Stream;
+import org.apache.lucene.analysis.Analyzer;
+
+/**
+ * One {@link IndexShard} per namespace, under {@code root/<namespace>} (or in memory), and the
+ * recovery rule that brings a shard in step with the live nodes of its namespace.
+ *
+ * <p>Thread-safe for lookups and changes; {@link #commit} and {@link #close} run with the engine's
+ * exclusive access.
+ */
+final class ShardSet {
+  /** What recovery did with one shard. */
+  enum Outcome {
+    /** The shard reflected the applied sequence and was used as it was. */
+    REUSED,
+    /** The shard was behind: only the documents of changed nodes were rewritten. */
+    CAUGHT_UP,
+    /** The shard was missing, unreadable or ahead of the journal: every document was rewritten. */
+    REBUILT
+  }
+
+  private final Optional<Path> root;
+  private final String format;
+  private final Analyzer analyzer;
+  private final double segmentsPerTier;
+  private final Map<Namespace, IndexShard> shards = new ConcurrentHashMap<>();
+
+  ShardSet(Optional<Path> root, String format, Analyzer analyzer, double segmentsPerTier) {
+    this.root = root;
+    this.format = format;
+    this.analyzer = analyzer;
+    this.segmentsPerTier = segmentsPerTier;
+  }
+
+  /** The shard of {@code ns}, opened (or created) on first use. */
+  IndexShard shard(Namespace ns) {
+    return shards.computeIfAbsent(
+        ns,
+        n ->
+            IndexShard.open(
+                root.map(r -> r.resolve(n.value())), format, analyzer, segmentsPerTier));
+  }
+
+  /** The shard of {@code ns} if it is open. */
+  Optional<IndexShard> find(Namespace ns) {
+    return Optional.ofNullable(shards.get(ns));
+  }
+
+  /**
+   * Brings the shard of {@code ns} in step with {@code live} (node id to version) at {@code seq}:
+   * reused when its commit recorded {@code seq} and it holds one document per live node, or when it
+   * recorded less but no document differs (writes of other layers or namespaces); caught up
+   * (documents of stale versions and gone nodes removed) when it recorded less and some differ;
+   * emptied when it is new, was unreadable or recorded more. Every live node without a document of
+   * its version is then passed to {@code missing}.
+   *
+   * @param complete whether a shard in step holds every live node (text), or only those computed so
+   *     far (vectors), which decides whether a missing document means the shard was behind
+   */
+  Outcome reconcile(
+      Namespace ns,
+      long seq,
+      Map<String, Integer> live,
+      boolean complete,
+      BiConsumer<String, Integer> missing) {
+    IndexShard shard = shard(ns);
+    long recorded = shard.recordedSeq();
+    if (recorded < 0 || recorded > seq) {
+      shard.removeAll();
+      live.forEach(missing);
+      return Outcome.REBUILT;
+    }
+    if (recorded == seq && shard.size() == live.size()) {
+      return Outcome.REUSED;
+    }
+    boolean changed = false;
+    Map<String, Integer> have = shard.versions();
+    for (Map.Entry<String, Integer> d : have.entrySet()) {
+      if (!d.getValue().equals(live.get(d.getKey()))) {
+        shard.remove(d.getKey());
+        changed = true;
+      }
+    }
+    if (changed && complete) {
+      // text: BM25 statistics count deleted documents until they are merged away; a caught-up
+      // index must score as a rebuilt one does (vectors have no such statistics, and merging
+      // their segments rebuilds HNSW graphs, so they keep their deletes)
+      shard.expungeDeletes();
+    }
+    for (Map.Entry<String, Integer> n : live.entrySet()) {
+      if (!n.getValue().equals(have.get(n.getKey()))) {
+        missing.accept(n.getKey(), n.getValue());
+        changed |= complete;
+      }
+    }
+    return changed ? Outcome.CAUGHT_UP : Outcome.REUSED;
+  }
+
+  /** Closes and deletes the shards of namespaces not in {@code keep}, open or only on disk. */
+  void retainOnly(Set<Namespace> keep) {
+    Set<Namespace> all = new HashSet<>(shards.keySet());
+    all.addAll(onDisk());
+    for (Namespace ns : all) {
+      if (!keep.contains(ns)) {
+        IndexShard s = shards.remove(ns);
+        if (s != null) {
+          s.delete();
+        } else {
+          IndexShard.deleteTree(root.orElseThrow().resolve(ns.value()));
+        }
+      }
+    }
+  }
+
+  private Set<Namespace> onDisk() {
+    Set<Namespace> out = new HashSet<>();
+    if (root.isEmpty() || !Files.isDirectory(root.get())) {
+      return out;
+    }
+    try (Stream<Path> dirs = Files.list(root.get())) {
+      dirs.forEach(
+          d -> {
+            try {
+              out.add(Namespace.of(d.getFileName().toString()));
+            } catch (InvalidRequestException e) {
+              // not a shard of ours
+            }
+          });
+    } catch (IOException e) {
+      throw new StorageException("cannot list " + root.get() + ": " + e.getMessage(), e);
+    }
+    return out;
+  }
+
+  /** Commits the shards that changed ({@code all}: every shard) recording {@code seq}. */
+  void commit(long seq, boolean all) {
+    for (IndexShard s : shards.values()) {
+      if (all ? s.recordedSeq() != seq || s.dirty() : s.dirty()) {
+        s.commit(seq);
+      }
+    }
+  }
+
+  /** Closes every shard without committing. */
+  void close() {
+    RuntimeException failed = null;
+    for (IndexShard s : shards.values()) {
+      try {
+        s.close();
+      } catch (RuntimeException e) {
+        if (failed == null) {
+          failed = e;
+        } else {
+          failed.addSuppressed(e);
+        }
+      }
+    }
+    shards.clear();
+    if (failed != null) {
+      throw failed;
+    }
+  }
+}
