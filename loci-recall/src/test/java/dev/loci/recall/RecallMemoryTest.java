@@ -305,6 +305,36 @@ class RecallMemoryTest {
   }
 
   @Test
+  void ppr_ranksOnlyTheNodesWithinTheHopLimit_withAPathToEach() {
+    recall.putNode(NS, node("a", "alpha"));
+    recall.putNode(NS, node("b", "beta"));
+    recall.putNode(NS, node("c", "gamma"));
+    recall.putNode(NS, node("d", "delta"));
+    recall.putEdge(NS, MemoryEdge.of("a", "b", "references", 0.8));
+    recall.putEdge(NS, MemoryEdge.of("b", "c", "references", 0.8));
+    recall.putEdge(NS, MemoryEdge.of("c", "d", "references", 0.8));
+
+    RecallResult two =
+        recall.recall(NS, RecallQuery.builder("alpha", RecallMode.PPR).seeds(1).hops(2).build());
+    RecallResult three =
+        recall.recall(NS, RecallQuery.builder("alpha", RecallMode.PPR).seeds(1).hops(3).build());
+
+    // within 2 hops c has no links left, so its mass restarts at a: a = 0.15 + 0.85 c, b = 0.85 a,
+    // c = 0.85 b, which gives a = 0.15 / (1 - 0.85^3)
+    assertThat(two.activation()).containsOnlyKeys("a", "b", "c");
+    assertThat(two.activation().get("a")).isCloseTo(0.15 / (1 - Math.pow(0.85, 3)), within(1e-9));
+    assertThat(three.activation()).containsOnlyKeys("a", "b", "c", "d");
+    assertThat(three.items())
+        .filteredOn(i -> i.node().id().equals("d"))
+        .singleElement()
+        .satisfies(
+            i ->
+                assertThat(i.path().steps())
+                    .extracting(PathStep::nodeId)
+                    .containsExactly("a", "b", "c", "d"));
+  }
+
+  @Test
   void spreadingAndPpr_reportTheActivationSnapshot_flatModesDoNot() {
     recall.putNode(NS, node("a", "alpha"));
     recall.putNode(NS, node("b", "beta"));

@@ -301,7 +301,12 @@ public final class Retriever {
   private RecallResult pageRank() {
     Map<String, Double> seeds = seeds(semantic(), q.seeds());
     GraphAlgorithms.Links links = layer.links(ns);
-    List<String> ids = layer.nodeIds(ns);
+    // the subgraph within the hop limit, in the namespace's order: when it holds every node the
+    // seeds reach, the ranks are those of the whole graph, to the last bit
+    List<String> ids =
+        layer.inPutOrder(
+            ns,
+            GraphAlgorithms.reachable(seeds.keySet(), links, q.hops(), id -> node(id).isPresent()));
     GraphAlgorithms.PageRank pr =
         GraphAlgorithms.personalizedPageRank(
             ids, seeds, links, q.restart(), PPR_TOLERANCE, PPR_MAX_ITERATIONS);
@@ -314,7 +319,7 @@ public final class Retriever {
               }
             });
     Map<String, GraphAlgorithms.Reach> reach =
-        GraphAlgorithms.strongestFromSeeds(seeds, links, Math.max(1, ids.size()));
+        GraphAlgorithms.strongestFromSeeds(seeds, links, q.hops());
     List<RecallItem> items = new ArrayList<>();
     for (Map.Entry<String, Double> e : top(positive)) {
       String id = e.getKey();
