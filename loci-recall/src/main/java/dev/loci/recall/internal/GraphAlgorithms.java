@@ -38,7 +38,11 @@ import java.util.function.Predicate;
  *   <li><b>Personalized PageRank</b>: power iteration of {@code pi = a * r + (1 - a) * (P^T pi +
  *       dangling * r)}, where {@code r} is the seeds' scores normalized to sum 1, {@code P} moves
  *       from a node to its links in proportion to their weights, and the mass of nodes without
- *       links restarts at {@code r}; until the L1 change is below the tolerance.
+ *       links restarts at {@code r}; until the L1 change is below the tolerance. Over the nodes it
+ *       is given, with their links to nodes it is not given ignored; recall gives it the subgraph
+ *       within a hop limit of the seeds ({@link #reachable}), which yields the whole graph's ranks
+ *       (to the last bit, in the same node order) whenever that subgraph holds every node the seeds
+ *       reach, since a node the seeds cannot reach never holds any mass.
  * </ul>
  */
 public final class GraphAlgorithms {
