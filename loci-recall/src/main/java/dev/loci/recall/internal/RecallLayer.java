@@ -582,25 +582,9 @@ public final class RecallLayer implements Layer {
     return cached;
   }
 
-  /** The ids of the live nodes of {@code ns}, in the order they were first put. */
-  List<String> nodeIds(Namespace ns) {
-    Graph g = graphs.get(ns);
-    if (g == null) {
-      return List.of();
-    }
-    List<String> out = new ArrayList<>(g.nodes.size());
-    g.nodes.forEach(
-        (id, c) -> {
-          if (c.live()) {
-            out.add(id);
-          }
-        });
-    return out;
-  }
-
   /**
-   * The live nodes among {@code ids}, each once, in the order of {@link #nodeIds}: the order they
-   * were first put. Costs the size of {@code ids}, not of the namespace.
+   * The live nodes among {@code ids}, each once, in the order they were first put (that of {@link
+   * #nodes}). Costs the size of {@code ids}, not of the namespace.
    */
   List<String> inPutOrder(Namespace ns, Collection<String> ids) {
     Graph g = graphs.get(ns);
