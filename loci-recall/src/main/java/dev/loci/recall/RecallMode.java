@@ -22,7 +22,10 @@ public enum RecallMode {
   WEIGHTED_GRAPH,
   /** Activation flowing from the seeds along weighted edges, decaying per hop. */
   ACTIVATION_SPREADING,
-  /** Personalized PageRank from the seeds over the weighted graph. */
+  /**
+   * Personalized PageRank from the seeds over the weighted subgraph within {@code max(hops, 3)}
+   * edges of them.
+   */
   PPR;
 
   /** Whether the mode follows edges from seeds. */

@@ -13,7 +13,7 @@ import java.util.Optional;
  * @param weights the {@code weighted_graph} weights; absent means the domain pack's (or {@link
  *     ScoreWeights#DEFAULT})
  * @param seeds how many of the best flat candidates the graph modes start from, at least 1
- * @param hops how many edges a path may follow, at least 1
+ * @param hops how many edges a path may follow, at least 1 ({@code ppr} walks at least 3)
  * @param decay what share of activation survives each hop in {@code activation_spreading}, in (0,
  *     1]
  * @param threshold the activation below which spreading stops, at least 0

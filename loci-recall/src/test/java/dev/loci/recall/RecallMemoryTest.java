@@ -14,6 +14,7 @@ import dev.loci.recall.internal.RecallJson;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -302,6 +303,36 @@ class RecallMemoryTest {
 
     assertThat(r.weights()).isEqualTo(DomainPacks.named("markdown:contract").weights());
     assertThat(r.weights()).isNotEqualTo(ScoreWeights.DEFAULT);
+  }
+
+  @Test
+  void ppr_ranksOnlyTheNodesWithinTheHopLimit_atLeastThree_withAPathToEach() {
+    List<String> chain = List.of("a", "b", "c", "d", "e");
+    for (int i = 0; i < chain.size(); i++) {
+      recall.putNode(NS, node(chain.get(i), i == 0 ? "alpha" : "unrelated " + i));
+      if (i > 0) {
+        recall.putEdge(NS, MemoryEdge.of(chain.get(i - 1), chain.get(i), "references", 0.8));
+      }
+    }
+
+    RecallResult one =
+        recall.recall(NS, RecallQuery.builder("alpha", RecallMode.PPR).seeds(1).hops(1).build());
+    RecallResult four =
+        recall.recall(NS, RecallQuery.builder("alpha", RecallMode.PPR).seeds(1).hops(4).build());
+
+    // within 3 hops (the least ppr walks) d has no links left, so its mass restarts at a:
+    // a = 0.15 + 0.85 d, b = 0.85 a, c = 0.85 b, d = 0.85 c, so a = 0.15 / (1 - 0.85^4)
+    assertThat(one.activation()).containsOnlyKeys("a", "b", "c", "d");
+    assertThat(one.activation().get("a")).isCloseTo(0.15 / (1 - Math.pow(0.85, 4)), within(1e-9));
+    assertThat(four.activation()).containsOnlyKeys("a", "b", "c", "d", "e");
+    assertThat(four.items())
+        .filteredOn(i -> i.node().id().equals("e"))
+        .singleElement()
+        .satisfies(
+            i ->
+                assertThat(i.path().steps())
+                    .extracting(PathStep::nodeId)
+                    .containsExactly("a", "b", "c", "d", "e"));
   }
 
   @Test

@@ -2,14 +2,17 @@ package dev.loci.recall.internal;
 
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.function.Predicate;
 
 /**
  * The ranking algorithms of recall, over any graph given as {@link Links}. Pure functions:
@@ -35,7 +38,11 @@ import java.util.TreeMap;
  *   <li><b>Personalized PageRank</b>: power iteration of {@code pi = a * r + (1 - a) * (P^T pi +
  *       dangling * r)}, where {@code r} is the seeds' scores normalized to sum 1, {@code P} moves
  *       from a node to its links in proportion to their weights, and the mass of nodes without
- *       links restarts at {@code r}; until the L1 change is below the tolerance.
+ *       links restarts at {@code r}; until the L1 change is below the tolerance. Over the nodes it
+ *       is given, with their links to nodes it is not given ignored; recall gives it the subgraph
+ *       within a hop limit of the seeds ({@link #reachable}), which yields the whole graph's ranks
+ *       (to the last bit, in the same node order) whenever that subgraph holds every node the seeds
+ *       reach, since a node the seeds cannot reach never holds any mass.
  * </ul>
  */
 public final class GraphAlgorithms {
@@ -244,6 +251,38 @@ public final class GraphAlgorithms {
       frontier = incoming;
     }
     return new Spread(activation, strongestIn);
+  }
+
+  // ---------------------------------------------------------------- reachability
+
+  /**
+   * The nodes {@code include} accepts that are reached from {@code from} by at most {@code hops}
+   * links of positive weight, every step landing on a node {@code include} accepts; the nodes of
+   * {@code from} it accepts are included. In breadth-first order. Costs the size of what it
+   * reaches, not of the graph.
+   */
+  public static Set<String> reachable(
+      Collection<String> from, Links g, int hops, Predicate<String> include) {
+    Set<String> seen = new LinkedHashSet<>();
+    List<String> frontier = new ArrayList<>();
+    for (String s : from) {
+      if (include.test(s) && seen.add(s)) {
+        frontier.add(s);
+      }
+    }
+    for (int h = 0; h < hops && !frontier.isEmpty(); h++) {
+      List<String> next = new ArrayList<>();
+      for (String u : frontier) {
+        for (Link l : g.from(u)) {
+          if (l.weight() > 0 && !seen.contains(l.to()) && include.test(l.to())) {
+            seen.add(l.to());
+            next.add(l.to());
+          }
+        }
+      }
+      frontier = next;
+    }
+    return seen;
   }
 
   // ---------------------------------------------------------------- personalized PageRank

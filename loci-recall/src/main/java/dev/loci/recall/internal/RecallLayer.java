@@ -86,6 +86,11 @@ public final class RecallLayer implements Layer {
   /** All versions of one record, oldest first. */
   private static final class Chain<T> {
     final List<RecordVersion<T>> versions = new ArrayList<>(1);
+    final int ordinal; // how many records of its kind the namespace held before this one
+
+    Chain(int ordinal) {
+      this.ordinal = ordinal;
+    }
 
     RecordVersion<T> head() {
       return versions.get(versions.size() - 1);
@@ -577,19 +582,24 @@ public final class RecallLayer implements Layer {
     return cached;
   }
 
-  /** The ids of the live nodes of {@code ns}, in the order they were first put. */
-  List<String> nodeIds(Namespace ns) {
+  /**
+   * The live nodes among {@code ids}, each once, in the order they were first put (that of {@link
+   * #nodes}). Costs the size of {@code ids}, not of the namespace.
+   */
+  List<String> inPutOrder(Namespace ns, Collection<String> ids) {
     Graph g = graphs.get(ns);
     if (g == null) {
       return List.of();
     }
-    List<String> out = new ArrayList<>(g.nodes.size());
-    g.nodes.forEach(
-        (id, c) -> {
-          if (c.live()) {
-            out.add(id);
-          }
-        });
+    Map<String, Integer> ordinals = new HashMap<>();
+    for (String id : ids) {
+      Chain<MemoryNode> c = g.nodes.get(id);
+      if (c != null && c.live()) {
+        ordinals.put(id, c.ordinal);
+      }
+    }
+    List<String> out = new ArrayList<>(ordinals.keySet());
+    out.sort(java.util.Comparator.comparingInt(ordinals::get));
     return out;
   }
 
@@ -896,9 +906,9 @@ public final class RecallLayer implements Layer {
   }
 
   private void putNode(Namespace ns, MemoryNode n, int version, Instant at) {
-    graph(ns)
-        .nodes
-        .computeIfAbsent(n.id(), k -> new Chain<>())
+    Map<String, Chain<MemoryNode>> nodes = graph(ns).nodes;
+    nodes
+        .computeIfAbsent(n.id(), k -> new Chain<>(nodes.size()))
         .versions
         .add(new RecordVersion<>(n, version, at, false));
     graph(ns).packs = null;
@@ -922,7 +932,7 @@ public final class RecallLayer implements Layer {
     Graph g = graph(ns);
     MemoryEdge.Key k = e.key();
     g.edges
-        .computeIfAbsent(k, x -> new Chain<>())
+        .computeIfAbsent(k, x -> new Chain<>(g.edges.size()))
         .versions
         .add(new RecordVersion<>(e, version, at, false));
     g.incident.computeIfAbsent(k.from(), x -> new HashSet<>()).add(k);

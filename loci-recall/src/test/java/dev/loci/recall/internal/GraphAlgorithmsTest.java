@@ -9,8 +9,12 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.SplittableRandom;
 import org.assertj.core.data.Offset;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /** The recall algorithms on tiny graphs, against values computed by hand. */
 class GraphAlgorithmsTest {
@@ -190,5 +194,60 @@ class GraphAlgorithmsTest {
     assertThat(one.rank().get("s")).isCloseTo(0.5, EXACT);
     assertThat(one.rank().get("a")).isCloseTo(0.375, EXACT);
     assertThat(one.rank().get("b")).isCloseTo(0.125, EXACT);
+  }
+
+  @Test
+  void reachable_stopsAtTheHopLimit_andSkipsZeroWeightLinksAndExcludedNodes() {
+    GraphAlgorithms.Links g =
+        graph("s", "a", 1.0, "a", "b", 0.5, "b", "c", 1.0, "s", "z", 0.0, "a", "x", 1.0);
+
+    assertThat(GraphAlgorithms.reachable(List.of("s"), g, 2, id -> !id.equals("x")))
+        .containsExactly("s", "a", "b");
+    assertThat(GraphAlgorithms.reachable(List.of("s", "x"), g, 10, id -> !id.equals("x")))
+        .containsExactly("s", "a", "b", "c");
+    assertThat(GraphAlgorithms.reachable(List.of("s"), g, 10, id -> true))
+        .containsExactly("s", "a", "b", "x", "c");
+  }
+
+  @ParameterizedTest(name = "seed {0}")
+  @ValueSource(longs = {1, 2, 3, 4, 5})
+  void ppr_overTheSubgraphWithinTheHopLimit_whenItHoldsAllTheSeedsReach_equalsTheGlobalPpr(
+      long seed) {
+    // two halves joined only from the second to the first, zero weights, nodes without links
+    SplittableRandom r = new SplittableRandom(seed);
+    int n = 200;
+    Map<String, List<Link>> links = new HashMap<>();
+    List<String> all = new ArrayList<>();
+    for (int i = 0; i < n; i++) {
+      all.add("n" + i);
+      int half = i < n / 2 ? 0 : n / 2;
+      for (int e = r.nextInt(4); e > 0; e--) {
+        int to = r.nextInt(10) == 0 ? r.nextInt(n / 2) : half + r.nextInt(n / 2);
+        double w = r.nextInt(8) == 0 ? 0 : r.nextDouble();
+        links.computeIfAbsent("n" + i, k -> new ArrayList<>()).add(new Link("n" + to, "rel", w));
+      }
+    }
+    GraphAlgorithms.Links g = node -> links.getOrDefault(node, List.of());
+    Map<String, Double> seeds = seeds("n" + r.nextInt(n / 2), 0.9, "n" + r.nextInt(n / 2), 0.4);
+
+    GraphAlgorithms.PageRank global =
+        GraphAlgorithms.personalizedPageRank(all, seeds, g, 0.15, 1e-10, 1000);
+    Set<String> reached = GraphAlgorithms.reachable(seeds.keySet(), g, n, id -> true);
+    List<String> local = all.stream().filter(reached::contains).toList();
+    GraphAlgorithms.PageRank restricted =
+        GraphAlgorithms.personalizedPageRank(local, seeds, g, 0.15, 1e-10, 1000);
+
+    assertThat(reached).hasSizeLessThan(n);
+    assertThat(restricted.iterations()).isEqualTo(global.iterations());
+    global
+        .rank()
+        .forEach(
+            (id, v) -> {
+              if (reached.contains(id)) {
+                assertThat(restricted.rank().get(id)).as(id).isEqualTo(v);
+              } else {
+                assertThat(v).as(id).isZero();
+              }
+            });
   }
 }
