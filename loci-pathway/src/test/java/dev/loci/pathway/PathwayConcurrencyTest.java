@@ -49,11 +49,10 @@ class PathwayConcurrencyTest {
                       pathways.recordReplay(NS, root, true);
                     } else {
                       // every reviser races to extend the chain from the head it last saw
-                      String head =
-                          pathways
-                              .listVersions(NS, root, new LegalCapability("test"))
-                              .get(revisedHead(pathways, root))
-                              .traceUid();
+                      // one read: the chain and its head from the same view
+                      List<PathwayTrace> seen =
+                          pathways.listVersions(NS, root, new LegalCapability("test"));
+                      String head = seen.get(seen.size() - 1).traceUid();
                       try {
                         pathways.revise(NS, head, b -> b.finalVerdict("by " + worker));
                         revised.incrementAndGet();
@@ -85,9 +84,5 @@ class PathwayConcurrencyTest {
       assertThat(stats.replays()).isEqualTo((long) threads / 2 * perThread);
       assertThat(stats.replaysSucceeded()).isEqualTo(stats.replays());
     }
-  }
-
-  private static int revisedHead(PathwayMemory pathways, String root) {
-    return pathways.listVersions(NS, root, new LegalCapability("test")).size() - 1;
   }
 }
