@@ -554,6 +554,9 @@ public final class RecallMemory {
    * Recalls from {@code ns}. The weights in force are the query's, else those of the domain pack
    * that made the namespace's nodes (their {@code pack} attribute, when it names exactly one known
    * pack), else {@link ScoreWeights#DEFAULT}.
+   *
+   * @throws dev.loci.StorageException if the instance is closed, or closes while the recall
+   *     computes vectors
    */
   public RecallResult recall(Namespace ns, RecallQuery query) {
     Objects.requireNonNull(ns, "ns");
