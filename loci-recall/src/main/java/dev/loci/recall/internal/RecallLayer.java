@@ -638,7 +638,9 @@ public final class RecallLayer implements Layer {
    * entries for nodes changed since are counted too). Call with shared access.
    */
   public int missingVectorCount(EmbeddingProvider provider, Namespace ns) {
-    checkOpen();
+    if (closed) {
+      return 0;
+    }
     return vectors.model(provider.modelId()).map(m -> m.pending(ns).size()).orElse(0);
   }
 
@@ -647,7 +649,9 @@ public final class RecallLayer implements Layer {
    * with shared access, then embed without it and hand the vectors to {@link #addVectors}.
    */
   public List<Missing> missingVectors(EmbeddingProvider provider, Namespace ns, int max) {
-    checkOpen();
+    if (closed) {
+      return List.of(); // the next open finds what is missing
+    }
     Optional<VectorIndex.Model> m = vectors.model(provider.modelId());
     Graph g = graphs.get(ns);
     if (m.isEmpty() || g == null) {
@@ -667,8 +671,8 @@ public final class RecallLayer implements Layer {
   }
 
   /**
-   * Stores vectors computed for {@link #missingVectors}, skipping nodes that changed meanwhile.
-   * Call with shared access.
+   * Stores vectors computed for {@link #missingVectors}, skipping nodes that changed meanwhile, or
+   * all of them if the layer closed meanwhile. Call with shared access.
    *
    * @throws IllegalStateException if the counts or dimensions do not match
    */
@@ -684,7 +688,10 @@ public final class RecallLayer implements Layer {
               + nodes.size()
               + " texts");
     }
-    checkOpen();
+    if (closed) {
+      // see checkOpen; dropped, the next open finds these nodes missing again
+      return;
+    }
     VectorIndex.Model m = vectors.model(provider.modelId()).orElseThrow();
     Graph g = graphs.get(ns);
     for (int i = 0; i < nodes.size(); i++) {
@@ -697,10 +704,12 @@ public final class RecallLayer implements Layer {
   }
 
   /**
-   * Refuses index access once {@link #close} ran. Callers hold the engine's shared lock and close
-   * holds its exclusive one, so nothing passes this check and then meets closed indexes; without it
-   * vectors computed while the instance closed would open a shard again (an index writer, holding
-   * the directory's lock, that nothing closes) and a recall would answer from emptied indexes.
+   * Refuses searches once {@link #close} ran (vectors arriving then are dropped, see {@link
+   * #addVectors}). Callers hold the engine's shared lock and close holds its exclusive one, so
+   * nothing passes this check and then meets closed indexes; without it vectors computed while the
+   * instance closed would open a shard again (an index writer holding the directory's lock that
+   * nothing closes, so the directory could not be opened again in this process) and a recall would
+   * answer from emptied indexes.
    *
    * @throws StorageException if the layer is closed
    */

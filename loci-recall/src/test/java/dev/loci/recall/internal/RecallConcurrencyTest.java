@@ -364,6 +364,41 @@ class RecallConcurrencyTest {
   }
 
   @Test
+  void putNode_embeddingWhileTheInstanceCloses_returnsTheDurableVersion() throws Exception {
+    Path dir = tmp.resolve("data");
+    GatedProvider gated = new GatedProvider();
+    AtomicReference<Object> outcome = new AtomicReference<>();
+    Thread put;
+    try (Loci loci = Loci.open(dir)) {
+      RecallMemory slow = RecallMemory.of(loci, gated);
+      gated.armed = true;
+      put =
+          new Thread(
+              () -> {
+                try {
+                  outcome.set(slow.putNode(NS, MemoryNode.builder("a", "unit", "refund").build()));
+                } catch (Throwable e) {
+                  outcome.set(e);
+                }
+              },
+              "put");
+      put.start();
+      assertThat(gated.entered.await(10, TimeUnit.SECONDS)).as("put is embedding").isTrue();
+    } finally {
+      gated.release.countDown();
+    }
+    put.join(TimeUnit.SECONDS.toMillis(10));
+    assertThat(outcome.get()).isInstanceOf(RecordVersion.class);
+    gated.armed = false;
+    try (Loci loci = Loci.open(dir)) {
+      RecallMemory m = RecallMemory.of(loci, gated);
+      assertThat(m.recall(NS, RecallQuery.builder("refund", RecallMode.EMBEDDING).build()).ids())
+          .containsExactly("a");
+      assertVectorsMatch(loci, gated, true);
+    }
+  }
+
+  @Test
   void recall_afterClose_failsNamingTheClose() {
     RecallMemory m;
     try (Loci loci = Loci.open(tmp.resolve("data"))) {
