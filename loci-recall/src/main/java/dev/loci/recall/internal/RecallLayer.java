@@ -634,17 +634,6 @@ public final class RecallLayer implements Layer {
   }
 
   /**
-   * How many nodes of {@code ns} may lack a vector of {@code provider}'s model (an upper bound:
-   * entries for nodes changed since are counted too). Call with shared access.
-   */
-  public int missingVectorCount(EmbeddingProvider provider, Namespace ns) {
-    if (closed) {
-      return 0;
-    }
-    return vectors.model(provider.modelId()).map(m -> m.pending(ns).size()).orElse(0);
-  }
-
-  /**
    * Up to {@code max} live nodes of {@code ns} whose vector {@code provider}'s model lacks. Call
    * with shared access, then embed without it and hand the vectors to {@link #addVectors}.
    */

@@ -14,6 +14,7 @@ import dev.loci.recall.RecallItem;
 import dev.loci.recall.RecallMemory;
 import dev.loci.recall.RecallMode;
 import dev.loci.recall.RecallQuery;
+import dev.loci.recall.RecallResult;
 import dev.loci.recall.RecordVersion;
 import dev.loci.recall.spi.EmbeddingProvider;
 import java.io.PrintWriter;
@@ -27,6 +28,7 @@ import java.util.Optional;
 import java.util.Queue;
 import java.util.Random;
 import java.util.Set;
+import java.util.concurrent.Callable;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
@@ -72,6 +74,7 @@ class RecallConcurrencyTest {
   static final class GatedProvider implements EmbeddingProvider {
     private final HashingEmbeddingProvider hashing = HashingEmbeddingProvider.create();
     volatile boolean armed;
+    final AtomicInteger texts = new AtomicInteger();
     final CountDownLatch entered = new CountDownLatch(1);
     final CountDownLatch release = new CountDownLatch(1);
 
@@ -87,6 +90,7 @@ class RecallConcurrencyTest {
 
     @Override
     public List<float[]> embedDocuments(List<String> texts) {
+      this.texts.addAndGet(texts.size());
       if (armed) {
         entered.countDown();
         try {
@@ -318,11 +322,54 @@ class RecallConcurrencyTest {
     }
   }
 
+  /**
+   * Runs {@code call} on a new thread, its outcome (value or throwable) going to {@code outcome},
+   * and returns once the thread waits in {@code gated}'s model.
+   */
+  private static Thread startEmbedding(
+      GatedProvider gated, Callable<?> call, AtomicReference<Object> outcome) throws Exception {
+    gated.armed = true;
+    Thread t =
+        new Thread(
+            () -> {
+              try {
+                outcome.set(call.call());
+              } catch (Throwable e) {
+                outcome.set(e);
+              }
+            },
+            "embedding");
+    t.start();
+    assertThat(gated.entered.await(10, TimeUnit.SECONDS)).as("the call is embedding").isTrue();
+    return t;
+  }
+
+  /** Lets {@code embedding} go on, waits for it, and returns its outcome. */
+  private static Object finish(
+      GatedProvider gated, Thread embedding, AtomicReference<Object> outcome)
+      throws InterruptedException {
+    gated.release.countDown();
+    embedding.join(TimeUnit.SECONDS.toMillis(10));
+    assertThat(embedding.isAlive()).as("still embedding").isFalse();
+    gated.armed = false;
+    return outcome.get();
+  }
+
+  /** Opens {@code dir} again: "refund" recalls {@code id}, and every vector is current. */
+  private static void assertReopens(Path dir, GatedProvider gated, String id) {
+    try (Loci loci = Loci.open(dir)) {
+      RecallMemory m = RecallMemory.of(loci, gated);
+      assertThat(m.recall(NS, RecallQuery.builder("refund", RecallMode.EMBEDDING).build()).ids())
+          .contains(id);
+      assertVectorsMatch(loci, gated, true);
+    }
+  }
+
   @Test
   void recall_embeddingWhileTheInstanceCloses_failsAndLeavesNoIndexOpen() throws Exception {
     Path dir = tmp.resolve("data");
     GatedProvider gated = new GatedProvider();
-    AtomicReference<Throwable> outcome = new AtomicReference<>();
+    AtomicReference<Object> outcome = new AtomicReference<>();
     Thread recall;
     try (Loci loci = Loci.open(dir)) {
       RecallMemory slow = RecallMemory.of(loci, gated);
@@ -330,37 +377,22 @@ class RecallConcurrencyTest {
       for (int i = 0; i < 20; i++) {
         slow.putNode(NS, MemoryNode.builder("n" + i, "unit", text(r, 6)).build());
       }
-      gated.armed = true;
       // written and embedded by another model's memory, so the gated one still lacks its vector
       RecallMemory.of(loci, new SaltedProvider())
           .putNode(NS, MemoryNode.builder("late", "unit", "refund contract").build());
       recall =
-          new Thread(
-              () -> {
-                try {
-                  slow.recall(NS, RecallQuery.builder("refund", RecallMode.EMBEDDING).build());
-                } catch (Throwable e) {
-                  outcome.set(e);
-                }
-              },
-              "recall");
-      recall.start();
-      assertThat(gated.entered.await(10, TimeUnit.SECONDS)).as("recall is embedding").isTrue();
-    } finally {
-      gated.release.countDown();
+          startEmbedding(
+              gated,
+              () -> slow.recall(NS, RecallQuery.builder("refund", RecallMode.EMBEDDING).build()),
+              outcome);
     }
-    recall.join(TimeUnit.SECONDS.toMillis(10));
-    assertThat(outcome.get())
+    // before the fix the late vector reopened the closed index (a writer holding its lock), the
+    // recall answered, and the reopen below failed: "Lock held by this virtual machine"
+    assertThat(finish(gated, recall, outcome))
         .as("a recall whose vectors arrive after close")
         .isInstanceOf(StorageException.class)
-        .hasMessageContaining("closed");
-    gated.armed = false;
-    try (Loci loci = Loci.open(dir)) {
-      RecallMemory m = RecallMemory.of(loci, gated);
-      assertThat(m.recall(NS, RecallQuery.builder("refund", RecallMode.EMBEDDING).build()).ids())
-          .contains("late");
-      assertVectorsMatch(loci, gated, true);
-    }
+        .hasFieldOrPropertyWithValue("message", "this Loci instance is closed");
+    assertReopens(dir, gated, "late");
   }
 
   @Test
@@ -371,29 +403,40 @@ class RecallConcurrencyTest {
     Thread put;
     try (Loci loci = Loci.open(dir)) {
       RecallMemory slow = RecallMemory.of(loci, gated);
-      gated.armed = true;
       put =
-          new Thread(
-              () -> {
-                try {
-                  outcome.set(slow.putNode(NS, MemoryNode.builder("a", "unit", "refund").build()));
-                } catch (Throwable e) {
-                  outcome.set(e);
-                }
-              },
-              "put");
-      put.start();
-      assertThat(gated.entered.await(10, TimeUnit.SECONDS)).as("put is embedding").isTrue();
-    } finally {
-      gated.release.countDown();
+          startEmbedding(
+              gated,
+              () -> slow.putNode(NS, MemoryNode.builder("a", "unit", "refund").build()),
+              outcome);
     }
-    put.join(TimeUnit.SECONDS.toMillis(10));
-    assertThat(outcome.get()).isInstanceOf(RecordVersion.class);
-    gated.armed = false;
-    try (Loci loci = Loci.open(dir)) {
-      RecallMemory m = RecallMemory.of(loci, gated);
-      assertThat(m.recall(NS, RecallQuery.builder("refund", RecallMode.EMBEDDING).build()).ids())
-          .containsExactly("a");
+    assertThat(finish(gated, put, outcome)).isInstanceOf(RecordVersion.class);
+    assertReopens(dir, gated, "a");
+  }
+
+  @Test
+  void recall_nodesWrittenWhileItEmbeds_areLeftToTheNextCall() throws Exception {
+    // regression: recall embedded until nothing was missing, so a stream of writes (an ingest)
+    // arriving faster than the model embeds held it for as long as the stream lasted
+    GatedProvider gated = new GatedProvider();
+    AtomicReference<Object> outcome = new AtomicReference<>();
+    try (Loci loci = Loci.open(tmp.resolve("data"))) {
+      RecallMemory slow = RecallMemory.of(loci, gated);
+      RecallMemory other = RecallMemory.of(loci, new SaltedProvider());
+      other.putNode(NS, MemoryNode.builder("first", "unit", "refund").build());
+      Thread recall =
+          startEmbedding(
+              gated,
+              () -> slow.recall(NS, RecallQuery.builder("refund", RecallMode.EMBEDDING).build()),
+              outcome);
+      Random r = new Random(SEED);
+      for (int i = 0; i < 300; i++) {
+        other.putNode(NS, MemoryNode.builder("n" + i, "unit", text(r, 6)).build());
+      }
+      assertThat(finish(gated, recall, outcome)).isInstanceOf(RecallResult.class);
+      assertThat(gated.texts.get())
+          .as("texts embedded: the missing node, then the query")
+          .isEqualTo(2);
+      assertThat(slow.embed(NS, RecallMemory.Progress.NONE)).isEqualTo(300);
       assertVectorsMatch(loci, gated, true);
     }
   }
