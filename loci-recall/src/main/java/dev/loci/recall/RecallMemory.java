@@ -49,8 +49,8 @@ import java.util.Set;
  * validated, journaled and durable before they return. The text and vector indexes are projections
  * kept under the data directory's {@code index/recall/} with the journal sequence they reflect, so
  * an open reuses them (or catches them up) instead of rebuilding; vectors of this memory's model
- * are computed after each write and before each recall, outside the engine's lock. Returned values
- * are immutable. Thread-safe.
+ * are computed after each write and, for the nodes that lack one when it begins, before each
+ * recall, outside the engine's lock. Returned values are immutable. Thread-safe.
  */
 public final class RecallMemory {
   /** How many records (nodes and edges) an ingest writes per journal batch at most. */
@@ -125,7 +125,7 @@ public final class RecallMemory {
     Objects.requireNonNull(node, "node");
     RecordVersion<MemoryNode> v =
         write(ns, List.of(node), List.of(), List.of(), List.of()).nodes().get(node.id());
-    embedPending(ns, Progress.NONE);
+    embedPending(ns, Progress.NONE, false);
     return v;
   }
 
@@ -441,7 +441,7 @@ public final class RecallMemory {
   public int embed(Namespace ns, Progress progress) {
     Objects.requireNonNull(ns, "ns");
     Objects.requireNonNull(progress, "progress");
-    return embedPending(ns, progress);
+    return embedPending(ns, progress, true);
   }
 
   private static <T> List<T> slice(List<T> list, int from, int to, int offset) {
@@ -554,13 +554,16 @@ public final class RecallMemory {
    * Recalls from {@code ns}. The weights in force are the query's, else those of the domain pack
    * that made the namespace's nodes (their {@code pack} attribute, when it names exactly one known
    * pack), else {@link ScoreWeights#DEFAULT}.
+   *
+   * @throws dev.loci.StorageException if the instance is closed, or closes while the recall
+   *     computes vectors
    */
   public RecallResult recall(Namespace ns, RecallQuery query) {
     Objects.requireNonNull(ns, "ns");
     Objects.requireNonNull(query, "query");
     Optional<float[]> vector = Optional.empty();
     if (query.mode() != RecallMode.LEXICAL) {
-      embedPending(ns, Progress.NONE);
+      embedPending(ns, Progress.NONE, false);
       vector = Optional.of(RecallLayer.checked(embeddings, embeddings.embedQuery(query.text())));
     }
     Optional<float[]> queryVector = vector;
@@ -573,26 +576,36 @@ public final class RecallMemory {
 
   /**
    * {@link #embed}, holding the engine's lock only to read the nodes and to store the vectors,
-   * never while the model runs.
+   * never while the model runs. {@code untilNone}: until no vector is missing, nodes written
+   * meanwhile included; otherwise only the nodes missing when it began, so that writes arriving
+   * faster than the model embeds cannot hold a recall or a put forever (what they wrote is left to
+   * the next call).
    */
-  private int embedPending(Namespace ns, Progress progress) {
-    int total = engine.read(() -> layer.missingVectorCount(embeddings, ns));
+  private int embedPending(Namespace ns, Progress progress, boolean untilNone) {
     int done = 0;
     while (true) {
       List<RecallLayer.Missing> missing =
-          engine.read(() -> layer.missingVectors(embeddings, ns, EMBED_BATCH));
+          engine.read(() -> layer.missingVectors(embeddings, ns, Integer.MAX_VALUE));
       if (missing.isEmpty()) {
         return done;
       }
-      List<float[]> vectors =
-          embeddings.embedDocuments(missing.stream().map(RecallLayer.Missing::content).toList());
-      engine.read(
-          () -> {
-            layer.addVectors(embeddings, ns, missing, vectors);
-            return null;
-          });
-      done += missing.size();
-      progress.advanced(ns.value(), done, Math.max(total, done));
+      int total = done + missing.size();
+      for (int from = 0; from < missing.size(); from += EMBED_BATCH) {
+        List<RecallLayer.Missing> batch =
+            missing.subList(from, Math.min(missing.size(), from + EMBED_BATCH));
+        List<float[]> vectors =
+            embeddings.embedDocuments(batch.stream().map(RecallLayer.Missing::content).toList());
+        engine.read(
+            () -> {
+              layer.addVectors(embeddings, ns, batch, vectors);
+              return null;
+            });
+        done += batch.size();
+        progress.advanced(ns.value(), done, total);
+      }
+      if (!untilNone) {
+        return done;
+      }
     }
   }
 

@@ -7,6 +7,7 @@ import dev.loci.InvalidRequestException;
 import dev.loci.Namespace;
 import dev.loci.NotFoundException;
 import dev.loci.StaleVersionException;
+import dev.loci.StorageException;
 import dev.loci.recall.GraphStats;
 import dev.loci.recall.MemoryEdge;
 import dev.loci.recall.MemoryNode;
@@ -76,8 +77,10 @@ public final class RecallLayer implements Layer {
   private TextIndex text = new TextIndex(Optional.empty());
   private VectorIndex vectors = new VectorIndex(Optional.empty());
   private boolean indexing; // false while recovering: the indexes are reconciled once, after
+  private volatile boolean closed; // set under the engine's exclusive lock; read under its shared
   private volatile long appliedSeq;
   private long lastCommitNanos = System.nanoTime();
+  private volatile long commitNanos = COMMIT_MILLIS * 1_000_000;
   private final java.util.concurrent.atomic.AtomicInteger rebuilds =
       new java.util.concurrent.atomic.AtomicInteger();
   private final java.util.concurrent.atomic.AtomicInteger catchUps =
@@ -605,6 +608,7 @@ public final class RecallLayer implements Layer {
 
   /** The BM25 matches of {@code query} in {@code ns}. */
   List<TextIndex.Hit> searchText(Namespace ns, String query, int k) {
+    checkOpen();
     return text.search(ns, query, k);
   }
 
@@ -613,6 +617,7 @@ public final class RecallLayer implements Layer {
    * query} (a unit vector), with a positive cosine, best first; none if the model is not in use.
    */
   List<VectorIndex.Hit> searchVectors(String modelId, Namespace ns, float[] query, int k) {
+    checkOpen();
     return vectors.model(modelId).map(m -> vectors.search(m, ns, query, k)).orElse(List.of());
   }
 
@@ -627,6 +632,7 @@ public final class RecallLayer implements Layer {
    * access.
    */
   public void useModel(EmbeddingProvider provider) {
+    checkOpen();
     vectors.model(
         provider,
         m -> {
@@ -638,18 +644,13 @@ public final class RecallLayer implements Layer {
   }
 
   /**
-   * How many nodes of {@code ns} may lack a vector of {@code provider}'s model (an upper bound:
-   * entries for nodes changed since are counted too). Call with shared access.
-   */
-  public int missingVectorCount(EmbeddingProvider provider, Namespace ns) {
-    return vectors.model(provider.modelId()).map(m -> m.pending(ns).size()).orElse(0);
-  }
-
-  /**
    * Up to {@code max} live nodes of {@code ns} whose vector {@code provider}'s model lacks. Call
    * with shared access, then embed without it and hand the vectors to {@link #addVectors}.
    */
   public List<Missing> missingVectors(EmbeddingProvider provider, Namespace ns, int max) {
+    if (closed) {
+      return List.of(); // the next open finds what is missing
+    }
     Optional<VectorIndex.Model> m = vectors.model(provider.modelId());
     Graph g = graphs.get(ns);
     if (m.isEmpty() || g == null) {
@@ -669,8 +670,8 @@ public final class RecallLayer implements Layer {
   }
 
   /**
-   * Stores vectors computed for {@link #missingVectors}, skipping nodes that changed meanwhile.
-   * Call with shared access.
+   * Stores vectors computed for {@link #missingVectors}, skipping nodes that changed meanwhile, or
+   * all of them if the layer closed meanwhile. Call with shared access.
    *
    * @throws IllegalStateException if the counts or dimensions do not match
    */
@@ -686,6 +687,10 @@ public final class RecallLayer implements Layer {
               + nodes.size()
               + " texts");
     }
+    if (closed) {
+      // see checkOpen; dropped, the next open finds these nodes missing again
+      return;
+    }
     VectorIndex.Model m = vectors.model(provider.modelId()).orElseThrow();
     Graph g = graphs.get(ns);
     for (int i = 0; i < nodes.size(); i++) {
@@ -698,12 +703,38 @@ public final class RecallLayer implements Layer {
   }
 
   /**
+   * Refuses searches once {@link #close} ran (vectors arriving then are dropped, see {@link
+   * #addVectors}). Callers hold the engine's shared lock and close holds its exclusive one, so
+   * nothing passes this check and then meets closed indexes; without it vectors computed while the
+   * instance closed would open a shard again (an index writer holding the directory's lock that
+   * nothing closes, so the directory could not be opened again in this process) and a recall would
+   * answer from emptied indexes.
+   *
+   * @throws StorageException if the layer is closed
+   */
+  private void checkOpen() {
+    if (closed) {
+      throw new StorageException("this Loci instance is closed");
+    }
+  }
+
+  /**
    * Returns {@code v}, a vector {@code provider} computed, after checking its dimension.
    *
    * @throws IllegalStateException if it has the wrong number of dimensions
    */
   public static float[] checked(EmbeddingProvider provider, float[] v) {
     return VectorIndex.checked(provider, v);
+  }
+
+  /** Every vector document {@code modelId} holds for {@code ns}. Call with shared access. */
+  List<VectorIndex.Stored> storedVectors(String modelId, Namespace ns) {
+    return vectors.model(modelId).map(m -> vectors.stored(m, ns)).orElse(List.of());
+  }
+
+  /** Sets how often, at most, the indexes commit while writes arrive (tests commit often). */
+  void commitEvery(long millis) {
+    commitNanos = millis * 1_000_000;
   }
 
   /** Sets the namespace size from which vector search uses HNSW rather than an exact scan. */
@@ -776,7 +807,7 @@ public final class RecallLayer implements Layer {
   public void applied(long seq) {
     appliedSeq = seq;
     long now = System.nanoTime();
-    if (now - lastCommitNanos >= COMMIT_MILLIS * 1_000_000) {
+    if (now - lastCommitNanos >= commitNanos) {
       lastCommitNanos = now;
       text.shards().commit(seq, false);
       vectors.commit(seq, false);
@@ -792,6 +823,7 @@ public final class RecallLayer implements Layer {
       }
     } finally {
       indexing = false;
+      closed = true;
       try {
         text.shards().close();
       } finally {

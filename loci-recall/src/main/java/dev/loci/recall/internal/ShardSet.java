@@ -38,6 +38,7 @@ final class ShardSet {
   private final Analyzer analyzer;
   private final double segmentsPerTier;
   private final Map<Namespace, IndexShard> shards = new ConcurrentHashMap<>();
+  private volatile boolean closed;
 
   ShardSet(Optional<Path> root, String format, Analyzer analyzer, double segmentsPerTier) {
     this.root = root;
@@ -46,8 +47,16 @@ final class ShardSet {
     this.segmentsPerTier = segmentsPerTier;
   }
 
-  /** The shard of {@code ns}, opened (or created) on first use. */
+  /**
+   * The shard of {@code ns}, opened (or created) on first use.
+   *
+   * @throws IllegalStateException after {@link #close}: a shard opened then would never be closed
+   */
   IndexShard shard(Namespace ns) {
+    if (closed) {
+      throw new IllegalStateException(
+          "the indexes " + root.map(r -> "under " + r).orElse("in memory") + " are closed");
+    }
     return shards.computeIfAbsent(
         ns,
         n ->
@@ -157,6 +166,7 @@ final class ShardSet {
 
   /** Closes every shard without committing. */
   void close() {
+    closed = true;
     RuntimeException failed = null;
     for (IndexShard s : shards.values()) {
       try {

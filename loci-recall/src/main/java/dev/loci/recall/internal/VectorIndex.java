@@ -13,8 +13,11 @@ import java.util.concurrent.ConcurrentHashMap;
 import org.apache.lucene.analysis.standard.StandardAnalyzer;
 import org.apache.lucene.document.Document;
 import org.apache.lucene.document.KnnFloatVectorField;
+import org.apache.lucene.index.BinaryDocValues;
+import org.apache.lucene.index.DocValues;
 import org.apache.lucene.index.FloatVectorValues;
 import org.apache.lucene.index.LeafReaderContext;
+import org.apache.lucene.index.NumericDocValues;
 import org.apache.lucene.index.VectorSimilarityFunction;
 import org.apache.lucene.search.DocIdSetIterator;
 import org.apache.lucene.search.KnnFloatVectorQuery;
@@ -37,8 +40,28 @@ import org.apache.lucene.util.VectorUtil;
  * <p>Vectors are unit length (the {@link EmbeddingProvider} contract), so similarity is the dot
  * product; Lucene reports {@code (1 + dot) / 2}, which is mapped back to the cosine.
  *
- * <p>Dropping and pending changes happen under the engine's exclusive lock; searching and adding
- * computed vectors under its shared lock, from any number of threads.
+ * <p>Concurrency. Dropping and pending changes happen under the engine's exclusive lock (apply);
+ * searching and adding computed vectors under its shared lock, from any number of threads and
+ * models. Adding under the shared lock is safe because:
+ *
+ * <ul>
+ *   <li>{@link RecallLayer#addVectors} checks, under the same shared lock, that each node is still
+ *       live at the version its text was read at, and apply (which drops a changed or removed
+ *       node's vector) needs the exclusive lock, so no change comes between the check and the add;
+ *       a vector computed for an old version is skipped and the new version stays pending. A (node,
+ *       version) pair always names the same content, so two threads adding it add equal vectors,
+ *       and Lucene's {@code updateDocument} on one id keeps only one document;
+ *   <li>the pending maps are concurrent and an add removes only the version it stored;
+ *   <li>Lucene's writer and searcher manager are thread-safe, and a search runs on one
+ *       point-in-time reader, so the exact/HNSW choice and the scan see one fixed set of vectors
+ *       while adds go on;
+ *   <li>commits and close need the exclusive lock, so none runs during an add, except the first
+ *       commit of a model {@link #model(EmbeddingProvider, java.util.function.Consumer)} opens,
+ *       which no one else sees yet; after close the layer refuses every add and search.
+ * </ul>
+ *
+ * <p>{@code RecallConcurrencyTest} checks the result: every live node ends with the vector of its
+ * current content and version in every model, and removed nodes are never recalled.
  */
 final class VectorIndex {
   /** Below this many vectors in a namespace, search scans them all instead of using HNSW. */
@@ -227,6 +250,49 @@ final class VectorIndex {
               hits.removeIf(h -> !(h.score() > 0));
               hits.sort(Comparator.comparingDouble(Hit::score).reversed().thenComparing(Hit::id));
               return List.copyOf(hits.subList(0, Math.min(k, hits.size())));
+            });
+  }
+
+  /** A stored vector document: the node, the version it was computed from, the vector. */
+  record Stored(String id, int version, float[] vector) {}
+
+  /**
+   * Every live vector document of {@code ns} in model {@code m}, several per node if the index
+   * holds duplicates (for tests that check the index against the graph).
+   */
+  List<Stored> stored(Model m, Namespace ns) {
+    Optional<IndexShard> shard = m.shards.find(ns);
+    if (shard.isEmpty()) {
+      return List.of();
+    }
+    return shard
+        .get()
+        .withSearcher(
+            searcher -> {
+              List<Stored> out = new ArrayList<>();
+              for (LeafReaderContext leaf : searcher.getIndexReader().leaves()) {
+                FloatVectorValues values = leaf.reader().getFloatVectorValues(VECTOR);
+                if (values == null) {
+                  continue;
+                }
+                Bits live = leaf.reader().getLiveDocs();
+                BinaryDocValues ids = DocValues.getBinary(leaf.reader(), IndexShard.ID);
+                NumericDocValues versions = DocValues.getNumeric(leaf.reader(), IndexShard.VERSION);
+                for (int d = values.nextDoc();
+                    d != DocIdSetIterator.NO_MORE_DOCS;
+                    d = values.nextDoc()) {
+                  if ((live == null || live.get(d))
+                      && ids.advanceExact(d)
+                      && versions.advanceExact(d)) {
+                    out.add(
+                        new Stored(
+                            ids.binaryValue().utf8ToString(),
+                            (int) versions.longValue(),
+                            values.vectorValue().clone()));
+                  }
+                }
+              }
+              return out;
             });
   }
 
