@@ -157,6 +157,8 @@ final class IndexShard implements AutoCloseable {
     IndexWriterConfig c = new IndexWriterConfig(analyzer);
     c.setCommitOnClose(false);
     c.setRAMBufferSizeMB(64);
+    // commits run under the engine's exclusive lock: never wait there for merges to finish
+    c.setMaxFullFlushMergeWaitMillis(0);
     TieredMergePolicy merges = new TieredMergePolicy();
     merges.setForceMergeDeletesPctAllowed(0); // expungeDeletes leaves no deleted document
     merges.setSegmentsPerTier(segmentsPerTier);
