@@ -8,6 +8,7 @@ import dev.loci.internal.SnapshotStore;
 import dev.loci.internal.TraceLayer;
 import dev.loci.spi.AppendListener;
 import dev.loci.spi.CommandExecutor;
+import dev.loci.spi.Journal;
 import dev.loci.spi.Layer;
 import dev.loci.spi.LayerProvider;
 import java.io.IOException;
@@ -20,6 +21,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.ServiceLoader;
+import java.util.function.Function;
 import java.util.function.Supplier;
 
 /**
@@ -228,8 +230,19 @@ public final class Loci implements AutoCloseable {
     private boolean discoverLayers = true;
     private final List<Supplier<Layer>> extraLayers = new ArrayList<>();
     private AppendListener appendListener = AppendListener.NONE;
+    private Optional<Function<Path, Journal>> journalOpener = Optional.empty();
 
     private Builder() {}
+
+    /**
+     * Opens the journal with {@code opener} (given the data directory) instead of the file journal
+     * under {@code journal/}: how a PostgreSQL journal plugs in. Snapshots and indexes stay in the
+     * data directory. The journal is closed with the {@link Loci}. Part of the SPI.
+     */
+    public Builder journal(Function<Path, Journal> opener) {
+      this.journalOpener = Optional.of(Objects.requireNonNull(opener, "opener"));
+      return this;
+    }
 
     /**
      * Adds a layer made by {@code factory} on open, beside the trace store and the layers found
@@ -323,7 +336,9 @@ public final class Loci implements AutoCloseable {
      *     #createIfMissing(boolean)} is off
      */
     public Loci open() {
-      if (!createIfMissing && !Files.isDirectory(dataDir.resolve("journal"))) {
+      if (!createIfMissing
+          && journalOpener.isEmpty()
+          && !Files.isDirectory(dataDir.resolve("journal"))) {
         throw new NotFoundException(
             "data", "no Loci data directory at " + dataDir + " (nothing has been stored there)");
       }
@@ -334,10 +349,18 @@ public final class Loci implements AutoCloseable {
             "cannot create data directory " + dataDir + ": " + e.getMessage(), e);
       }
       DataDirLock lock = DataDirLock.acquire(dataDir);
-      FileJournal journal = null;
+      Journal journal = null;
       List<Layer> layers = List.of();
       try {
-        journal = FileJournal.open(dataDir.resolve("journal"), durability, segmentBytes);
+        List<Damage> openDamage = List.of();
+        if (journalOpener.isPresent()) {
+          journal = journalOpener.get().apply(dataDir);
+        } else {
+          FileJournal files =
+              FileJournal.open(dataDir.resolve("journal"), durability, segmentBytes);
+          openDamage = files.openDamage();
+          journal = files;
+        }
         SnapshotStore snapshots = SnapshotStore.open(dataDir.resolve("snapshots"));
         List<Layer> all = new ArrayList<>();
         all.add(new TraceLayer());
@@ -349,8 +372,7 @@ public final class Loci implements AutoCloseable {
           l.attach(dataDir);
         }
         layers = all;
-        Engine engine =
-            Engine.open(journal, Optional.of(snapshots), all, clock, journal.openDamage());
+        Engine engine = Engine.open(journal, Optional.of(snapshots), all, clock, openDamage);
         engine.listen(appendListener);
         return new Loci(this, lock, engine, List.copyOf(all));
       } catch (RuntimeException e) {

@@ -1,0 +1,498 @@
+package dev.loci.postgres;
+
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+import dev.loci.Damage;
+import dev.loci.StorageException;
+import dev.loci.spi.Batch;
+import dev.loci.spi.Journal;
+import dev.loci.spi.JournalEntry;
+import dev.loci.spi.JournalLine;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.OptionalLong;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Consumer;
+import org.flywaydb.core.Flyway;
+import org.flywaydb.core.api.MigrationInfo;
+
+/**
+ * A {@link Journal} whose batches are rows of a PostgreSQL table: the source of truth shared by
+ * Loci servers that each keep their own projections (DESIGN.md section 4).
+ *
+ * <p>Design. Each row holds the batch's sequence number, namespace and its exact file-journal line
+ * (JSON with its CRC-32C, {@link JournalLine}), so a row is checked and decoded exactly as a line
+ * of a segment file. {@link #append} numbers a batch and keeps it pending in memory; {@link
+ * Appended#awaitDurable()} writes every pending batch in one transaction (group commit: the
+ * engine's round of commands shares one round trip) and returns once PostgreSQL has committed it,
+ * which is this journal's durability whatever {@link dev.loci.Durability} says. The transaction
+ * takes a transaction-scoped advisory lock, reads the head and checks that the pending batches
+ * continue it: numbers are assigned in the order transactions take the lock and a transaction
+ * commits before the next can take it, so the sequence is gapless and a reader never waits on a
+ * hole. If another server appended since this one last read the head, the write is refused (nothing
+ * is written) rather than forking the sequence.
+ *
+ * <p>A write whose commit reply is lost (the connection dropped mid-commit) is resolved before the
+ * call returns: a new connection takes the same advisory lock, which waits for the old transaction
+ * to end, and looks for the batch; present means durable, absent means not written. Only if that
+ * check cannot reach the database either does the journal become unusable (reopen it).
+ *
+ * <p>The schema is created and migrated by Flyway (history table {@code loci_schema_history}); a
+ * database whose schema is newer than this build knows is refused. Thread-safe.
+ */
+public final class PostgresJournal implements Journal {
+  /** The advisory lock key serializing appends across servers ("loci" in ASCII). */
+  static final long APPEND_LOCK = 0x6c6f6369L;
+
+  /** The newest schema version this build knows; a newer database is refused. */
+  static final int SCHEMA_VERSION = 1;
+
+  private static final String SOURCE = "postgresql:loci_batch";
+
+  private final HikariDataSource pool;
+  private final String description;
+  private final ReentrantLock lock = new ReentrantLock();
+  private final List<Pending> pending = new ArrayList<>(); // guarded by lock
+  private volatile long lastSeq; // numbered, maybe pending; guarded by lock for writes
+  private volatile long durableSeq; // committed in the database
+  private volatile StorageException failure;
+  private volatile boolean closed;
+
+  private record Pending(long seq, String ns, byte[] line) {}
+
+  private PostgresJournal(HikariDataSource pool, String description) {
+    this.pool = pool;
+    this.description = description;
+  }
+
+  /**
+   * Connects to the database at {@code url}, creates or migrates the schema, and reads the head.
+   *
+   * @param url {@code postgresql://[user[:password]@]host[:port]/database[?driver options]} or a
+   *     {@code jdbc:postgresql:} URL; driver options (such as {@code sslmode}) pass through
+   * @throws IllegalArgumentException naming the URL's form if it is not one of these
+   * @throws StorageException if the database cannot be reached or its schema is newer than this
+   *     build
+   */
+  public static PostgresJournal open(String url) {
+    return open(PostgresUrl.parse(url));
+  }
+
+  /** Like {@link #open(String)}, with the URL already parsed. */
+  public static PostgresJournal open(PostgresUrl url) {
+    HikariConfig config = new HikariConfig();
+    config.setJdbcUrl(url.jdbcUrl());
+    url.user().ifPresent(config::setUsername);
+    url.password().ifPresent(config::setPassword);
+    config.setMaximumPoolSize(4);
+    config.setPoolName("loci-journal");
+    config.setConnectionTimeout(5_000);
+    config.setInitializationFailTimeout(-1);
+    HikariDataSource pool = new HikariDataSource(config);
+    try {
+      migrate(pool, url.redacted());
+      PostgresJournal journal = new PostgresJournal(pool, url.redacted());
+      long head = journal.readHead();
+      journal.lastSeq = head;
+      journal.durableSeq = head;
+      return journal;
+    } catch (RuntimeException e) {
+      pool.close();
+      throw e;
+    }
+  }
+
+  private static void migrate(HikariDataSource pool, String where) {
+    Flyway flyway =
+        Flyway.configure()
+            .dataSource(pool)
+            .locations("classpath:dev/loci/postgres/migration")
+            .table("loci_schema_history")
+            .baselineOnMigrate(false)
+            .load();
+    try {
+      for (MigrationInfo applied : flyway.info().applied()) {
+        if (applied.getVersion() != null
+            && applied.getVersion().getMajor().intValue() > SCHEMA_VERSION) {
+          throw new StorageException(
+              "the Loci schema in "
+                  + where
+                  + " is at version "
+                  + applied.getVersion()
+                  + ", newer than this build knows ("
+                  + SCHEMA_VERSION
+                  + "): upgrade Loci, never downgrade the database");
+        }
+      }
+      flyway.migrate();
+    } catch (org.flywaydb.core.api.FlywayException e) {
+      throw new StorageException(
+          "cannot prepare the Loci schema in " + where + ": " + e.getMessage(), e);
+    }
+  }
+
+  private long readHead() {
+    try (Connection c = pool.getConnection();
+        Statement s = c.createStatement();
+        ResultSet r =
+            s.executeQuery(
+                "SELECT GREATEST((SELECT COALESCE(MAX(seq), 0) FROM loci_batch),"
+                    + " (SELECT floor FROM loci_journal WHERE id = 1))")) {
+      r.next();
+      return r.getLong(1);
+    } catch (SQLException e) {
+      throw unreachable("read the journal head", e);
+    }
+  }
+
+  @Override
+  public Appended append(Batch batch) {
+    lock.lock();
+    try {
+      checkUsable();
+      long seq = lastSeq + 1;
+      byte[] line = JournalLine.encode(seq, batch);
+      pending.add(new Pending(seq, batch.namespace().toString(), line));
+      lastSeq = seq;
+      return new Written(seq);
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  private final class Written implements Appended {
+    private final long seq;
+
+    Written(long seq) {
+      this.seq = seq;
+    }
+
+    @Override
+    public long seq() {
+      return seq;
+    }
+
+    @Override
+    public void awaitDurable() {
+      flushThrough(seq);
+    }
+  }
+
+  /**
+   * Commits every pending batch if {@code seq} is not yet durable. On failure nothing of the
+   * pending batches is in the database, they are dropped and their numbers are free again.
+   */
+  private void flushThrough(long seq) {
+    if (durableSeq >= seq) {
+      return;
+    }
+    lock.lock();
+    try {
+      if (durableSeq >= seq) {
+        return;
+      }
+      checkUsable();
+      if (pending.isEmpty()) {
+        throw new StorageException("batch " + seq + " was not written to " + description);
+      }
+      List<Pending> group = List.copyOf(pending);
+      pending.clear();
+      try {
+        commit(group);
+        durableSeq = group.get(group.size() - 1).seq();
+      } catch (StorageException e) {
+        lastSeq = durableSeq;
+        throw e;
+      }
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  private void commit(List<Pending> group) {
+    long first = group.get(0).seq();
+    long last = group.get(group.size() - 1).seq();
+    try (Connection c = pool.getConnection()) {
+      c.setAutoCommit(false);
+      try {
+        long head = lockedHead(c);
+        if (head != first - 1) {
+          c.rollback();
+          throw new StorageException(
+              "another writer appended to "
+                  + description
+                  + " (its head is batch "
+                  + head
+                  + ", this server expected "
+                  + (first - 1)
+                  + "); nothing was written: reopen to catch up");
+        }
+        try (PreparedStatement insert =
+            c.prepareStatement("INSERT INTO loci_batch (seq, ns, line) VALUES (?, ?, ?)")) {
+          for (Pending p : group) {
+            insert.setLong(1, p.seq());
+            insert.setString(2, p.ns());
+            insert.setBytes(3, p.line());
+            insert.addBatch();
+          }
+          insert.executeBatch();
+        }
+        try (PreparedStatement notify = c.prepareStatement("SELECT pg_notify('loci_batch', ?)")) {
+          notify.setString(1, Long.toString(last));
+          notify.execute();
+        }
+      } catch (SQLException e) {
+        rollbackQuietly(c, e);
+        throw new StorageException(
+            "journal write to "
+                + description
+                + " failed: "
+                + e.getMessage()
+                + "; nothing was written",
+            e);
+      }
+      try {
+        c.commit();
+      } catch (SQLException e) {
+        resolveLostCommit(group, e);
+      }
+    } catch (SQLException e) {
+      throw new StorageException(
+          "journal write to "
+              + description
+              + " failed: "
+              + e.getMessage()
+              + "; nothing was written",
+          e);
+    }
+  }
+
+  private static long lockedHead(Connection c) throws SQLException {
+    try (PreparedStatement s = c.prepareStatement("SELECT pg_advisory_xact_lock(?)")) {
+      s.setLong(1, APPEND_LOCK);
+      s.execute();
+    }
+    try (Statement s = c.createStatement();
+        ResultSet r =
+            s.executeQuery(
+                "SELECT GREATEST((SELECT COALESCE(MAX(seq), 0) FROM loci_batch),"
+                    + " (SELECT floor FROM loci_journal WHERE id = 1))")) {
+      r.next();
+      return r.getLong(1);
+    }
+  }
+
+  /**
+   * The commit's reply was lost: waits for the old transaction to end (by taking the same advisory
+   * lock) and looks for the group's last batch. Returns if it was committed; throws if not.
+   */
+  private void resolveLostCommit(List<Pending> group, SQLException lost) {
+    Pending last = group.get(group.size() - 1);
+    try (Connection c = pool.getConnection()) {
+      c.setAutoCommit(false);
+      lockedHead(c);
+      byte[] stored = null;
+      try (PreparedStatement s = c.prepareStatement("SELECT line FROM loci_batch WHERE seq = ?")) {
+        s.setLong(1, last.seq());
+        try (ResultSet r = s.executeQuery()) {
+          if (r.next()) {
+            stored = r.getBytes(1);
+          }
+        }
+      }
+      c.rollback();
+      if (stored != null && Arrays.equals(stored, last.line())) {
+        return; // committed after all
+      }
+      throw new StorageException(
+          "journal commit to "
+              + description
+              + " failed: "
+              + lost.getMessage()
+              + "; nothing was written",
+          lost);
+    } catch (SQLException e) {
+      lost.addSuppressed(e);
+      StorageException unknown =
+          new StorageException(
+              "journal commit to "
+                  + description
+                  + " may or may not have happened ("
+                  + lost.getMessage()
+                  + ") and the database cannot be asked; reopen the journal",
+              lost);
+      failure = unknown;
+      throw unknown;
+    }
+  }
+
+  private static void rollbackQuietly(Connection c, SQLException cause) {
+    try {
+      c.rollback();
+    } catch (SQLException e) {
+      cause.addSuppressed(e);
+    }
+  }
+
+  @Override
+  public long lastSeq() {
+    return lastSeq;
+  }
+
+  /** The sequence number of the last batch committed to the database by this journal or read. */
+  public long durableSeq() {
+    return durableSeq;
+  }
+
+  @Override
+  public void read(long fromSeq, Consumer<JournalEntry> entries, Consumer<Damage> damage) {
+    try (Connection c = pool.getConnection()) {
+      c.setAutoCommit(false); // a cursor: rows stream in fetch-size pieces
+      long floor;
+      try (Statement s = c.createStatement();
+          ResultSet r = s.executeQuery("SELECT floor FROM loci_journal WHERE id = 1")) {
+        r.next();
+        floor = r.getLong(1);
+      }
+      long expected = Math.max(fromSeq, floor + 1);
+      try (PreparedStatement s =
+          c.prepareStatement("SELECT seq, line FROM loci_batch WHERE seq >= ? ORDER BY seq")) {
+        s.setFetchSize(1000);
+        s.setLong(1, fromSeq);
+        try (ResultSet r = s.executeQuery()) {
+          while (r.next()) {
+            long seq = r.getLong(1);
+            byte[] line = r.getBytes(2);
+            if (seq > expected) {
+              damage.accept(
+                  new Damage(
+                      Damage.Kind.SEQUENCE_GAP,
+                      Path.of(SOURCE),
+                      -1,
+                      OptionalLong.of(seq),
+                      "batches " + expected + " to " + (seq - 1) + " are missing"));
+            }
+            expected = seq + 1;
+            JournalEntry entry;
+            try {
+              entry = JournalLine.decode(line);
+            } catch (IllegalArgumentException e) {
+              damage.accept(
+                  new Damage(
+                      Damage.Kind.BAD_LINE,
+                      Path.of(SOURCE),
+                      -1,
+                      OptionalLong.of(seq),
+                      e.getMessage()));
+              continue;
+            }
+            if (entry.seq() != seq) {
+              damage.accept(
+                  new Damage(
+                      Damage.Kind.BAD_LINE,
+                      Path.of(SOURCE),
+                      -1,
+                      OptionalLong.of(seq),
+                      "row " + seq + " holds the line of batch " + entry.seq()));
+              continue;
+            }
+            entries.accept(entry);
+          }
+        }
+      }
+      c.rollback();
+    } catch (SQLException e) {
+      throw unreachable("read the journal", e);
+    }
+  }
+
+  @Override
+  public void advanceTo(long seq) {
+    lock.lock();
+    try {
+      checkUsable();
+      if (seq <= lastSeq) {
+        return;
+      }
+      if (!pending.isEmpty()) {
+        throw new IllegalStateException("advanceTo with batches pending");
+      }
+      try (Connection c = pool.getConnection();
+          PreparedStatement s =
+              c.prepareStatement(
+                  "UPDATE loci_journal SET floor = GREATEST(floor, ?) WHERE id = 1")) {
+        s.setLong(1, seq);
+        s.executeUpdate();
+      } catch (SQLException e) {
+        throw unreachable("advance the journal", e);
+      }
+      lastSeq = seq;
+      durableSeq = seq;
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  @Override
+  public void sync() {
+    long last = lastSeq;
+    if (last > durableSeq) {
+      flushThrough(last);
+    }
+  }
+
+  /** Nothing to do: the table has no segments. */
+  @Override
+  public void roll() {}
+
+  /**
+   * Deletes nothing and returns 0: the batches are shared with the other servers over the same
+   * database, which may still need them to catch up. Archiving below the oldest snapshot every
+   * server holds is an operator's decision, not a side effect of one server's compaction.
+   */
+  @Override
+  public int deleteThrough(long seq) {
+    return 0;
+  }
+
+  @Override
+  public void close() {
+    if (closed) {
+      return;
+    }
+    try {
+      if (failure == null) {
+        sync();
+      }
+    } finally {
+      closed = true;
+      pool.close();
+    }
+  }
+
+  private void checkUsable() {
+    if (closed) {
+      throw new StorageException("the journal in " + description + " is closed");
+    }
+    if (failure != null) {
+      throw new StorageException(
+          "the journal in " + description + " is unusable: " + failure.getMessage(), failure);
+    }
+  }
+
+  private StorageException unreachable(String what, SQLException e) {
+    return new StorageException("cannot " + what + " in " + description + ": " + e.getMessage(), e);
+  }
+
+  @Override
+  public String toString() {
+    return "PostgresJournal[" + description + "]";
+  }
+}
