@@ -121,6 +121,17 @@ public final class Loci implements AutoCloseable {
     return engine.appliedSeq();
   }
 
+  /**
+   * Applies the batches other servers appended to a shared journal (a PostgreSQL journal) since the
+   * last one this instance applied, so its reads see them; returns how many. A file journal has no
+   * other writer: nothing to apply. Thread-safe; writes wait while it applies.
+   *
+   * @throws StorageException if the journal cannot be read
+   */
+  public int catchUp() {
+    return engine.catchUp();
+  }
+
   /** Writes a snapshot of the current state and returns the sequence number it covers. */
   public long snapshot() {
     return engine.snapshot();

@@ -13,6 +13,7 @@ import dev.loci.spi.CommandExecutor;
 import dev.loci.spi.Decision;
 import dev.loci.spi.Event;
 import dev.loci.spi.Journal;
+import dev.loci.spi.JournalBehindException;
 import dev.loci.spi.JournalEntry;
 import dev.loci.spi.Layer;
 import java.nio.file.Path;
@@ -417,6 +418,12 @@ public final class Engine implements CommandExecutor, AutoCloseable {
     try {
       staged.get(staged.size() - 1).appended().awaitDurable();
       appendListener.appended(staged.size(), System.nanoTime() - appendStart);
+    } catch (JournalBehindException e) {
+      // Another writer got there first and nothing of this round was written: apply its batches,
+      // then decide the round's commands again, against the state they missed.
+      catchUpLocked();
+      staged.forEach(st -> deferred.add(st.task()));
+      return;
     } catch (StorageException e) {
       failure = e;
       staged.forEach(st -> st.task().fail(e));
@@ -446,6 +453,60 @@ public final class Engine implements CommandExecutor, AutoCloseable {
       stateLock.writeLock().unlock();
     }
     staged.forEach(st -> st.task().complete(st.result()));
+  }
+
+  /**
+   * Applies the batches that other writers appended to a shared journal since the last one this
+   * engine applied (cluster mode: each server tails the database). Waits for a round in progress;
+   * writes queued meanwhile run after. Returns how many batches were applied.
+   *
+   * @throws StorageException if the journal cannot be read or writes are stopped
+   */
+  public int catchUp() {
+    checkUsable();
+    combiner.lock();
+    try {
+      if (failure != null) {
+        throw stoppedError(failure);
+      }
+      return catchUpLocked();
+    } finally {
+      combiner.unlock();
+      handOver();
+    }
+  }
+
+  /** Reads and applies batches after {@link #appliedSeq}; called with the combiner lock held. */
+  private int catchUpLocked() {
+    int[] applied = {0};
+    List<Damage> damage = new ArrayList<>();
+    journal.read(
+        appliedSeq + 1,
+        entry -> {
+          stateLock.writeLock().lock();
+          try {
+            applyReplayed(entry, damage);
+            appliedSeq = entry.seq();
+            applied[0]++;
+          } finally {
+            stateLock.writeLock().unlock();
+          }
+        },
+        d -> {
+          LOG.log(System.Logger.Level.WARNING, "journal: " + d);
+          damage.add(d);
+        });
+    if (applied[0] > 0) {
+      stateLock.writeLock().lock();
+      try {
+        for (Layer l : layers.values()) {
+          l.applied(appliedSeq);
+        }
+      } finally {
+        stateLock.writeLock().unlock();
+      }
+    }
+    return applied[0];
   }
 
   private static StorageException stoppedError(LociException f) {

@@ -6,6 +6,7 @@ import dev.loci.Damage;
 import dev.loci.StorageException;
 import dev.loci.spi.Batch;
 import dev.loci.spi.Journal;
+import dev.loci.spi.JournalBehindException;
 import dev.loci.spi.JournalEntry;
 import dev.loci.spi.JournalLine;
 import java.nio.file.Path;
@@ -225,14 +226,14 @@ public final class PostgresJournal implements Journal {
         long head = lockedHead(c);
         if (head != first - 1) {
           c.rollback();
-          throw new StorageException(
+          throw new JournalBehindException(
               "another writer appended to "
                   + description
                   + " (its head is batch "
                   + head
                   + ", this server expected "
                   + (first - 1)
-                  + "); nothing was written: reopen to catch up");
+                  + "); nothing was written: catch up and decide again");
         }
         try (PreparedStatement insert =
             c.prepareStatement("INSERT INTO loci_batch (seq, ns, line) VALUES (?, ?, ?)")) {
@@ -408,8 +409,25 @@ public final class PostgresJournal implements Journal {
         }
       }
       c.rollback();
+      observe(expected - 1);
     } catch (SQLException e) {
       throw unreachable("read the journal", e);
+    }
+  }
+
+  /**
+   * Notes that batches through {@code seq} are in the database (read by this journal's user), so
+   * the next append continues after them; ignored while batches of this journal are pending.
+   */
+  private void observe(long seq) {
+    lock.lock();
+    try {
+      if (pending.isEmpty() && seq > lastSeq) {
+        lastSeq = seq;
+        durableSeq = seq;
+      }
+    } finally {
+      lock.unlock();
     }
   }
 

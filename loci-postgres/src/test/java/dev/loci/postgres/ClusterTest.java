@@ -1,0 +1,131 @@
+package dev.loci.postgres;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.loci.Loci;
+import dev.loci.Namespace;
+import dev.loci.StaleVersionException;
+import dev.loci.Trace;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Several Loci instances, each with its own data directory, over one PostgreSQL journal. */
+class ClusterTest {
+  private static final Namespace NS = Namespace.of("acme");
+
+  private TestDatabase db;
+
+  @TempDir Path dir;
+
+  @BeforeEach
+  void createDatabase() {
+    db = TestDatabase.create("loci_cluster");
+  }
+
+  @AfterEach
+  void dropDatabase() throws Exception {
+    db.close();
+  }
+
+  private Loci server(String name) {
+    return Loci.builder()
+        .dataDir(dir.resolve(name))
+        .journal(d -> PostgresJournal.open(db.url()))
+        .open();
+  }
+
+  @Test
+  void catchUp_writesOfAnotherServer_becomeVisible() {
+    try (Loci a = server("a");
+        Loci b = server("b")) {
+      Trace t = a.traces().add(NS, "{\"n\":1}", List.of("x"));
+      assertThat(b.traces().find(NS, t.uid())).isEmpty();
+
+      assertThat(b.catchUp()).isEqualTo(1);
+
+      assertThat(b.traces().get(NS, t.uid())).isEqualTo(t);
+      assertThat(b.lastSeq()).isEqualTo(a.lastSeq());
+      assertThat(b.catchUp()).isZero();
+    }
+  }
+
+  @Test
+  void write_onAServerThatIsBehind_catchesUpAndSucceedsAfterTheOtherServersBatches() {
+    try (Loci a = server("a");
+        Loci b = server("b")) {
+      Trace first = a.traces().add(NS, "{\"n\":1}", List.of("x"));
+      Trace second = b.traces().add(NS, "{\"n\":2}", List.of("x")); // b never caught up
+
+      assertThat(b.traces().get(NS, first.uid())).isEqualTo(first); // read-your-writes, and more
+      assertThat(b.lastSeq()).isEqualTo(2);
+      a.catchUp();
+      assertThat(a.traces().get(NS, second.uid())).isEqualTo(second);
+    }
+  }
+
+  @Test
+  void conditionalUpdate_racedFromTwoServers_exactlyOneWins() throws Exception {
+    try (Loci a = server("a");
+        Loci b = server("b")) {
+      Trace t = a.traces().add(NS, "{\"n\":0}", List.of("x"));
+      b.catchUp();
+      String version = t.version();
+      ExecutorService pool = Executors.newFixedThreadPool(2);
+      CyclicBarrier start = new CyclicBarrier(2);
+      List<Future<Trace>> outcomes = new ArrayList<>();
+      for (Loci server : List.of(a, b)) {
+        outcomes.add(
+            pool.submit(
+                () -> {
+                  start.await();
+                  return server
+                      .traces()
+                      .update(
+                          NS, t.uid(), "{\"by\":\"" + (server == a ? "a" : "b") + "\"}", version);
+                }));
+      }
+      int won = 0;
+      int stale = 0;
+      for (Future<Trace> f : outcomes) {
+        try {
+          f.get();
+          won++;
+        } catch (java.util.concurrent.ExecutionException e) {
+          assertThat(e.getCause()).isInstanceOf(StaleVersionException.class);
+          stale++;
+        }
+      }
+      pool.shutdown();
+      assertThat(won).isEqualTo(1);
+      assertThat(stale).isEqualTo(1);
+      a.catchUp();
+      b.catchUp();
+      assertThat(a.traces().get(NS, t.uid())).isEqualTo(b.traces().get(NS, t.uid()));
+    }
+  }
+
+  @Test
+  void conditionalUpdate_staleOnAServerThatIsBehind_refusedAfterCatchingUp() {
+    try (Loci a = server("a");
+        Loci b = server("b")) {
+      Trace t = a.traces().add(NS, "{\"n\":0}", List.of("x"));
+      b.catchUp();
+      a.traces().update(NS, t.uid(), "{\"n\":1}", t.version());
+
+      // b has not seen a's update: its own state says the version matches, the journal says not
+      assertThatThrownBy(() -> b.traces().update(NS, t.uid(), "{\"n\":2}", t.version()))
+          .isInstanceOf(StaleVersionException.class);
+      assertThat(b.traces().get(NS, t.uid()).content()).isEqualTo("{\"n\":1}");
+    }
+  }
+}
