@@ -122,6 +122,15 @@ public final class Loci implements AutoCloseable {
   }
 
   /**
+   * The last sequence number known to be in a journal shared with other servers (a PostgreSQL
+   * journal), so that {@code sharedHead - lastSeq()} is how far this instance lags behind; empty
+   * for a file journal, which no one else writes.
+   */
+  public OptionalLong sharedHead() {
+    return engine.sharedHead();
+  }
+
+  /**
    * Applies the batches other servers appended to a shared journal (a PostgreSQL journal) since the
    * last one this instance applied, so its reads see them; returns how many. A file journal has no
    * other writer: nothing to apply. Thread-safe; writes wait while it applies.

@@ -222,6 +222,11 @@ public final class Engine implements CommandExecutor, AutoCloseable {
     return appliedSeq;
   }
 
+  /** What the journal knows of its shared head; see {@link Journal#sharedHead()}. */
+  public OptionalLong sharedHead() {
+    return journal.sharedHead();
+  }
+
   /** The sequence number of the snapshot the engine opened from or last wrote, 0 if none. */
   public long snapshotSeq() {
     return snapshotSeq;

@@ -1,6 +1,7 @@
 package dev.loci.spi;
 
 import dev.loci.Damage;
+import java.util.OptionalLong;
 import java.util.function.Consumer;
 
 /**
@@ -43,6 +44,15 @@ public interface Journal extends AutoCloseable {
 
   /** The sequence number of the last batch written, or 0 if none. */
   long lastSeq();
+
+  /**
+   * The last sequence number known to be in a journal that other writers share (a database), so
+   * that a reader can tell how far behind it is; empty for a journal only this process writes. By
+   * default empty.
+   */
+  default OptionalLong sharedHead() {
+    return OptionalLong.empty();
+  }
 
   /**
    * Reads committed batches with sequence numbers from {@code fromSeq} on, in order. Lines that

@@ -15,14 +15,19 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Objects;
 import java.util.OptionalLong;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
 import org.flywaydb.core.Flyway;
 import org.flywaydb.core.api.MigrationInfo;
+import org.postgresql.PGConnection;
+import org.postgresql.PGNotification;
 
 /**
  * A {@link Journal} whose batches are rows of a PostgreSQL table: the source of truth shared by
@@ -56,6 +61,7 @@ public final class PostgresJournal implements Journal {
   static final int SCHEMA_VERSION = 1;
 
   private static final String SOURCE = "postgresql:loci_batch";
+  private static final System.Logger LOG = System.getLogger(PostgresJournal.class.getName());
 
   private final HikariDataSource pool;
   private final String description;
@@ -65,6 +71,8 @@ public final class PostgresJournal implements Journal {
   private volatile long durableSeq; // committed in the database
   private volatile StorageException failure;
   private volatile boolean closed;
+  private volatile long knownHead; // the highest sequence number seen in the database
+  private final List<Follower> followers = new CopyOnWriteArrayList<>();
 
   private record Pending(long seq, String ns, byte[] line) {}
 
@@ -347,6 +355,115 @@ public final class PostgresJournal implements Journal {
     return lastSeq;
   }
 
+  @Override
+  public OptionalLong sharedHead() {
+    return OptionalLong.of(Math.max(knownHead, durableSeq));
+  }
+
+  /**
+   * Starts following the batches other servers append: a thread listens for the notification each
+   * append sends ({@code LISTEN loci_batch}) and, as the fallback for a lost notification, asks for
+   * the head every {@code poll}; whenever the head is past what this journal has seen, it runs
+   * {@code onNewBatches} (the engine's catch-up, {@code Loci::catchUp}). A lost connection is
+   * retried every {@code poll}. Closing the returned handle (or the journal) stops the thread.
+   */
+  public AutoCloseable follow(Runnable onNewBatches, Duration poll) {
+    Objects.requireNonNull(onNewBatches, "onNewBatches");
+    if (poll.isNegative() || poll.isZero()) {
+      throw new IllegalArgumentException("poll must be positive, found " + poll);
+    }
+    Follower follower = new Follower(onNewBatches, poll);
+    Thread thread = new Thread(follower, "loci-journal-follow");
+    thread.setDaemon(true);
+    follower.thread = thread;
+    followers.add(follower);
+    thread.start();
+    return follower;
+  }
+
+  private final class Follower implements Runnable, AutoCloseable {
+    private final Runnable onNewBatches;
+    private final Duration poll;
+    private volatile boolean stopped;
+    private volatile Thread thread;
+
+    Follower(Runnable onNewBatches, Duration poll) {
+      this.onNewBatches = onNewBatches;
+      this.poll = poll;
+    }
+
+    @Override
+    public void run() {
+      while (!stopped && !closed) {
+        try (Connection c = pool.getConnection()) {
+          try (Statement s = c.createStatement()) {
+            s.execute("LISTEN loci_batch");
+          }
+          PGConnection pg = c.unwrap(PGConnection.class);
+          while (!stopped && !closed) {
+            PGNotification[] notes = pg.getNotifications((int) poll.toMillis());
+            long head = 0;
+            if (notes != null) {
+              for (PGNotification n : notes) {
+                head = Math.max(head, parseSeq(n.getParameter()));
+              }
+            }
+            if (head == 0) {
+              head = headOf(c); // a timeout, or notifications lost: ask
+            }
+            knownHead = Math.max(knownHead, head);
+            if (head > durableSeq) {
+              onNewBatches.run();
+            }
+          }
+        } catch (SQLException | RuntimeException e) {
+          if (stopped || closed) {
+            return;
+          }
+          LOG.log(
+              System.Logger.Level.WARNING,
+              "following " + description + ": " + e.getMessage() + "; retrying in " + poll);
+          try {
+            Thread.sleep(poll.toMillis());
+          } catch (InterruptedException interrupted) {
+            return;
+          }
+        }
+      }
+    }
+
+    @Override
+    public void close() {
+      stopped = true;
+      Thread t = thread;
+      if (t != null) {
+        t.interrupt();
+        try {
+          t.join(poll.toMillis() + 5_000);
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+        }
+      }
+      followers.remove(this);
+    }
+  }
+
+  private static long parseSeq(String payload) {
+    try {
+      return Long.parseLong(payload);
+    } catch (NumberFormatException e) {
+      return 0;
+    }
+  }
+
+  private static long headOf(Connection c) throws SQLException {
+    try (Statement s = c.createStatement();
+        ResultSet r = s.executeQuery("SELECT COALESCE(MAX(seq), 0) FROM loci_batch")) {
+      r.next();
+      return r.getLong(1);
+    }
+  }
+
   /** The sequence number of the last batch committed to the database by this journal or read. */
   public long durableSeq() {
     return durableSeq;
@@ -486,6 +603,9 @@ public final class PostgresJournal implements Journal {
       return;
     }
     try {
+      for (Follower f : followers) {
+        f.close();
+      }
       if (failure == null) {
         sync();
       }

@@ -8,12 +8,14 @@ import dev.loci.Namespace;
 import dev.loci.StaleVersionException;
 import dev.loci.Trace;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -42,6 +44,35 @@ class ClusterTest {
         .dataDir(dir.resolve(name))
         .journal(d -> PostgresJournal.open(db.url()))
         .open();
+  }
+
+  @Test
+  void follow_writesOfAnotherServer_appliedWithoutBeingAsked() throws Exception {
+    AtomicReference<PostgresJournal> journal = new AtomicReference<>();
+    try (Loci a = server("a");
+        Loci b =
+            Loci.builder()
+                .dataDir(dir.resolve("b"))
+                .journal(
+                    d -> {
+                      journal.set(PostgresJournal.open(db.url()));
+                      return journal.get();
+                    })
+                .open();
+        AutoCloseable following = journal.get().follow(b::catchUp, Duration.ofMillis(200))) {
+      List<Trace> written = new ArrayList<>();
+      for (int i = 0; i < 20; i++) {
+        written.add(a.traces().add(NS, "{\"n\":" + i + "}", List.of("x")));
+      }
+      long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+      while (b.lastSeq() < a.lastSeq() && System.nanoTime() < deadline) {
+        Thread.sleep(10);
+      }
+      for (Trace t : written) {
+        assertThat(b.traces().get(NS, t.uid())).isEqualTo(t);
+      }
+      assertThat(b.sharedHead()).hasValue(a.lastSeq());
+    }
   }
 
   @Test
