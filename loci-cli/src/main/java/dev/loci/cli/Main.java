@@ -2,13 +2,17 @@ package dev.loci.cli;
 
 import dev.loci.Damage;
 import dev.loci.Durability;
+import dev.loci.InvalidRequestException;
 import dev.loci.Loci;
+import dev.loci.postgres.PostgresJournal;
+import dev.loci.postgres.PostgresUrl;
 import java.io.InputStream;
 import java.io.OutputStreamWriter;
 import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.function.Consumer;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 import picocli.CommandLine;
@@ -83,6 +87,18 @@ public final class Main {
           "When a write counts as done: always, none or interval=<ms> (default: ${DEFAULT-VALUE}).")
   private Durability durability;
 
+  @Option(
+      names = "--journal",
+      scope = ScopeType.INHERIT,
+      defaultValue = "${env:LOCI_JOURNAL}",
+      paramLabel = "URL",
+      description =
+          "Keep the journal in PostgreSQL instead of DIR/journal, shared with other servers:"
+              + " postgresql://[user[:password]@]host[:port]/database (default: the LOCI_JOURNAL"
+              + " environment variable; the password may also come from PGPASSWORD). Snapshots"
+              + " and indexes stay in the data directory.")
+  private String journal;
+
   private final InputStream stdin;
   private final PrintWriter out;
   private final PrintWriter err;
@@ -139,13 +155,38 @@ public final class Main {
    * mistyped {@code --data} is reported instead of becoming a new, empty store.
    */
   Loci open(boolean create) {
-    Loci loci =
-        Loci.builder().dataDir(dataDir).durability(durability).createIfMissing(create).open();
+    Loci loci = builder(j -> {}).createIfMissing(create).open();
     Output output = output();
     for (Damage d : loci.openDamage()) {
       output.warning(Output.describe(d));
     }
     return loci;
+  }
+
+  /**
+   * A builder for the data directory with the global options; with {@code --journal}, the journal
+   * is PostgreSQL's, and {@code opened} is told the journal once it is open (the server follows
+   * it).
+   *
+   * @throws IllegalArgumentException naming {@code --journal} if its URL is not a PostgreSQL one
+   */
+  Loci.Builder builder(Consumer<PostgresJournal> opened) {
+    Loci.Builder builder = Loci.builder().dataDir(dataDir).durability(durability);
+    if (journal != null && !journal.isBlank()) {
+      PostgresUrl url;
+      try {
+        url = PostgresUrl.parse(journal);
+      } catch (IllegalArgumentException e) {
+        throw new InvalidRequestException("journal", "--journal: " + e.getMessage());
+      }
+      builder.journal(
+          d -> {
+            PostgresJournal j = PostgresJournal.open(url);
+            opened.accept(j);
+            return j;
+          });
+    }
+    return builder;
   }
 
   /** When a write counts as done, as {@code --durability} says. */

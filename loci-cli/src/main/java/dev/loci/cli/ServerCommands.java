@@ -1,6 +1,6 @@
 package dev.loci.cli;
 
-import dev.loci.Loci;
+import dev.loci.postgres.PostgresJournal;
 import dev.loci.server.ConfigFile;
 import dev.loci.server.Credential;
 import dev.loci.server.Grant;
@@ -9,9 +9,11 @@ import dev.loci.server.Role;
 import dev.loci.server.ServerConfig;
 import java.io.PrintWriter;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.atomic.AtomicReference;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.ExitCode;
 import picocli.CommandLine.Option;
@@ -43,6 +45,9 @@ final class ServerCommands {
             + " may be bound. One JSON line per request goes to stdout."
       })
   static final class Serve extends LociCommand {
+    /** How often a server over a shared journal asks for its head when no notification came. */
+    static final Duration FOLLOW_POLL = Duration.ofSeconds(1);
+
     @picocli.CommandLine.Mixin ConfigOption config;
 
     @picocli.CommandLine.Mixin RecallCommands.EmbeddingOption embedding;
@@ -71,9 +76,9 @@ final class ServerCommands {
       }
       embedding.check();
       PrintWriter out = spec.commandLine().getOut();
+      AtomicReference<PostgresJournal> shared = new AtomicReference<>();
       LociServer server =
-          LociServer.builder(
-                  Loci.builder().dataDir(main().dataDir()).durability(main().durability()))
+          LociServer.builder(main().builder(shared::set))
               .config(cfg)
               .configFile(configFile)
               .embeddings(opened -> embedding.open(opened.dataDir()))
@@ -84,12 +89,17 @@ final class ServerCommands {
                     }
                   })
               .start();
+      if (shared.get() != null) {
+        // other servers append to the same journal: apply their batches as they arrive
+        shared.get().follow(server.loci()::catchUp, FOLLOW_POLL);
+      }
       Thread hook = new Thread(server::close, "loci-shutdown");
       Runtime.getRuntime().addShutdownHook(hook);
       output()
           .note(
               "serving "
                   + main().dataDir()
+                  + (shared.get() != null ? " (journal: " + shared.get() + ")" : "")
                   + " on http://"
                   + server.host()
                   + ":"

@@ -12,6 +12,7 @@ import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.OptionalLong;
 
 /**
  * The operator's routes: {@code /health} (open to anyone, for load balancers), {@code /metrics}
@@ -37,6 +38,10 @@ public final class OpsRoutes implements RouteSet {
         () -> loci.traces().total());
     metrics.gauge(
         "loci_journal_seq", "Sequence number of the last journal batch applied.", loci::lastSeq);
+    metrics.gauge(
+        "loci_journal_lag",
+        "Batches in the shared journal (PostgreSQL) not yet applied here; 0 for a file journal.",
+        () -> Math.max(0, loci.sharedHead().orElse(0) - loci.lastSeq()));
     metrics.gauge("loci_uptime_seconds", "Seconds since the server started.", this::uptimeSeconds);
   }
 
@@ -71,10 +76,18 @@ public final class OpsRoutes implements RouteSet {
   }
 
   private void health(Exchange ex) {
+    long applied = loci.lastSeq();
+    OptionalLong head = loci.sharedHead();
     ex.json(
         200,
         "{\"status\":\"ok\",\"journal_seq\":"
-            + loci.lastSeq()
+            + applied
+            + (head.isPresent()
+                ? ",\"journal_head\":"
+                    + head.getAsLong()
+                    + ",\"journal_lag\":"
+                    + Math.max(0, head.getAsLong() - applied)
+                : "")
             + ",\"uptime_seconds\":"
             + uptimeSeconds()
             + "}");
