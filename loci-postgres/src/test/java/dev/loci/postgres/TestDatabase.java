@@ -14,18 +14,19 @@ import java.util.UUID;
  * Where no server answers, tests are skipped with how to start one, unless {@code
  * LOCI_REQUIRE_POSTGRES=1} (CI sets it), which makes that a failure.
  */
-final class TestDatabase implements AutoCloseable {
+public final class TestDatabase implements AutoCloseable {
   static final String HOST = System.getenv().getOrDefault("LOCI_TEST_PG_HOST", "127.0.0.1:5432");
   static final String USER = System.getenv().getOrDefault("LOCI_TEST_PG_USER", "postgres");
 
-  final String name;
+  /** The database's name. */
+  public final String name;
 
   private TestDatabase(String name) {
     this.name = name;
   }
 
   /** Creates a database named after the test class, or skips the test if none can be. */
-  static TestDatabase create(String prefix) {
+  public static TestDatabase create(String prefix) {
     String name =
         (prefix + "_" + UUID.randomUUID().toString().replace("-", "").substring(0, 12))
             .toLowerCase(Locale.ROOT);
@@ -50,12 +51,12 @@ final class TestDatabase implements AutoCloseable {
   }
 
   /** The journal URL of this database. */
-  String url() {
+  public String url() {
     return "postgresql://" + USER + "@" + HOST + "/" + name;
   }
 
   /** A plain connection to this database, for tests that look at or damage the rows. */
-  Connection connect() throws SQLException {
+  public Connection connect() throws SQLException {
     return DriverManager.getConnection("jdbc:postgresql://" + HOST + "/" + name, USER, "");
   }
 
