@@ -1,6 +1,7 @@
 package dev.loci.cli;
 
 import dev.loci.bench.CasesBenchmark;
+import dev.loci.bench.ClusterBenchmark;
 import dev.loci.bench.EmbedBenchmark;
 import dev.loci.bench.HttpBenchmark;
 import dev.loci.bench.JournalBenchmark;
@@ -40,7 +41,8 @@ import picocli.CommandLine.Parameters;
       BenchCommands.Embed.class,
       BenchCommands.Locomo.class,
       BenchCommands.Cases.class,
-      BenchCommands.Recall.class
+      BenchCommands.Recall.class,
+      BenchCommands.Cluster.class
     })
 final class BenchCommands {
   private BenchCommands() {}
@@ -462,6 +464,65 @@ final class BenchCommands {
         CasesBenchmark.Report report = CasesBenchmark.run(options, main().errStream());
         return places.print(this, report.toMarkdown(), report.toJson());
       }
+    }
+  }
+
+  @Command(
+      name = "cluster",
+      mixinStandardHelpOptions = true,
+      description = {
+        "Loci over a PostgreSQL journal: durable appends per second with 1 and 3 instances (8"
+            + " writers each) against plain INSERT+commit of rows of the same shape from as many"
+            + " client threads; visibility lag on another instance following the journal; the"
+            + " catch-up rate of a new instance. Each measurement gets a scratch database.",
+        "Prints a Markdown table with the ratios on stdout and progress on stderr."
+      })
+  static final class Cluster extends LociCommand {
+    @Mixin Places places;
+
+    @Option(
+        names = "--pg",
+        paramLabel = "URL",
+        description =
+            "A maintenance database of the PostgreSQL server to use, where scratch databases are"
+                + " created. Default: ${DEFAULT-VALUE}.")
+    String pg = "postgresql://postgres@127.0.0.1:5432/postgres";
+
+    @Option(
+        names = "--servers",
+        split = ",",
+        paramLabel = "N",
+        description = "Instance counts to measure. Default: 1,3.")
+    List<Integer> servers = List.of(1, 3);
+
+    @Option(names = "--writers", paramLabel = "N", description = "Per instance. Default: 8.")
+    int writers = 8;
+
+    @Option(names = "--warmup", paramLabel = "SECONDS", description = "Default: 2.")
+    double warmup = 2;
+
+    @Option(
+        names = "--seconds",
+        paramLabel = "SECONDS",
+        description = "Per measurement. Default: 10.")
+    double seconds = 10;
+
+    @Option(names = "--lag-samples", paramLabel = "N", description = "Default: 500.")
+    int lagSamples = 500;
+
+    @Override
+    public Integer call() {
+      ClusterBenchmark.Options options =
+          new ClusterBenchmark.Options(
+              pg,
+              places.workDir,
+              servers,
+              writers,
+              Duration.ofMillis(Math.round(warmup * 1000)),
+              Duration.ofMillis(Math.round(seconds * 1000)),
+              lagSamples);
+      ClusterBenchmark.Report report = ClusterBenchmark.run(options, main().errStream());
+      return places.print(this, report.toMarkdown(), report.toJson());
     }
   }
 
