@@ -54,9 +54,16 @@ public final class Main {
    */
   private static final Logger CORE_LOG = Logger.getLogger("dev.loci");
 
-  /** Jetty and Javalin (the server) log through java.util.logging; only warnings are shown. */
+  /**
+   * Jetty and Javalin (the server), and HikariCP and Flyway (the PostgreSQL journal), log through
+   * java.util.logging; only warnings are shown.
+   */
   private static final java.util.List<Logger> SERVER_LOGS =
-      java.util.List.of(Logger.getLogger("org.eclipse.jetty"), Logger.getLogger("io.javalin"));
+      java.util.List.of(
+          Logger.getLogger("org.eclipse.jetty"),
+          Logger.getLogger("io.javalin"),
+          Logger.getLogger("com.zaxxer.hikari"),
+          Logger.getLogger("org.flywaydb"));
 
   /**
    * DJL (the ONNX embedding's tokenizer) warns on every start of a machine without a GPU and logs

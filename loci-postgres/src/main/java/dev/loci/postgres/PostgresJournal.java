@@ -36,26 +36,28 @@ import org.postgresql.PGNotification;
  * <p>Design. Each row holds the batch's sequence number, namespace and its exact file-journal line
  * (JSON with its CRC-32C, {@link JournalLine}), so a row is checked and decoded exactly as a line
  * of a segment file. {@link #append} numbers a batch and keeps it pending in memory; {@link
- * Appended#awaitDurable()} writes every pending batch in one transaction (group commit: the
- * engine's round of commands shares one round trip) and returns once PostgreSQL has committed it,
- * which is this journal's durability whatever {@link dev.loci.Durability} says. The transaction
- * takes a transaction-scoped advisory lock, reads the head and checks that the pending batches
- * continue it: numbers are assigned in the order transactions take the lock and a transaction
- * commits before the next can take it, so the sequence is gapless and a reader never waits on a
- * hole. If another server appended since this one last read the head, the write is refused (nothing
- * is written) rather than forking the sequence.
+ * Appended#awaitDurable()} writes every pending batch in one statement (group commit: the engine's
+ * round of commands shares one round trip), in autocommit, and returns once PostgreSQL has
+ * committed it, which is this journal's durability whatever {@link dev.loci.Durability} says. A
+ * statement-level trigger sends the notification that wakes the servers following the journal.
  *
- * <p>A write whose commit reply is lost (the connection dropped mid-commit) is resolved before the
- * call returns: a new connection takes the same advisory lock, which waits for the old transaction
- * to end, and looks for the batch; present means durable, absent means not written. Only if that
- * check cannot reach the database either does the journal become unusable (reopen it).
+ * <p>Gapless across servers. A server numbers its batches after the last one it has applied, and
+ * the primary key refuses a number another server used: then nothing of the statement is written
+ * and {@link JournalBehindException} tells the engine to catch up and decide again. No reader ever
+ * sees a hole that a slower writer fills later, because a server can only number batch n + 1 once
+ * batch n is committed and applied.
+ *
+ * <p>A write whose reply is lost (the connection dropped) is resolved before the call returns: a
+ * new connection inserts the first batch again in a transaction it rolls back; that insert waits
+ * for the lost one to end and fails on the primary key only if it committed. Only if that probe
+ * cannot reach the database either does the journal become unusable (reopen it).
  *
  * <p>The schema is created and migrated by Flyway (history table {@code loci_schema_history}); a
  * database whose schema is newer than this build knows is refused. Thread-safe.
  */
 public final class PostgresJournal implements Journal {
-  /** The advisory lock key serializing appends across servers ("loci" in ASCII). */
-  static final long APPEND_LOCK = 0x6c6f6369L;
+  /** Connections per journal: appends, the follower's LISTEN, reads, a probe. */
+  static final int POOL_SIZE = 4;
 
   /** The newest schema version this build knows; a newer database is refused. */
   static final int SCHEMA_VERSION = 1;
@@ -100,7 +102,7 @@ public final class PostgresJournal implements Journal {
     config.setJdbcUrl(url.jdbcUrl());
     url.user().ifPresent(config::setUsername);
     url.password().ifPresent(config::setPassword);
-    config.setMaximumPoolSize(4);
+    config.setMaximumPoolSize(POOL_SIZE);
     config.setPoolName("loci-journal");
     config.setConnectionTimeout(5_000);
     config.setInitializationFailTimeout(-1);
@@ -225,128 +227,148 @@ public final class PostgresJournal implements Journal {
     }
   }
 
+  private static final String INSERT =
+      "INSERT INTO loci_batch (seq, ns, line)"
+          + " SELECT * FROM unnest(?::bigint[], ?::text[], ?::bytea[])";
+
+  private static final String UNIQUE_VIOLATION = "23505";
+
+  /**
+   * Writes a group of batches as one statement in autocommit: one round trip, atomic, and the
+   * trigger's notification goes with it. A sequence number another writer already used fails the
+   * primary key, and the statement writes nothing.
+   */
   private void commit(List<Pending> group) {
-    long first = group.get(0).seq();
-    long last = group.get(group.size() - 1).seq();
+    Long[] seqs = new Long[group.size()];
+    String[] namespaces = new String[group.size()];
+    byte[][] lines = new byte[group.size()][];
+    for (int i = 0; i < group.size(); i++) {
+      seqs[i] = group.get(i).seq();
+      namespaces[i] = group.get(i).ns();
+      lines[i] = group.get(i).line();
+    }
     try (Connection c = pool.getConnection()) {
-      c.setAutoCommit(false);
-      try {
-        long head = lockedHead(c);
-        if (head != first - 1) {
-          c.rollback();
-          throw new JournalBehindException(
-              "another writer appended to "
-                  + description
-                  + " (its head is batch "
-                  + head
-                  + ", this server expected "
-                  + (first - 1)
-                  + "); nothing was written: catch up and decide again");
-        }
-        try (PreparedStatement insert =
-            c.prepareStatement("INSERT INTO loci_batch (seq, ns, line) VALUES (?, ?, ?)")) {
-          for (Pending p : group) {
-            insert.setLong(1, p.seq());
-            insert.setString(2, p.ns());
-            insert.setBytes(3, p.line());
-            insert.addBatch();
-          }
-          insert.executeBatch();
-        }
-        try (PreparedStatement notify = c.prepareStatement("SELECT pg_notify('loci_batch', ?)")) {
-          notify.setString(1, Long.toString(last));
-          notify.execute();
-        }
+      try (PreparedStatement insert = c.prepareStatement(INSERT)) {
+        insert.setArray(1, c.createArrayOf("bigint", seqs));
+        insert.setArray(2, c.createArrayOf("text", namespaces));
+        insert.setObject(3, lines);
+        insert.executeUpdate();
       } catch (SQLException e) {
-        rollbackQuietly(c, e);
-        throw new StorageException(
-            "journal write to "
-                + description
-                + " failed: "
-                + e.getMessage()
-                + "; nothing was written",
-            e);
-      }
-      try {
-        c.commit();
-      } catch (SQLException e) {
-        resolveLostCommit(group, e);
+        if (UNIQUE_VIOLATION.equals(e.getSQLState())) {
+          throw behind(group.get(0).seq(), e);
+        }
+        if (isConnectionLoss(e)) {
+          resolveLostCommit(group, e);
+          return;
+        }
+        throw notWritten(e);
       }
     } catch (SQLException e) {
-      throw new StorageException(
-          "journal write to "
-              + description
-              + " failed: "
-              + e.getMessage()
-              + "; nothing was written",
-          e);
+      throw notWritten(e); // no connection: the statement was never sent
     }
   }
 
-  private static long lockedHead(Connection c) throws SQLException {
-    try (PreparedStatement s = c.prepareStatement("SELECT pg_advisory_xact_lock(?)")) {
-      s.setLong(1, APPEND_LOCK);
-      s.execute();
-    }
-    try (Statement s = c.createStatement();
-        ResultSet r =
-            s.executeQuery(
-                "SELECT GREATEST((SELECT COALESCE(MAX(seq), 0) FROM loci_batch),"
-                    + " (SELECT floor FROM loci_journal WHERE id = 1))")) {
-      r.next();
-      return r.getLong(1);
-    }
+  private StorageException notWritten(SQLException e) {
+    return new StorageException(
+        "journal write to " + description + " failed: " + e.getMessage() + "; nothing was written",
+        e);
+  }
+
+  /** A connection-class failure (SQLSTATE 08..., 57P..) or none at all: the outcome is unknown. */
+  private static boolean isConnectionLoss(SQLException e) {
+    String state = e.getSQLState();
+    return state == null || state.startsWith("08") || state.startsWith("57P");
+  }
+
+  private JournalBehindException behind(long first, SQLException cause) {
+    JournalBehindException e =
+        new JournalBehindException(
+            "another writer appended to "
+                + description
+                + " (batch "
+                + first
+                + " is taken); nothing was written: catch up and decide again");
+    e.initCause(cause);
+    return e;
   }
 
   /**
-   * The commit's reply was lost: waits for the old transaction to end (by taking the same advisory
-   * lock) and looks for the group's last batch. Returns if it was committed; throws if not.
+   * The statement's reply was lost: its transaction committed or will not. Probes with a new
+   * connection by inserting the group's first batch again in a transaction that is rolled back: the
+   * insert waits for the lost transaction to end, then fails on the primary key if it committed
+   * (and the stored line is compared) or succeeds if it did not.
    */
   private void resolveLostCommit(List<Pending> group, SQLException lost) {
-    Pending last = group.get(group.size() - 1);
-    try (Connection c = pool.getConnection()) {
-      c.setAutoCommit(false);
-      lockedHead(c);
-      byte[] stored = null;
-      try (PreparedStatement s = c.prepareStatement("SELECT line FROM loci_batch WHERE seq = ?")) {
-        s.setLong(1, last.seq());
-        try (ResultSet r = s.executeQuery()) {
-          if (r.next()) {
-            stored = r.getBytes(1);
-          }
+    // the pool's other idle connections may have been cut too: each failed try evicts one
+    for (int attempt = 1; ; attempt++) {
+      try {
+        probe(group.get(0), lost);
+        return;
+      } catch (ProbeFailed e) {
+        lost.addSuppressed(e.getCause());
+        if (attempt > POOL_SIZE) {
+          StorageException unknown =
+              new StorageException(
+                  "journal write to "
+                      + description
+                      + " may or may not have happened ("
+                      + lost.getMessage()
+                      + ") and the database cannot be asked; reopen the journal",
+                  lost);
+          failure = unknown;
+          throw unknown;
         }
       }
-      c.rollback();
-      if (stored != null && Arrays.equals(stored, last.line())) {
-        return; // committed after all
-      }
-      throw new StorageException(
-          "journal commit to "
-              + description
-              + " failed: "
-              + lost.getMessage()
-              + "; nothing was written",
-          lost);
-    } catch (SQLException e) {
-      lost.addSuppressed(e);
-      StorageException unknown =
-          new StorageException(
-              "journal commit to "
-                  + description
-                  + " may or may not have happened ("
-                  + lost.getMessage()
-                  + ") and the database cannot be asked; reopen the journal",
-              lost);
-      failure = unknown;
-      throw unknown;
     }
   }
 
-  private static void rollbackQuietly(Connection c, SQLException cause) {
-    try {
+  /** The probe itself could not reach the database. */
+  private static final class ProbeFailed extends Exception {
+    private static final long serialVersionUID = 1L;
+
+    ProbeFailed(SQLException cause) {
+      super(cause);
+    }
+  }
+
+  private void probe(Pending first, SQLException lost) throws ProbeFailed {
+    try (Connection c = pool.getConnection()) {
+      c.setAutoCommit(false);
+      boolean committed;
+      try (PreparedStatement probe =
+          c.prepareStatement("INSERT INTO loci_batch (seq, ns, line) VALUES (?, ?, ?)")) {
+        probe.setLong(1, first.seq());
+        probe.setString(2, first.ns());
+        probe.setBytes(3, first.line());
+        probe.executeUpdate();
+        committed = false;
+      } catch (SQLException e) {
+        if (!UNIQUE_VIOLATION.equals(e.getSQLState())) {
+          throw e;
+        }
+        committed = true;
+      }
       c.rollback();
+      if (!committed) {
+        throw notWritten(lost);
+      }
+      byte[] stored = storedLine(c, first.seq());
+      c.rollback();
+      if (Arrays.equals(stored, first.line())) {
+        return; // committed after all
+      }
+      throw behind(first.seq(), lost);
     } catch (SQLException e) {
-      cause.addSuppressed(e);
+      throw new ProbeFailed(e);
+    }
+  }
+
+  private static byte[] storedLine(Connection c, long seq) throws SQLException {
+    try (PreparedStatement s = c.prepareStatement("SELECT line FROM loci_batch WHERE seq = ?")) {
+      s.setLong(1, seq);
+      try (ResultSet r = s.executeQuery()) {
+        return r.next() ? r.getBytes(1) : null;
+      }
     }
   }
 
