@@ -523,6 +523,10 @@ public final class PostgresJournal implements Journal {
             JournalEntry entry;
             try {
               entry = JournalLine.decode(line);
+              if (entry.seq() != seq) {
+                throw new IllegalArgumentException(
+                    "row " + seq + " holds the line of batch " + entry.seq());
+              }
             } catch (IllegalArgumentException e) {
               damage.accept(
                   new Damage(
@@ -531,16 +535,6 @@ public final class PostgresJournal implements Journal {
                       -1,
                       OptionalLong.of(seq),
                       e.getMessage()));
-              continue;
-            }
-            if (entry.seq() != seq) {
-              damage.accept(
-                  new Damage(
-                      Damage.Kind.BAD_LINE,
-                      Path.of(SOURCE),
-                      -1,
-                      OptionalLong.of(seq),
-                      "row " + seq + " holds the line of batch " + entry.seq()));
               continue;
             }
             entries.accept(entry);
