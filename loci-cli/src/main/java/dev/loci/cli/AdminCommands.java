@@ -2,8 +2,11 @@ package dev.loci.cli;
 
 import dev.loci.Loci;
 import dev.loci.VerifyReport;
+import dev.loci.postgres.PostgresJournal;
+import dev.loci.postgres.PostgresUrl;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Optional;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.ExitCode;
 
@@ -15,19 +18,30 @@ final class AdminCommands {
       name = "verify",
       mixinStandardHelpOptions = true,
       description = {
-        "Check every journal segment and snapshot of the data directory and list the damage.",
+        "Check every journal segment and snapshot of the data directory and list the damage;"
+            + " with --journal, every batch of the PostgreSQL journal instead.",
         "Reads only, so it can run beside a live instance. Exits 1 if committed data may be"
             + " missing or unreadable; a torn tail alone is a warning."
       })
   static final class Verify extends LociCommand {
     @Override
     public Integer call() {
+      Optional<PostgresUrl> shared = main().journalUrl();
+      if (shared.isPresent()) {
+        VerifyReport report = PostgresJournal.verify(shared.get());
+        output().verified(shared.get().redacted(), report);
+        if (!report.ok()) {
+          spec.commandLine().getErr().println("loci: damage found in " + shared.get());
+          return ExitCode.SOFTWARE;
+        }
+        return ExitCode.OK;
+      }
       Path dataDir = main().dataDir();
       if (!Files.isDirectory(dataDir)) {
         throw usageError("no data directory at " + dataDir);
       }
       VerifyReport report = Loci.verify(dataDir);
-      output().verified(dataDir, report);
+      output().verified(dataDir.toString(), report);
       if (!report.ok()) {
         spec.commandLine().getErr().println("loci: damage found in " + dataDir);
         return ExitCode.SOFTWARE;

@@ -12,6 +12,7 @@ import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.Optional;
 import java.util.function.Consumer;
 import java.util.logging.Level;
 import java.util.logging.Logger;
@@ -179,21 +180,32 @@ public final class Main {
    */
   Loci.Builder builder(Consumer<PostgresJournal> opened) {
     Loci.Builder builder = Loci.builder().dataDir(dataDir).durability(durability);
-    if (journal != null && !journal.isBlank()) {
-      PostgresUrl url;
-      try {
-        url = PostgresUrl.parse(journal);
-      } catch (IllegalArgumentException e) {
-        throw new InvalidRequestException("journal", "--journal: " + e.getMessage());
-      }
-      builder.journal(
-          d -> {
-            PostgresJournal j = PostgresJournal.open(url);
-            opened.accept(j);
-            return j;
-          });
-    }
+    journalUrl()
+        .ifPresent(
+            url ->
+                builder.journal(
+                    d -> {
+                      PostgresJournal j = PostgresJournal.open(url);
+                      opened.accept(j);
+                      return j;
+                    }));
     return builder;
+  }
+
+  /**
+   * The PostgreSQL journal given by {@code --journal} or {@code LOCI_JOURNAL}, if any.
+   *
+   * @throws InvalidRequestException naming {@code journal} if it is not a PostgreSQL URL
+   */
+  Optional<PostgresUrl> journalUrl() {
+    if (journal == null || journal.isBlank()) {
+      return Optional.empty();
+    }
+    try {
+      return Optional.of(PostgresUrl.parse(journal));
+    } catch (IllegalArgumentException e) {
+      throw new InvalidRequestException("journal", "--journal: " + e.getMessage());
+    }
   }
 
   /** When a write counts as done, as {@code --durability} says. */

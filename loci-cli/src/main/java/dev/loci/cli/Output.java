@@ -120,7 +120,7 @@ final class Output {
   }
 
   /** Prints a verification report: the counts, every damage found and the verdict. */
-  void verified(Path dataDir, VerifyReport report) {
+  void verified(String where, VerifyReport report) {
     if (json) {
       ObjectNode node = MAPPER.createObjectNode();
       node.put("ok", report.ok());
@@ -134,7 +134,7 @@ final class Output {
     }
     out.printf(
         "checked %s: %d segments, %d batches, %d snapshots%n",
-        dataDir, report.segments(), report.batches(), report.snapshots());
+        where, report.segments(), report.batches(), report.snapshots());
     report.damage().forEach(d -> out.println("  " + describe(d)));
     if (report.ok()) {
       out.println(report.damage().isEmpty() ? "ok" : "ok (warnings only, nothing committed lost)");

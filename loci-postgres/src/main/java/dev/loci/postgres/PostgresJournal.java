@@ -4,6 +4,7 @@ import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.loci.Damage;
 import dev.loci.StorageException;
+import dev.loci.VerifyReport;
 import dev.loci.spi.Batch;
 import dev.loci.spi.Journal;
 import dev.loci.spi.JournalBehindException;
@@ -561,6 +562,22 @@ public final class PostgresJournal implements Journal {
       }
     } finally {
       lock.unlock();
+    }
+  }
+
+  /**
+   * Reads every batch of the journal at {@code url} and reports the damage ({@code loci verify
+   * --journal}): rows that fail their checksum or do not parse, and missing sequence numbers. The
+   * schema is created or migrated first if needed, as on every open; nothing else is written.
+   *
+   * @return a report with the batch count, no segments and no snapshots (those are local)
+   */
+  public static VerifyReport verify(PostgresUrl url) {
+    try (PostgresJournal journal = open(url)) {
+      List<Damage> damage = new ArrayList<>();
+      long[] batches = {0};
+      journal.read(1, e -> batches[0]++, damage::add);
+      return new VerifyReport(0, batches[0], 0, damage);
     }
   }
 

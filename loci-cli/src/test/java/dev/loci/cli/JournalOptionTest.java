@@ -1,0 +1,104 @@
+package dev.loci.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.loci.postgres.TestDatabase;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.Statement;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The global {@code --journal} option: record commands and {@code verify} over PostgreSQL. */
+class JournalOptionTest {
+  @TempDir Path tmp;
+  private TestDatabase db;
+
+  @BeforeEach
+  void createDatabase() {
+    db = TestDatabase.create("loci_cli");
+  }
+
+  @AfterEach
+  void dropDatabase() throws Exception {
+    db.close();
+  }
+
+  @Test
+  void traceCommands_withJournal_storeInPostgresAndAnotherDataDirReadsThem() {
+    CliRunner first = new CliRunner(tmp.resolve("a"));
+    CliRunner second = new CliRunner(tmp.resolve("b"));
+    String uid = first.add("acme", "{\"n\":1}", "x");
+    first.run("--journal", db.url(), "trace", "get", uid, "--ns", "acme");
+    CliRunner.Result viaPostgres =
+        first.run(
+            "--journal",
+            db.url(),
+            "--json",
+            "trace",
+            "add",
+            "--ns",
+            "acme",
+            "--content",
+            "{\"n\":2}");
+    assertThat(viaPostgres.exitCode()).as(viaPostgres.err()).isZero();
+    String shared = viaPostgres.json().get("uid").asText();
+
+    CliRunner.Result read =
+        second.run("--journal", db.url(), "--json", "trace", "get", shared, "--ns", "acme");
+
+    assertThat(read.exitCode()).as(read.err()).isZero();
+    assertThat(read.json().get("content").get("n").asInt()).isEqualTo(2);
+    assertThat(Files.exists(tmp.resolve("b").resolve("journal"))).isFalse();
+    // the file journal of the first data directory was not used by the --journal write
+    CliRunner.Result local = first.run("--json", "trace", "get", shared, "--ns", "acme");
+    assertThat(local.exitCode()).isNotZero();
+  }
+
+  @Test
+  void verify_withJournal_checksEveryRowAndExitsOneOnDamage() throws Exception {
+    CliRunner cli = new CliRunner(tmp.resolve("a"));
+    for (int i = 0; i < 3; i++) {
+      assertThat(
+              cli.run("--journal", db.url(), "trace", "add", "--ns", "acme", "--content", "" + i)
+                  .exitCode())
+          .isZero();
+    }
+    CliRunner.Result clean = cli.run("--journal", db.url(), "--json", "verify");
+    assertThat(clean.exitCode()).as(clean.err()).isZero();
+    assertThat(clean.json().get("batches").asLong()).isEqualTo(3);
+
+    try (Connection c = db.connect();
+        Statement s = c.createStatement()) {
+      s.execute("DELETE FROM loci_batch WHERE seq = 2");
+    }
+    CliRunner.Result damaged = cli.run("--journal", db.url(), "verify");
+
+    assertThat(damaged.exitCode()).isEqualTo(1);
+    assertThat(damaged.out()).contains("sequence_gap").contains("batches 2 to 2 are missing");
+    assertThat(damaged.err()).contains("damage found in postgresql://");
+  }
+
+  @Test
+  void journal_notAPostgresUrl_isAUsageErrorNamingTheOption() {
+    CliRunner cli = new CliRunner(tmp.resolve("a"));
+
+    CliRunner.Result r = cli.run("--journal", "mysql://h/db", "trace", "search", "--ns", "acme");
+
+    assertThat(r.exitCode()).isEqualTo(2);
+    CliRunner.assertOneErrorLine(r, "--journal", "postgresql://");
+  }
+
+  @Test
+  void journal_passwordInUrl_neverPrinted() {
+    CliRunner cli = new CliRunner(tmp.resolve("a"));
+    String url = db.url().replace("postgres@", "postgres:s3cret-pw@");
+
+    CliRunner.Result r = cli.run("--journal", url, "verify");
+
+    assertThat(r.out() + r.err()).doesNotContain("s3cret-pw");
+  }
+}
