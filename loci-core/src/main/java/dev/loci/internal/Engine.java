@@ -15,6 +15,7 @@ import dev.loci.spi.Event;
 import dev.loci.spi.Journal;
 import dev.loci.spi.JournalBehindException;
 import dev.loci.spi.JournalEntry;
+import dev.loci.spi.JournalUnavailableException;
 import dev.loci.spi.Layer;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -428,6 +429,10 @@ public final class Engine implements CommandExecutor, AutoCloseable {
       // then decide the round's commands again, against the state they missed.
       catchUpLocked();
       staged.forEach(st -> deferred.add(st.task()));
+      return;
+    } catch (JournalUnavailableException e) {
+      // nothing of the round was written and the journal is as before: later writes may succeed
+      staged.forEach(st -> st.task().fail(e));
       return;
     } catch (StorageException e) {
       failure = e;

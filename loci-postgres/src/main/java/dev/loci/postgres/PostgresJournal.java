@@ -10,6 +10,7 @@ import dev.loci.spi.Journal;
 import dev.loci.spi.JournalBehindException;
 import dev.loci.spi.JournalEntry;
 import dev.loci.spi.JournalLine;
+import dev.loci.spi.JournalUnavailableException;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -270,7 +271,7 @@ public final class PostgresJournal implements Journal {
   }
 
   private StorageException notWritten(SQLException e) {
-    return new StorageException(
+    return new JournalUnavailableException(
         "journal write to " + description + " failed: " + e.getMessage() + "; nothing was written",
         e);
   }

@@ -7,14 +7,23 @@ import dev.loci.Loci;
 import dev.loci.Namespace;
 import dev.loci.StaleVersionException;
 import dev.loci.Trace;
+import dev.loci.TraceQuery;
+import dev.loci.spi.JournalUnavailableException;
 import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -72,6 +81,64 @@ class ClusterTest {
         assertThat(b.traces().get(NS, t.uid())).isEqualTo(t);
       }
       assertThat(b.sharedHead()).hasValue(a.lastSeq());
+    }
+  }
+
+  @Test
+  void writes_whileTheDatabaseCutsConnections_failCleanlyThenResumeAndLoseNothingAcknowledged()
+      throws Exception {
+    Map<String, String> acknowledged = new ConcurrentHashMap<>(); // uid -> content
+    Set<String> failed = ConcurrentHashMap.newKeySet();
+    AtomicBoolean stop = new AtomicBoolean();
+    try (Loci a = server("a")) {
+      List<Thread> writers = new ArrayList<>();
+      for (int w = 0; w < 4; w++) {
+        int writer = w;
+        Thread t =
+            new Thread(
+                () -> {
+                  for (int i = 0; !stop.get(); i++) {
+                    String content = "{\"w\":" + writer + ",\"i\":" + i + "}";
+                    try {
+                      acknowledged.put(a.traces().add(NS, content, List.of("x")).uid(), content);
+                    } catch (JournalUnavailableException e) {
+                      failed.add(content); // certain: nothing of it was written
+                    }
+                  }
+                });
+        t.start();
+        writers.add(t);
+      }
+      for (int round = 0; round < 10; round++) {
+        Thread.sleep(100);
+        try (Connection c = db.connect();
+            Statement s = c.createStatement()) {
+          s.execute(
+              "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '"
+                  + db.name
+                  + "' AND pid <> pg_backend_pid()");
+        }
+      }
+      Thread.sleep(300);
+      stop.set(true);
+      for (Thread t : writers) {
+        t.join(30_000);
+      }
+      // the engine was never stopped: a write now succeeds without a reopen
+      acknowledged.put(
+          a.traces().add(NS, "{\"after\":true}", List.of("x")).uid(), "{\"after\":true}");
+    }
+    assertThat(acknowledged).hasSizeGreaterThan(10);
+    assertThat(failed).as("cut connections made some writes fail").isNotEmpty();
+    try (Loci joined = server("joined")) {
+      for (Map.Entry<String, String> e : acknowledged.entrySet()) {
+        assertThat(joined.traces().get(NS, e.getKey()).content()).isEqualTo(e.getValue());
+      }
+      Set<String> stored = new HashSet<>();
+      for (Trace t : joined.traces().search(TraceQuery.in(NS).limit(10_000).build()).items()) {
+        stored.add(t.content());
+      }
+      assertThat(stored).hasSize(acknowledged.size()).doesNotContainAnyElementsOf(failed);
     }
   }
 
