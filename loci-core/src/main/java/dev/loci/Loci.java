@@ -141,6 +141,15 @@ public final class Loci implements AutoCloseable {
     return engine.catchUp();
   }
 
+  /**
+   * Applies what {@link #catchUp()} would, unless writes are in progress on this instance (they
+   * catch up before deciding); then returns at once with -1. What a follower of a shared journal
+   * calls, so that it never queues behind the writers it would only slow down.
+   */
+  public int tryCatchUp() {
+    return engine.tryCatchUp();
+  }
+
   /** Writes a snapshot of the current state and returns the sequence number it covers. */
   public long snapshot() {
     return engine.snapshot();

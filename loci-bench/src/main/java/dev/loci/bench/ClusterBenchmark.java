@@ -189,9 +189,13 @@ public final class ClusterBenchmark {
         progress.println(
             "Loci over PostgreSQL, " + servers + " instance(s) x " + writers / servers);
         List<Loci> instances = new ArrayList<>();
+        List<AutoCloseable> following = new ArrayList<>();
         try {
           for (int s = 0; s < servers; s++) {
-            instances.add(open(db.url, dirs.path().resolve("s" + s)));
+            AtomicReference<PostgresJournal> journal = new AtomicReference<>();
+            Loci loci = open(db.url, dirs.path().resolve("s" + s), journal);
+            instances.add(loci);
+            following.add(journal.get().follow(loci::tryCatchUp, Duration.ofSeconds(1)));
           }
           List<ThroughputRun.Writer> ws = new ArrayList<>();
           for (int w = 0; w < writers; w++) {
@@ -207,6 +211,9 @@ public final class ClusterBenchmark {
                   new Throughput(r.measured(), r.seconds(), r.cpuSeconds()),
                   peer));
         } finally {
+          for (AutoCloseable f : following) {
+            closeQuietly(f);
+          }
           instances.forEach(Loci::close);
         }
         progress.println("a new instance joins ...");
@@ -228,11 +235,28 @@ public final class ClusterBenchmark {
   }
 
   private static Loci open(PostgresUrl url, Path dir) {
+    return open(url, dir, new AtomicReference<>());
+  }
+
+  /** Opens an instance over {@code url}, telling {@code journal} the journal it opened. */
+  private static Loci open(PostgresUrl url, Path dir, AtomicReference<PostgresJournal> journal) {
     return Loci.builder()
         .dataDir(dir)
         .snapshotAfter(0)
-        .journal(d -> PostgresJournal.open(url))
+        .journal(
+            d -> {
+              journal.set(PostgresJournal.open(url));
+              return journal.get();
+            })
         .open();
+  }
+
+  private static void closeQuietly(AutoCloseable c) {
+    try {
+      c.close();
+    } catch (Exception e) {
+      throw new IllegalStateException("cannot stop following the journal", e);
+    }
   }
 
   private static Throughput plainInserts(Scratch db, int writers, Options options) {
@@ -291,17 +315,9 @@ public final class ClusterBenchmark {
   private static double[] lag(PostgresUrl url, Path dir, int samples) {
     AtomicReference<PostgresJournal> followed = new AtomicReference<>();
     try (Loci writer = open(url, dir.resolve("writer"));
-        Loci reader =
-            Loci.builder()
-                .dataDir(dir.resolve("reader"))
-                .snapshotAfter(0)
-                .journal(
-                    d -> {
-                      followed.set(PostgresJournal.open(url));
-                      return followed.get();
-                    })
-                .open();
-        AutoCloseable following = followed.get().follow(reader::catchUp, Duration.ofSeconds(1))) {
+        Loci reader = open(url, dir.resolve("reader"), followed);
+        AutoCloseable following =
+            followed.get().follow(reader::tryCatchUp, Duration.ofSeconds(1))) {
       long[] nanos = new long[samples];
       for (int i = 0; i < samples; i++) {
         String uid = writer.traces().add(NS, "{\"i\":" + i + "}", List.of("lag")).uid();

@@ -91,7 +91,7 @@ final class ServerCommands {
               .start();
       if (shared.get() != null) {
         // other servers append to the same journal: apply their batches as they arrive
-        shared.get().follow(server.loci()::catchUp, FOLLOW_POLL);
+        shared.get().follow(server.loci()::tryCatchUp, FOLLOW_POLL);
       }
       Thread hook = new Thread(server::close, "loci-shutdown");
       Runtime.getRuntime().addShutdownHook(hook);

@@ -294,6 +294,10 @@ public final class Engine implements CommandExecutor, AutoCloseable {
         return;
       }
       try {
+        OptionalLong head = journal.sharedHead();
+        if (head.isPresent() && head.getAsLong() > appliedSeq) {
+          catchUpLocked(); // others appended: decide against their batches, not after a refusal
+        }
         runRound(round, deferred);
       } catch (RuntimeException | Error e) {
         LociException f =
@@ -475,6 +479,23 @@ public final class Engine implements CommandExecutor, AutoCloseable {
   public int catchUp() {
     checkUsable();
     combiner.lock();
+    return catchUpHoldingCombiner();
+  }
+
+  /**
+   * Like {@link #catchUp()} unless a round of writes is in progress, which catches up before it
+   * decides; returns -1 then, and the caller tries again later if the round did not cover what it
+   * wanted applied.
+   */
+  public int tryCatchUp() {
+    checkUsable();
+    if (!combiner.tryLock()) {
+      return -1;
+    }
+    return catchUpHoldingCombiner();
+  }
+
+  private int catchUpHoldingCombiner() {
     try {
       if (failure != null) {
         throw stoppedError(failure);

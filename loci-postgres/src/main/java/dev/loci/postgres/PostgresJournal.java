@@ -388,8 +388,10 @@ public final class PostgresJournal implements Journal {
    * Starts following the batches other servers append: a thread listens for the notification each
    * append sends ({@code LISTEN loci_batch}) and, as the fallback for a lost notification, asks for
    * the head every {@code poll}; whenever the head is past what this journal has seen, it runs
-   * {@code onNewBatches} (the engine's catch-up, {@code Loci::catchUp}). A lost connection is
-   * retried every {@code poll}. Closing the returned handle (or the journal) stops the thread.
+   * {@code onNewBatches} (the engine's catch-up, {@code Loci::tryCatchUp}), again every millisecond
+   * until the journal has seen that head (a busy writer catches up itself before its next round). A
+   * lost connection is retried every {@code poll}. Closing the returned handle (or the journal)
+   * stops the thread.
    */
   public AutoCloseable follow(Runnable onNewBatches, Duration poll) {
     Objects.requireNonNull(onNewBatches, "onNewBatches");
@@ -439,7 +441,13 @@ public final class PostgresJournal implements Journal {
             if (head > durableSeq) {
               onNewBatches.run();
             }
+            while (head > durableSeq && !stopped && !closed) {
+              Thread.sleep(1); // the writers were busy: they catch up themselves, or we do next
+              onNewBatches.run();
+            }
           }
+        } catch (InterruptedException e) {
+          return;
         } catch (SQLException | RuntimeException e) {
           if (stopped || closed) {
             return;

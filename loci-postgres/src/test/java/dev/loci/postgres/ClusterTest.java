@@ -68,7 +68,7 @@ class ClusterTest {
                       return journal.get();
                     })
                 .open();
-        AutoCloseable following = journal.get().follow(b::catchUp, Duration.ofMillis(200))) {
+        AutoCloseable following = journal.get().follow(b::tryCatchUp, Duration.ofMillis(200))) {
       List<Trace> written = new ArrayList<>();
       for (int i = 0; i < 20; i++) {
         written.add(a.traces().add(NS, "{\"n\":" + i + "}", List.of("x")));
