@@ -1,5 +1,6 @@
 package dev.loci;
 
+import dev.loci.internal.AuditLayer;
 import dev.loci.internal.DataDirLock;
 import dev.loci.internal.Directories;
 import dev.loci.internal.Engine;
@@ -53,6 +54,7 @@ public final class Loci implements AutoCloseable {
   private final Traces traces;
   private final List<Layer> layers;
   private final String actor;
+  private final LegalReads legalReads;
   private final long snapshotAfter;
 
   private Loci(Builder b, DataDirLock lock, Engine engine, List<Layer> layers) {
@@ -61,7 +63,8 @@ public final class Loci implements AutoCloseable {
     this.engine = engine;
     this.layers = layers;
     this.actor = b.actor;
-    this.traces = new Traces(engine, layer(TraceLayer.class), b.actor, b.clock);
+    this.legalReads = new LegalReads(engine, layer(AuditLayer.class), b.actor);
+    this.traces = new Traces(engine, layer(TraceLayer.class), b.actor, b.clock, legalReads);
     this.snapshotAfter = b.snapshotAfter;
   }
 
@@ -78,6 +81,11 @@ public final class Loci implements AutoCloseable {
   /** The trace store. */
   public Traces traces() {
     return traces;
+  }
+
+  /** The record of reads made under the legal-tier capability. */
+  public LegalReads legalReads() {
+    return legalReads;
   }
 
   /**
@@ -393,6 +401,7 @@ public final class Loci implements AutoCloseable {
         SnapshotStore snapshots = SnapshotStore.open(dataDir.resolve("snapshots"));
         List<Layer> all = new ArrayList<>();
         all.add(new TraceLayer());
+        all.add(new AuditLayer());
         if (discoverLayers) {
           ServiceLoader.load(LayerProvider.class).forEach(p -> all.add(p.create()));
         }

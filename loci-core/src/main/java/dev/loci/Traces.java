@@ -29,12 +29,14 @@ public final class Traces {
   private final TraceLayer layer;
   private final String actor;
   private final Clock clock;
+  private final LegalReads legalReads;
 
-  Traces(Engine engine, TraceLayer layer, String actor, Clock clock) {
+  Traces(Engine engine, TraceLayer layer, String actor, Clock clock, LegalReads legalReads) {
     this.engine = engine;
     this.layer = layer;
     this.actor = actor;
     this.clock = clock;
+    this.legalReads = legalReads;
   }
 
   /** The same store, recording {@code actor} as the author of its writes in the journal. */
@@ -43,7 +45,7 @@ public final class Traces {
     if (actor.isBlank()) {
       throw new IllegalArgumentException("actor must not be blank");
     }
-    return new Traces(engine, layer, actor, clock);
+    return new Traces(engine, layer, actor, clock, legalReads);
   }
 
   /**
@@ -186,13 +188,19 @@ public final class Traces {
 
   /**
    * Walks the revision chain back: {@code [uid, its predecessor, ...]}. Stops cleanly where a
-   * predecessor is missing.
+   * predecessor is missing. Superseded versions may carry personal data, so the legal-tier
+   * capability is required and the read is recorded with its holder ({@link LegalReads}) before the
+   * chain is returned.
    *
    * @throws NotFoundException naming {@code uid}
    * @throws CorruptDataException if the chain loops (only possible with hand-edited data)
+   * @throws StorageException if the read cannot be recorded (then nothing is returned)
    */
-  public List<Trace> history(Namespace ns, String uid) {
-    return engine.read(() -> layer.history(ns, uid));
+  public List<Trace> history(Namespace ns, String uid, LegalCapability legal) {
+    Objects.requireNonNull(legal, "history requires the legal-tier capability");
+    List<Trace> chain = engine.read(() -> layer.history(ns, uid));
+    legalReads.record(ns, legal, "trace.history", chain.stream().map(Trace::uid).toList());
+    return chain;
   }
 
   /** Searches; retired traces only with {@link TraceQuery#includeRetired()}. */

@@ -19,6 +19,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** The trace store's operations, one test per rule of ADR-004's operations table and test list. */
 class TracesTest {
+  private static final LegalCapability LEGAL = new LegalCapability("test");
   private static final Namespace NS = Namespace.of("acme.alice");
   private static final Instant T0 = Instant.parse("2026-11-22T10:00:00.123456Z");
 
@@ -42,6 +43,35 @@ class TracesTest {
     loci.close();
     loci = Loci.builder().dataDir(dir).clock(clock).open();
     traces = loci.traces();
+  }
+
+  @Test
+  void history_recordsTheLegalReadWithItsHolderDurably() {
+    Trace first = traces.add(NS, "{\"fact\":\"prefers tea\"}", List.of("preference"));
+    Trace second = traces.revise(NS, first.uid(), "{\"fact\":\"coffee\"}", List.of("preference"));
+    clock.advance(java.time.Duration.ofSeconds(3));
+
+    traces.history(NS, second.uid(), new LegalCapability("dpo@acme"));
+    reopen();
+
+    assertThat(loci.legalReads().list(NamespaceScope.exactly(NS)))
+        .singleElement()
+        .satisfies(
+            r -> {
+              assertThat(r.holder()).isEqualTo("dpo@acme");
+              assertThat(r.action()).isEqualTo("trace.history");
+              assertThat(r.records()).containsExactly(second.uid(), first.uid());
+              assertThat(r.at()).isEqualTo(T0.plusSeconds(3));
+              assertThat(r.namespace()).isEqualTo(NS);
+            });
+    assertThat(loci.legalReads().list(NamespaceScope.exactly(Namespace.of("other")))).isEmpty();
+  }
+
+  @Test
+  void history_missingTrace_recordsNothing() {
+    assertThatThrownBy(() -> traces.history(NS, "missing", LEGAL))
+        .isInstanceOf(NotFoundException.class);
+    assertThat(loci.legalReads().list(NamespaceScope.exactly(NS))).isEmpty();
   }
 
   @Test
@@ -130,7 +160,7 @@ class TracesTest {
     assertThat(u.createdAt()).isEqualTo(T0);
     assertThat(u.updatedAt()).isEqualTo(T0.plusSeconds(5));
     assertThat(u.tags()).containsExactly("x");
-    assertThat(traces.history(NS, t.uid())).containsExactly(u);
+    assertThat(traces.history(NS, t.uid(), LEGAL)).containsExactly(u);
   }
 
   @Test
@@ -163,7 +193,7 @@ class TracesTest {
     assertThat(second.predecessorUid()).contains(first.uid());
     assertThat(second.replayCount()).isEqualTo(1);
     assertThat(traces.get(NS, first.uid())).isEqualTo(first);
-    assertThat(traces.history(NS, second.uid())).containsExactly(second, first);
+    assertThat(traces.history(NS, second.uid(), LEGAL)).containsExactly(second, first);
   }
 
   @Test
@@ -182,9 +212,9 @@ class TracesTest {
     Trace b = traces.revise(NS, a.uid(), "{\"v\":2}", List.of());
     Trace c = traces.revise(NS, b.uid(), "{\"v\":3}", List.of());
 
-    assertThat(traces.history(NS, c.uid())).containsExactly(c, b, a);
-    assertThat(traces.history(NS, b.uid())).containsExactly(b, a);
-    assertThat(traces.history(NS, a.uid())).containsExactly(a);
+    assertThat(traces.history(NS, c.uid(), LEGAL)).containsExactly(c, b, a);
+    assertThat(traces.history(NS, b.uid(), LEGAL)).containsExactly(b, a);
+    assertThat(traces.history(NS, a.uid(), LEGAL)).containsExactly(a);
   }
 
   @Test
@@ -195,7 +225,7 @@ class TracesTest {
     Trace b = traces.revise(NS, a.uid(), "{\"v\":2}", List.of());
 
     assertThat(b.retired()).isFalse();
-    assertThat(traces.history(NS, b.uid()))
+    assertThat(traces.history(NS, b.uid(), LEGAL))
         .extracting(Trace::uid)
         .containsExactly(b.uid(), a.uid());
   }
@@ -227,7 +257,7 @@ class TracesTest {
     traces.retire(NS, a.uid());
     traces.retire(NS, b.uid());
 
-    assertThat(traces.history(NS, b.uid()))
+    assertThat(traces.history(NS, b.uid(), LEGAL))
         .extracting(Trace::uid, Trace::retired)
         .containsExactly(
             org.assertj.core.groups.Tuple.tuple(b.uid(), true),
@@ -250,7 +280,7 @@ class TracesTest {
 
   @Test
   void history_unknownUid_errorsCleanly() {
-    assertThatThrownBy(() -> traces.history(NS, "missing"))
+    assertThatThrownBy(() -> traces.history(NS, "missing", LEGAL))
         .isInstanceOf(NotFoundException.class)
         .hasMessageContaining("missing");
   }
@@ -262,7 +292,7 @@ class TracesTest {
             + "{\"op\":\"add\",\"trace\":{\"uid\":\"b\",\"content\":{},\"predecessor_uid\":\"a\"}}\n";
     traces.importAdr004(NS, new BufferedReader(new StringReader(log)));
 
-    assertThatThrownBy(() -> traces.history(NS, "a"))
+    assertThatThrownBy(() -> traces.history(NS, "a", LEGAL))
         .isInstanceOf(CorruptDataException.class)
         .hasMessageContaining("loops back");
   }
@@ -275,7 +305,9 @@ class TracesTest {
             + "{\"op\":\"revise\",\"trace\":{\"uid\":\"top\",\"content\":3,\"predecessor_uid\":\"mid\"}}\n";
     traces.importAdr004(NS, new BufferedReader(new StringReader(log)));
 
-    assertThat(traces.history(NS, "top")).extracting(Trace::uid).containsExactly("top", "mid");
+    assertThat(traces.history(NS, "top", LEGAL))
+        .extracting(Trace::uid)
+        .containsExactly("top", "mid");
   }
 
   @Test
@@ -450,7 +482,7 @@ class TracesTest {
                   o.replayCount(),
                   o.tags()));
     }
-    assertThat(traces.history(copy, b.uid())).hasSize(2);
+    assertThat(traces.history(copy, b.uid(), LEGAL)).hasSize(2);
     StringWriter again = new StringWriter();
     traces.exportAdr004(copy, again);
     assertThat(again.toString()).isEqualTo(out.toString());

@@ -728,7 +728,7 @@ public final class PathwayBenchmark {
               j -> {
                 HotswapInput in = inputs.get(j);
                 return memory.queryForHotswap(
-                    scope, in.taskClass(), in.filePath(), in.signalClass(), k, false);
+                    scope, in.taskClass(), in.filePath(), in.signalClass(), k);
               });
       Timed<List<PathwayTrace>> scan =
           time(inputs.size(), j -> peer.hotswap(inputs.get(j).pathwayId(), k));
@@ -766,7 +766,7 @@ public final class PathwayBenchmark {
         arrays.add(v.values());
       }
       Timed<List<ScoredTrace>> loci =
-          time(inputs.size(), j -> memory.queryByVec(scope, arrays.get(j), k, false, false));
+          time(inputs.size(), j -> memory.queryByVec(scope, arrays.get(j), k, false));
       Timed<List<ScoredTrace>> scan = time(inputs.size(), j -> peer.similar(inputs.get(j), k));
       int sameOrder = 0;
       double recall = 0;

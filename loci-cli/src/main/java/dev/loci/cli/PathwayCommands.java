@@ -1,8 +1,8 @@
 package dev.loci.cli;
 
+import dev.loci.LegalCapability;
 import dev.loci.Loci;
 import dev.loci.NamespaceScope;
-import dev.loci.pathway.LegalCapability;
 import dev.loci.pathway.PathwayMemory;
 import dev.loci.pathway.PathwayWire;
 import dev.loci.pathway.RedactionPolicy;
@@ -166,12 +166,21 @@ final class PathwayCommands {
 
     @Mixin TraceCommands.NamespaceOption ns;
 
-    @Option(names = "--include-history", description = "Also print a superseded version.")
+    @Option(
+        names = "--include-history",
+        description = "Also print a superseded version (needs --legal-token).")
     boolean includeHistory;
+
+    @Mixin LegalOption legal;
 
     @Override
     public Integer call() {
-      return run(false, p -> p.get(ns.ns, traceUid, includeHistory));
+      if (includeHistory) {
+        LegalCapability cap =
+            legal.capability(this, NamespaceScope.exactly(ns.ns), "--include-history");
+        return run(false, p -> p.get(ns.ns, traceUid, cap));
+      }
+      return run(false, p -> p.get(ns.ns, traceUid));
     }
   }
 
@@ -196,14 +205,21 @@ final class PathwayCommands {
     @Option(names = "--k", paramLabel = "K", description = "How many (default: ${DEFAULT-VALUE}).")
     int k = PathwayMemory.HOTSWAP_K;
 
-    @Option(names = "--include-history", description = "Include superseded versions.")
+    @Option(
+        names = "--include-history",
+        description = "Include superseded versions (needs --legal-token).")
     boolean includeHistory;
+
+    @Mixin LegalOption legal;
 
     @Override
     public Integer call() {
-      return run(
-          false,
-          p -> p.queryForHotswap(scope.scope, taskClass, filePath, signalClass, k, includeHistory));
+      if (includeHistory) {
+        LegalCapability cap = legal.capability(this, scope.scope, "--include-history");
+        return run(
+            false, p -> p.queryForHotswap(scope.scope, taskClass, filePath, signalClass, k, cap));
+      }
+      return run(false, p -> p.queryForHotswap(scope.scope, taskClass, filePath, signalClass, k));
     }
   }
 
@@ -239,22 +255,32 @@ final class PathwayCommands {
     @Option(names = "--k", paramLabel = "K", description = "How many (default: ${DEFAULT-VALUE}).")
     int k = PathwayMemory.SIMILAR_K;
 
-    @Option(names = "--include-history", description = "Include superseded versions.")
+    @Option(
+        names = "--include-history",
+        description = "Include superseded versions (needs --legal-token).")
     boolean includeHistory;
 
     @Option(names = "--include-retired", description = "Include retired pathways.")
     boolean includeRetired;
 
+    @Mixin LegalOption legal;
+
     @Override
     public Integer call() {
+      Optional<LegalCapability> cap =
+          includeHistory
+              ? Optional.of(legal.capability(this, scope.scope, "--include-history"))
+              : Optional.empty();
       return run(
           false,
           p -> {
             float[] vec =
                 query.like != null
-                    ? p.get(scope.scope.root(), query.like, true).pathwayVec().values()
+                    ? p.vectorOf(scope.scope.root(), query.like)
                     : PathwayWire.readVector(query.vec);
-            return p.queryByVec(scope.scope, vec, k, includeHistory, includeRetired);
+            return cap.isPresent()
+                ? p.queryByVec(scope.scope, vec, k, includeRetired, cap.get())
+                : p.queryByVec(scope.scope, vec, k, includeRetired);
           });
     }
   }
@@ -264,7 +290,8 @@ final class PathwayCommands {
       mixinStandardHelpOptions = true,
       description = {
         "list_versions: the whole version chain of a trace, root first.",
-        "Chains can carry personal data: --legal names who holds the legal-tier capability."
+        "Chains can carry personal data: --legal-token must be a token of the legal role,"
+            + " whose id is recorded with the read."
       })
   static final class Versions extends PathwayCommand {
     @Parameters(index = "0", paramLabel = "TRACE_UID", description = "Any version of the chain.")
@@ -272,22 +299,12 @@ final class PathwayCommands {
 
     @Mixin TraceCommands.NamespaceOption ns;
 
-    @Option(
-        names = "--legal",
-        required = true,
-        paramLabel = "HOLDER",
-        description = "Who is reading under the legal-tier capability, for the record.")
-    String holder;
+    @Mixin LegalOption legal;
 
     @Override
     public Integer call() {
-      LegalCapability legal;
-      try {
-        legal = new LegalCapability(holder);
-      } catch (IllegalArgumentException e) {
-        throw usageError("--legal: " + e.getMessage());
-      }
-      return run(false, p -> p.listVersions(ns.ns, traceUid, legal));
+      LegalCapability cap = legal.capability(this, NamespaceScope.exactly(ns.ns), "list_versions");
+      return run(false, p -> p.listVersions(ns.ns, traceUid, cap));
     }
   }
 

@@ -209,16 +209,26 @@ final class TraceCommands {
   @Command(
       name = "history",
       mixinStandardHelpOptions = true,
-      description = "Print a trace and the versions it revises, newest first.")
+      description = {
+        "Print a trace and the versions it revises, newest first.",
+        "Superseded versions may carry personal data: --legal-token must be a token of the legal"
+            + " role, whose id is recorded with the read."
+      })
   static final class History extends TraceCommand {
     @Parameters(index = "0", paramLabel = "UID", description = "The newest version to start at.")
     String uid;
 
     @Mixin NamespaceOption ns;
 
+    @Mixin LegalOption legal;
+
     @Override
     public Integer call() {
-      return read(traces -> traces.history(ns.ns, uid), Output::history);
+      return read(
+          traces ->
+              traces.history(
+                  ns.ns, uid, legal.capability(this, NamespaceScope.exactly(ns.ns), "history")),
+          Output::history);
     }
   }
 

@@ -68,6 +68,15 @@ final class CliRunner {
     assertThat(r.err().strip().lines()).hasSize(1);
   }
 
+  /** Creates a token of the legal role for every namespace in the data directory's loci.toml. */
+  String legalToken() {
+    Result r = run("token", "create", "--role", "legal", "--ns", "*");
+    if (r.exitCode() != 0) {
+      throw new AssertionError("token create failed: " + r);
+    }
+    return r.out().strip();
+  }
+
   /** Adds a trace with {@code --json} and returns its uid, failing if the add fails. */
   String add(String ns, String content, String... tags) {
     List<String> args = new ArrayList<>(List.of("--json", "trace", "add", "--ns", ns));

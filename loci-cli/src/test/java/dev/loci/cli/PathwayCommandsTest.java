@@ -82,7 +82,8 @@ class PathwayCommandsTest {
     assertThat(similar.get(0).get("score").asDouble()).isGreaterThan(0.99);
     assertThat(similar.get(0).get("trace").get("trace_uid").asText()).isEqualTo(v2uid);
 
-    JsonNode chain = ok("pathway", "versions", v2uid, "--ns", "acme", "--legal", "dpo");
+    String legal = cli.legalToken();
+    JsonNode chain = ok("pathway", "versions", v2uid, "--ns", "acme", "--legal-token", legal);
     assertThat(chain.size()).isEqualTo(2);
     assertThat(chain.get(0).get("trace_uid").asText()).isEqualTo(v1);
 
@@ -122,8 +123,20 @@ class PathwayCommandsTest {
         cli.run("pathway", "similar", "--ns", "acme", "--vec", "[1,2,3]"), "pathway_vec", "32");
     assertThat(cli.run("pathway", "replay", uid, "--ns", "acme").exitCode()).isEqualTo(2);
     assertThat(cli.run("pathway", "versions", uid, "--ns", "acme").exitCode())
-        .as("list_versions needs --legal")
+        .as("list_versions needs --legal-token")
         .isEqualTo(2);
+    // a name typed on the command line is no legal credential, nor is a token of another role
+    assertOneErrorLine(
+        cli.run("pathway", "versions", uid, "--ns", "acme", "--legal-token", "dpo"),
+        "--legal-token",
+        "not a token");
+    String writer = cli.run("token", "create", "--role", "writer", "--ns", "*").out().strip();
+    assertOneErrorLine(
+        cli.run("pathway", "versions", uid, "--ns", "acme", "--legal-token", writer),
+        "--legal-token",
+        "writer role");
+    assertOneErrorLine(
+        cli.run("pathway", "get", uid, "--ns", "acme", "--include-history"), "--legal-token");
     assertThat(cli.run("pathway", "export", "--ns", "acme", "--format", "csv").exitCode())
         .isEqualTo(2);
     JsonNode stats = ok("pathway", "stats", "--ns", "acme");

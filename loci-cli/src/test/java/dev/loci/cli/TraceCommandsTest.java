@@ -217,8 +217,15 @@ class TraceCommandsTest {
             "pref");
     String second = revised.json().get("uid").asText();
 
-    CliRunner.Result json = cli.run("--json", "trace", "history", second, "--ns", "acme");
-    CliRunner.Result human = cli.run("trace", "history", second, "--ns", "acme");
+    String legal = cli.legalToken();
+    CliRunner.Result refused = cli.run("--json", "trace", "history", second, "--ns", "acme");
+    CliRunner.Result json =
+        cli.run("--json", "trace", "history", second, "--ns", "acme", "--legal-token", legal);
+    CliRunner.Result human =
+        cli.run("trace", "history", second, "--ns", "acme", "--legal-token", legal);
+
+    assertThat(refused.exitCode()).isEqualTo(2);
+    assertOneErrorLine(refused, "--legal-token", "personal data");
 
     assertThat(revised.exitCode()).isZero();
     assertThat(revised.json().get("predecessor_uid").asText()).isEqualTo(first);
@@ -289,6 +296,7 @@ class TraceCommandsTest {
   @Test
   void writes_unknownUid_exitTwoAndWriteNothing() {
     cli.add("acme", "1");
+    String legal = cli.legalToken();
     long seqBefore = lastSeq();
 
     List<CliRunner.Result> results =
@@ -296,7 +304,7 @@ class TraceCommandsTest {
             cli.run("trace", "update", "ghost", "--ns", "acme", "--content", "1"),
             cli.run("trace", "revise", "ghost", "--ns", "acme", "--content", "1"),
             cli.run("trace", "retire", "ghost", "--ns", "acme"),
-            cli.run("trace", "history", "ghost", "--ns", "acme"));
+            cli.run("trace", "history", "ghost", "--ns", "acme", "--legal-token", legal));
 
     for (CliRunner.Result r : results) {
       assertThat(r.exitCode()).as(r.toString()).isEqualTo(2);

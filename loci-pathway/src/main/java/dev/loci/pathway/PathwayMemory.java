@@ -4,6 +4,8 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.loci.InvalidRequestException;
+import dev.loci.LegalCapability;
+import dev.loci.LegalReads;
 import dev.loci.Loci;
 import dev.loci.Namespace;
 import dev.loci.NamespaceScope;
@@ -76,11 +78,14 @@ public final class PathwayMemory {
   private final CommandExecutor engine;
   private final PathwayLayer layer;
   private final String actor;
+  private final LegalReads legalReads;
 
-  private PathwayMemory(CommandExecutor engine, PathwayLayer layer, String actor) {
+  private PathwayMemory(
+      CommandExecutor engine, PathwayLayer layer, String actor, LegalReads legalReads) {
     this.engine = engine;
     this.layer = layer;
     this.actor = actor;
+    this.legalReads = legalReads;
   }
 
   /**
@@ -89,7 +94,8 @@ public final class PathwayMemory {
    * @throws IllegalStateException if the instance was opened without the pathway layer
    */
   public static PathwayMemory of(Loci loci) {
-    return new PathwayMemory(loci.executor(), loci.layer(PathwayLayer.class), loci.actor());
+    return new PathwayMemory(
+        loci.executor(), loci.layer(PathwayLayer.class), loci.actor(), loci.legalReads());
   }
 
   /** The same memory, recording {@code actor} as the author of its writes in the journal. */
@@ -98,7 +104,7 @@ public final class PathwayMemory {
     if (actor.isBlank()) {
       throw new IllegalArgumentException("actor must not be blank");
     }
-    return new PathwayMemory(engine, layer, actor);
+    return new PathwayMemory(engine, layer, actor, legalReads);
   }
 
   // ---------------------------------------------------------------- writes
@@ -263,50 +269,89 @@ public final class PathwayMemory {
   // ---------------------------------------------------------------- reads
 
   /**
-   * The trace {@code traceUid}: a head version, or any version with {@code includeHistory}.
+   * The head version {@code traceUid}.
    *
-   * @throws NotFoundException naming {@code trace_uid} if there is none, or if it is superseded and
-   *     history was not asked for
+   * @throws NotFoundException naming {@code trace_uid} if there is none, or if it is superseded (a
+   *     superseded version is read with {@link #get(Namespace, String, LegalCapability)})
    */
-  public PathwayTrace get(Namespace ns, String traceUid, boolean includeHistory) {
+  public PathwayTrace get(Namespace ns, String traceUid) {
     requireUid(traceUid);
     PathwayTrace t = engine.read(() -> layer.require(ns, traceUid));
-    if (!includeHistory && t.supersededByTraceUid().isPresent()) {
+    if (t.supersededByTraceUid().isPresent()) {
       throw new NotFoundException(
           "trace_uid",
           traceUid
               + " is a superseded version (head: "
               + t.supersededByTraceUid().get()
-              + "); ask with include_history to read it");
+              + "); superseded versions are read under the legal-tier capability");
     }
     return t;
   }
 
   /**
-   * The traces of one pathway in the scope, in the order stored.
+   * Any version {@code traceUid}, superseded ones included ({@code include_history}). Superseded
+   * versions may carry personal data (spec section 6.2): the legal-tier capability is required and
+   * the read is recorded with its holder before the trace is returned.
+   *
+   * @throws NotFoundException naming {@code trace_uid}
+   */
+  public PathwayTrace get(Namespace ns, String traceUid, LegalCapability legal) {
+    requireLegal(legal);
+    requireUid(traceUid);
+    PathwayTrace t = engine.read(() -> layer.require(ns, traceUid));
+    return recorded(NamespaceScope.exactly(ns), legal, "pathway.get", List.of(t)).get(0);
+  }
+
+  /**
+   * The {@code pathway_vec} of any version {@code traceUid}, superseded ones included: a query
+   * vector for {@link #queryByVec} ("traces like this one"). Only the 32 numbers derived from the
+   * identity fields are returned, none of a version's free text, so no capability is needed.
+   *
+   * @throws NotFoundException naming {@code trace_uid}
+   */
+  public float[] vectorOf(Namespace ns, String traceUid) {
+    requireUid(traceUid);
+    return engine.read(() -> layer.require(ns, traceUid)).pathwayVec().values();
+  }
+
+  /**
+   * The head traces of one pathway in the scope, in the order stored.
    *
    * @throws InvalidRequestException naming {@code pathway_id} if it is not 64 lower-case hex
    */
   public List<PathwayTrace> pathway(
-      NamespaceScope scope, String pathwayId, boolean includeHistory, boolean includeRetired) {
-    if (pathwayId == null || !pathwayId.matches("[0-9a-f]{64}")) {
-      throw new InvalidRequestException(
-          "pathway_id", "expected 64 lowercase hex characters, found \"" + pathwayId + "\"");
-    }
-    return engine.read(() -> layer.pathway(scope, pathwayId, includeHistory, includeRetired));
+      NamespaceScope scope, String pathwayId, boolean includeRetired) {
+    requirePathwayId(pathwayId);
+    return engine.read(() -> layer.pathway(scope, pathwayId, false, includeRetired));
+  }
+
+  /**
+   * Every version of the traces of one pathway in the scope ({@code include_history}), under the
+   * legal-tier capability; the read is recorded.
+   *
+   * @throws InvalidRequestException naming {@code pathway_id} if it is not 64 lower-case hex
+   */
+  public List<PathwayTrace> pathway(
+      NamespaceScope scope, String pathwayId, boolean includeRetired, LegalCapability legal) {
+    requireLegal(legal);
+    requirePathwayId(pathwayId);
+    return recorded(
+        scope,
+        legal,
+        "pathway.history",
+        engine.read(() -> layer.pathway(scope, pathwayId, true, includeRetired)));
   }
 
   /** {@code query_for_hotswap} with {@code k} = 5, head versions only. */
   public List<PathwayTrace> queryForHotswap(
       NamespaceScope scope, String taskClass, String filePath, Optional<String> signalClass) {
-    return queryForHotswap(scope, taskClass, filePath, signalClass, HOTSWAP_K, false);
+    return queryForHotswap(scope, taskClass, filePath, signalClass, HOTSWAP_K);
   }
 
   /**
-   * {@code query_for_hotswap} (spec section 6.2): the top {@code k} traces of the pathway these
-   * inputs identify, in every namespace of the scope, ordered by success rate then replay count,
-   * both descending (then newest first). Retired pathways never appear. Head versions only unless
-   * {@code includeHistory}.
+   * {@code query_for_hotswap} (spec section 6.2): the top {@code k} head traces of the pathway
+   * these inputs identify, in every namespace of the scope, ordered by success rate then replay
+   * count, both descending (then newest first). Retired pathways never appear.
    *
    * @throws InvalidRequestException naming {@code task_class}, {@code file_path} or {@code k}
    */
@@ -315,47 +360,107 @@ public final class PathwayMemory {
       String taskClass,
       String filePath,
       Optional<String> signalClass,
+      int k) {
+    String id = hotswapPathway(taskClass, filePath, signalClass, k);
+    return engine.read(() -> layer.hotswap(scope, id, k, false));
+  }
+
+  /**
+   * {@code query_for_hotswap} over every version, superseded ones included ({@code
+   * include_history}), under the legal-tier capability; the read is recorded.
+   */
+  public List<PathwayTrace> queryForHotswap(
+      NamespaceScope scope,
+      String taskClass,
+      String filePath,
+      Optional<String> signalClass,
       int k,
-      boolean includeHistory) {
-    PathwayIdentity.requireTaskClass(taskClass);
-    if (filePath == null) {
-      throw new InvalidRequestException("file_path", "expected a file path, found none");
-    }
-    checkK(k);
-    String id = PathwayIdentity.pathwayId(taskClass, filePath, signalClass);
-    return engine.read(() -> layer.hotswap(scope, id, k, includeHistory));
+      LegalCapability legal) {
+    requireLegal(legal);
+    String id = hotswapPathway(taskClass, filePath, signalClass, k);
+    return recorded(
+        scope, legal, "pathway.hotswap", engine.read(() -> layer.hotswap(scope, id, k, true)));
   }
 
   /** {@code query_by_vec} with {@code k} = 10, head versions of pathways not retired. */
   public List<ScoredTrace> queryByVec(NamespaceScope scope, float[] vec) {
-    return queryByVec(scope, vec, SIMILAR_K, false, false);
+    return queryByVec(scope, vec, SIMILAR_K, false);
   }
 
   /**
-   * {@code query_by_vec} (spec section 6.2): the {@code k} traces of the scope whose {@code
-   * pathway_vec} is most similar to {@code vec} by cosine, best first (ties by uid). Head versions
-   * of pathways not retired, unless {@code includeHistory} or {@code includeRetired}.
+   * {@code query_by_vec} (spec section 6.2): the {@code k} head traces of the scope whose {@code
+   * pathway_vec} is most similar to {@code vec} by cosine, best first (ties by uid), of pathways
+   * not retired unless {@code includeRetired}.
    *
    * @throws InvalidRequestException naming {@code pathway_vec} if it does not have 32 finite values
    *     or is all zeros, or {@code k}
    */
   public List<ScoredTrace> queryByVec(
-      NamespaceScope scope, float[] vec, int k, boolean includeHistory, boolean includeRetired) {
+      NamespaceScope scope, float[] vec, int k, boolean includeRetired) {
     PathwayVec query = vector(vec);
     checkK(k);
-    return engine.read(() -> layer.similar(scope, query, k, includeHistory, includeRetired));
+    return engine.read(() -> layer.similar(scope, query, k, false, includeRetired));
+  }
+
+  /**
+   * {@code query_by_vec} over every version, superseded ones included ({@code include_history}),
+   * under the legal-tier capability; the read is recorded.
+   */
+  public List<ScoredTrace> queryByVec(
+      NamespaceScope scope, float[] vec, int k, boolean includeRetired, LegalCapability legal) {
+    requireLegal(legal);
+    PathwayVec query = vector(vec);
+    checkK(k);
+    List<ScoredTrace> hits =
+        engine.read(() -> layer.similar(scope, query, k, true, includeRetired));
+    recorded(scope, legal, "pathway.similar", hits.stream().map(ScoredTrace::trace).toList());
+    return hits;
   }
 
   /**
    * {@code list_versions} (spec section 6.2): the whole version chain {@code traceUid} belongs to,
-   * root first. Chains can carry personal data, so the legal-tier capability is required.
+   * root first. Chains can carry personal data, so the legal-tier capability is required, and the
+   * read is recorded with its holder before the chain is returned.
    *
    * @throws NotFoundException naming {@code trace_uid}
    */
   public List<PathwayTrace> listVersions(Namespace ns, String traceUid, LegalCapability legal) {
-    Objects.requireNonNull(legal, "list_versions requires the legal-tier capability");
+    requireLegal(legal);
     requireUid(traceUid);
-    return engine.read(() -> layer.versions(ns, traceUid));
+    return recorded(
+        NamespaceScope.exactly(ns),
+        legal,
+        "pathway.list_versions",
+        engine.read(() -> layer.versions(ns, traceUid)));
+  }
+
+  /** Records a legal read of {@code traces} (durably), then returns them. */
+  private List<PathwayTrace> recorded(
+      NamespaceScope scope, LegalCapability legal, String action, List<PathwayTrace> traces) {
+    legalReads.record(
+        scope.root(), legal, action, traces.stream().map(PathwayTrace::traceUid).toList());
+    return traces;
+  }
+
+  private static void requireLegal(LegalCapability legal) {
+    Objects.requireNonNull(legal, "reading superseded versions requires the legal-tier capability");
+  }
+
+  private static void requirePathwayId(String pathwayId) {
+    if (pathwayId == null || !pathwayId.matches("[0-9a-f]{64}")) {
+      throw new InvalidRequestException(
+          "pathway_id", "expected 64 lowercase hex characters, found \"" + pathwayId + "\"");
+    }
+  }
+
+  private static String hotswapPathway(
+      String taskClass, String filePath, Optional<String> signalClass, int k) {
+    PathwayIdentity.requireTaskClass(taskClass);
+    if (filePath == null) {
+      throw new InvalidRequestException("file_path", "expected a file path, found none");
+    }
+    checkK(k);
+    return PathwayIdentity.pathwayId(taskClass, filePath, signalClass);
   }
 
   /** Counts over the scope. */

@@ -3,6 +3,7 @@ package dev.loci.pathway;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.loci.ConflictException;
+import dev.loci.LegalCapability;
 import dev.loci.Loci;
 import dev.loci.Namespace;
 import dev.loci.NamespaceScope;

@@ -3,6 +3,7 @@ package dev.loci.pathway;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.loci.ChildJvm;
+import dev.loci.LegalCapability;
 import dev.loci.Loci;
 import dev.loci.NamespaceScope;
 import dev.loci.VerifyReport;
@@ -25,6 +26,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * kill).
  */
 class PathwayKillTest {
+  private static final LegalCapability LEGAL = new LegalCapability("test");
   static final int THREADS = 3;
 
   @TempDir Path tmp;
@@ -57,7 +59,7 @@ class PathwayKillTest {
       acks.inserted()
           .forEach(
               (uid, pathwayId) -> {
-                PathwayTrace t = pathways.get(PathwayCrashWriter.NS, uid, true);
+                PathwayTrace t = pathways.get(PathwayCrashWriter.NS, uid, LEGAL);
                 assertThat(t.pathwayId()).as("pathway of %s", uid).isEqualTo(pathwayId);
                 assertThat(t.version()).isEqualTo(1);
                 assertThat(t.reducerSummary()).contains("[email]").doesNotContain("@example.com");
@@ -66,8 +68,8 @@ class PathwayKillTest {
       acks.revised()
           .forEach(
               (old, fresh) -> {
-                PathwayTrace before = pathways.get(PathwayCrashWriter.NS, old, true);
-                PathwayTrace after = pathways.get(PathwayCrashWriter.NS, fresh, true);
+                PathwayTrace before = pathways.get(PathwayCrashWriter.NS, old, LEGAL);
+                PathwayTrace after = pathways.get(PathwayCrashWriter.NS, fresh, LEGAL);
                 assertThat(after.parentTraceUid()).as("parent of %s", fresh).contains(old);
                 assertThat(before.supersededByTraceUid())
                     .as("successor of %s", old)
@@ -86,7 +88,7 @@ class PathwayKillTest {
               });
       ackedPerHead.forEach(
           (head, n) -> {
-            PathwayTrace t = pathways.get(PathwayCrashWriter.NS, head, false);
+            PathwayTrace t = pathways.get(PathwayCrashWriter.NS, head);
             assertThat(t.replayCount())
                 .as("replays of the chain headed by %s", head)
                 .isBetween(n, n + THREADS);
@@ -100,9 +102,9 @@ class PathwayKillTest {
   }
 
   private static String head(PathwayMemory pathways, String uid) {
-    PathwayTrace t = pathways.get(PathwayCrashWriter.NS, uid, true);
+    PathwayTrace t = pathways.get(PathwayCrashWriter.NS, uid, LEGAL);
     while (t.supersededByTraceUid().isPresent()) {
-      t = pathways.get(PathwayCrashWriter.NS, t.supersededByTraceUid().get(), true);
+      t = pathways.get(PathwayCrashWriter.NS, t.supersededByTraceUid().get(), LEGAL);
     }
     return t.traceUid();
   }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.loci.ConflictException;
 import dev.loci.InvalidRequestException;
+import dev.loci.LegalCapability;
 import dev.loci.Loci;
 import dev.loci.Namespace;
 import dev.loci.NamespaceScope;
@@ -25,6 +26,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** The lifecycle of spec section 5 and the access patterns of section 6, on a real data dir. */
 class PathwayMemoryTest {
+  private static final LegalCapability LEGAL = new LegalCapability("test");
   static final Namespace NS = Namespace.of("acme.scrum");
   static final Instant T0 = Instant.parse("2026-11-22T10:00:00.123456Z");
   static final String FILE = "crates/queryd/src/service.rs";
@@ -93,7 +95,7 @@ class PathwayMemoryTest {
     assertThat(t.replaysSucceeded()).isZero();
     assertThat(t.retired()).isFalse();
     assertThat(t.parentTraceUid()).isEmpty();
-    assertThat(pathways.get(NS, t.traceUid(), false)).isEqualTo(t);
+    assertThat(pathways.get(NS, t.traceUid())).isEqualTo(t);
   }
 
   @Test
@@ -122,7 +124,7 @@ class PathwayMemoryTest {
     PathwayTrace b = insert("scrum_review", "crates/queryd/src/other.rs", "LOOPING");
 
     assertThat(b.pathwayId()).isEqualTo(a.pathwayId());
-    assertThat(pathways.pathway(NamespaceScope.exactly(NS), a.pathwayId(), false, false))
+    assertThat(pathways.pathway(NamespaceScope.exactly(NS), a.pathwayId(), false))
         .containsExactly(a, b);
     assertThat(pathways.stats(NamespaceScope.exactly(NS)).pathways()).isEqualTo(1);
   }
@@ -179,7 +181,7 @@ class PathwayMemoryTest {
     assertThat(v2.parentTraceUid()).contains(v1.traceUid());
     assertThat(v2.finalVerdict()).isEqualTo("rejected");
     assertThat(v2.pathwayId()).isEqualTo(v1.pathwayId());
-    PathwayTrace old = pathways.get(NS, v1.traceUid(), true);
+    PathwayTrace old = pathways.get(NS, v1.traceUid(), LEGAL);
     assertThat(old.supersededAt()).contains(v2.createdAt());
     assertThat(old.supersededByTraceUid()).contains(v2.traceUid());
     assertThat(old.finalVerdict()).isEqualTo("accepted");
@@ -223,7 +225,7 @@ class PathwayMemoryTest {
   void revise_unknownUid_isNotFoundNamingTraceUid() {
     fieldOf(() -> pathways.revise(NS, "nope", UnaryOperator.identity())).isEqualTo("trace_uid");
     fieldOf(() -> pathways.recordReplay(NS, "nope", true)).isEqualTo("trace_uid");
-    fieldOf(() -> pathways.get(NS, "nope", true)).isEqualTo("trace_uid");
+    fieldOf(() -> pathways.get(NS, "nope", LEGAL)).isEqualTo("trace_uid");
   }
 
   @Test
@@ -247,7 +249,7 @@ class PathwayMemoryTest {
 
     assertThat(after.replayCount()).isEqualTo(2);
     assertThat(after.replaysSucceeded()).isEqualTo(1);
-    assertThat(pathways.get(NS, t.traceUid(), false)).isEqualTo(after);
+    assertThat(pathways.get(NS, t.traceUid())).isEqualTo(after);
   }
 
   @Test
@@ -261,7 +263,7 @@ class PathwayMemoryTest {
 
     assertThat(counted.traceUid()).isEqualTo(v2.traceUid());
     assertThat(counted.replayCount()).isEqualTo(2);
-    assertThat(pathways.get(NS, v1.traceUid(), true).replayCount()).isEqualTo(1);
+    assertThat(pathways.get(NS, v1.traceUid(), LEGAL).replayCount()).isEqualTo(1);
     assertThat(pathways.stats(NamespaceScope.exactly(NS)).replays()).isEqualTo(2);
   }
 
@@ -270,9 +272,7 @@ class PathwayMemoryTest {
     PathwayTrace t = insert("scrum_review", FILE, null);
     pathways.recordReplay(NS, t.traceUid(), true);
     pathways.recordReplay(NS, t.traceUid(), false);
-    assertThat(pathways.get(NS, t.traceUid(), false).retired())
-        .as("two replays never retire")
-        .isFalse();
+    assertThat(pathways.get(NS, t.traceUid()).retired()).as("two replays never retire").isFalse();
     PathwayTrace third = pathways.recordReplay(NS, t.traceUid(), true);
     assertThat(third.retired()).as("3 replays, 2/3 = 0.67 < 0.80").isTrue();
     assertThat(pathways.stats(NamespaceScope.exactly(NS)).retiredPathways()).isEqualTo(1);
@@ -301,7 +301,7 @@ class PathwayMemoryTest {
 
     assertThat(revised.retired()).isTrue();
     assertThat(inserted.retired()).isTrue();
-    assertThat(pathways.get(NS, revised.traceUid(), false).replayCount()).isEqualTo(23);
+    assertThat(pathways.get(NS, revised.traceUid()).replayCount()).isEqualTo(23);
     assertThat(
             pathways.queryForHotswap(
                 NamespaceScope.exactly(NS), "scrum_review", FILE, Optional.empty()))
@@ -311,7 +311,7 @@ class PathwayMemoryTest {
             pathways.queryForHotswap(
                 NamespaceScope.exactly(NS), "scrum_review", FILE, Optional.empty()))
         .isEmpty();
-    assertThat(pathways.get(NS, inserted.traceUid(), false).retired()).isTrue();
+    assertThat(pathways.get(NS, inserted.traceUid()).retired()).isTrue();
   }
 
   PathwayTrace retiredTrace() {
@@ -344,7 +344,7 @@ class PathwayMemoryTest {
     List<String> order =
         pathways
             .queryForHotswap(
-                scope, "scrum_review", "crates/queryd/x.rs", Optional.of("LOOPING"), 10, false)
+                scope, "scrum_review", "crates/queryd/x.rs", Optional.of("LOOPING"), 10)
             .stream()
             .map(PathwayTrace::traceUid)
             .toList();
@@ -354,17 +354,16 @@ class PathwayMemoryTest {
     assertThat(order).doesNotContain(superseded.traceUid());
     assertThat(pathways.queryForHotswap(scope, "scrum_review", FILE, Optional.of("LOOPING")))
         .hasSize(5);
-    assertThat(
-            pathways.queryForHotswap(scope, "scrum_review", FILE, Optional.of("LOOPING"), 2, false))
+    assertThat(pathways.queryForHotswap(scope, "scrum_review", FILE, Optional.of("LOOPING"), 2))
         .hasSize(2);
     assertThat(
-            pathways.queryForHotswap(scope, "scrum_review", FILE, Optional.of("LOOPING"), 10, true))
+            pathways.queryForHotswap(
+                scope, "scrum_review", FILE, Optional.of("LOOPING"), 10, LEGAL))
         .extracting(PathwayTrace::traceUid)
         .contains(superseded.traceUid());
     fieldOf(() -> pathways.queryForHotswap(scope, "", FILE, Optional.empty()))
         .isEqualTo("task_class");
-    fieldOf(() -> pathways.queryForHotswap(scope, "t", FILE, Optional.empty(), 0, false))
-        .isEqualTo("k");
+    fieldOf(() -> pathways.queryForHotswap(scope, "t", FILE, Optional.empty(), 0)).isEqualTo("k");
   }
 
   @Test
@@ -381,14 +380,12 @@ class PathwayMemoryTest {
     NamespaceScope scope = NamespaceScope.of("acme.*");
     String pathwayId = PathwayIdentity.pathwayId("scrum_review", FILE, Optional.of("LOOPING"));
     List<PathwayTrace> sorted =
-        pathways.pathway(scope, pathwayId, false, false).stream()
+        pathways.pathway(scope, pathwayId, false).stream()
             .sorted(dev.loci.pathway.internal.PathwayLayer.HOTSWAP_ORDER)
             .toList();
     assertThat(sorted).hasSize(40);
     for (int k : new int[] {1, 3, 5, 39, 40, 100}) {
-      assertThat(
-              pathways.queryForHotswap(
-                  scope, "scrum_review", FILE, Optional.of("LOOPING"), k, false))
+      assertThat(pathways.queryForHotswap(scope, "scrum_review", FILE, Optional.of("LOOPING"), k))
           .as("k=%d", k)
           .containsExactlyElementsOf(sorted.subList(0, Math.min(k, sorted.size())));
     }
@@ -403,7 +400,7 @@ class PathwayMemoryTest {
     PathwayTrace v2 = pathways.revise(NS, v1.traceUid(), x -> x.finalVerdict("v2")).trace();
 
     List<ScoredTrace> hits =
-        pathways.queryByVec(NamespaceScope.exactly(NS), a.pathwayVec().values(), 10, false, false);
+        pathways.queryByVec(NamespaceScope.exactly(NS), a.pathwayVec().values(), 10, false);
     assertThat(hits).extracting(h -> h.trace().traceUid()).doesNotContain(v1.traceUid());
     assertThat(hits).hasSize(4);
     for (ScoredTrace h : hits) {
@@ -415,13 +412,11 @@ class PathwayMemoryTest {
     assertThat(hits.get(0).score()).isCloseTo(1.0, within());
     assertThat(hits.get(hits.size() - 1).trace()).isIn(b, c);
     assertThat(hits).extracting(h -> h.trace().traceUid()).contains(v2.traceUid());
-    assertThat(
-            pathways.queryByVec(
-                NamespaceScope.exactly(NS), a.pathwayVec().values(), 2, false, false))
+    assertThat(pathways.queryByVec(NamespaceScope.exactly(NS), a.pathwayVec().values(), 2, false))
         .hasSize(2);
     assertThat(
             pathways.queryByVec(
-                NamespaceScope.exactly(NS), a.pathwayVec().values(), 10, true, false))
+                NamespaceScope.exactly(NS), a.pathwayVec().values(), 10, false, LEGAL))
         .hasSize(5);
   }
 
@@ -430,7 +425,7 @@ class PathwayMemoryTest {
     PathwayTrace retired = retiredTrace();
     float[] q = retired.pathwayVec().values();
     assertThat(pathways.queryByVec(NamespaceScope.exactly(NS), q)).isEmpty();
-    assertThat(pathways.queryByVec(NamespaceScope.exactly(NS), q, 10, false, true))
+    assertThat(pathways.queryByVec(NamespaceScope.exactly(NS), q, 10, true))
         .extracting(h -> h.trace().traceUid())
         .containsExactly(retired.traceUid());
   }
@@ -468,8 +463,8 @@ class PathwayMemoryTest {
   void get_supersededVersion_needsIncludeHistory() {
     PathwayTrace v1 = insert("scrum_review", FILE, null);
     pathways.revise(NS, v1.traceUid(), b -> b.finalVerdict("2"));
-    fieldOf(() -> pathways.get(NS, v1.traceUid(), false)).isEqualTo("trace_uid");
-    assertThat(pathways.get(NS, v1.traceUid(), true).version()).isEqualTo(1);
+    fieldOf(() -> pathways.get(NS, v1.traceUid())).isEqualTo("trace_uid");
+    assertThat(pathways.get(NS, v1.traceUid(), LEGAL).version()).isEqualTo(1);
   }
 
   @Test
@@ -480,7 +475,7 @@ class PathwayMemoryTest {
     pathways.insert(globex, draft("scrum_review", FILE, null));
     PathwayTrace inChild = pathways.insert(child, draft("scrum_review", FILE, null)).trace();
 
-    fieldOf(() -> pathways.get(globex, mine.traceUid(), true)).isEqualTo("trace_uid");
+    fieldOf(() -> pathways.get(globex, mine.traceUid(), LEGAL)).isEqualTo("trace_uid");
     fieldOf(() -> pathways.recordReplay(globex, mine.traceUid(), true)).isEqualTo("trace_uid");
     assertThat(
             pathways.queryForHotswap(
@@ -512,7 +507,7 @@ class PathwayMemoryTest {
     PathwayStats stats = pathways.stats(NamespaceScope.exactly(NS));
     List<PathwayTrace> chain = pathways.listVersions(NS, v1.traceUid(), new LegalCapability("t"));
     List<ScoredTrace> similar =
-        pathways.queryByVec(NamespaceScope.exactly(NS), v1.pathwayVec().values(), 10, true, true);
+        pathways.queryByVec(NamespaceScope.exactly(NS), v1.pathwayVec().values(), 10, true, LEGAL);
 
     for (boolean snapshot : new boolean[] {false, true}) {
       if (snapshot) {
@@ -524,9 +519,9 @@ class PathwayMemoryTest {
           .isEqualTo(chain);
       assertThat(
               pathways.queryByVec(
-                  NamespaceScope.exactly(NS), v1.pathwayVec().values(), 10, true, true))
+                  NamespaceScope.exactly(NS), v1.pathwayVec().values(), 10, true, LEGAL))
           .isEqualTo(similar);
-      assertThat(pathways.get(NS, retired.traceUid(), false).retired()).isTrue();
+      assertThat(pathways.get(NS, retired.traceUid()).retired()).isTrue();
       assertThat(pathways.redactionPolicy(NS)).isEqualTo(RedactionPolicy.off());
     }
   }

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.loci.InvalidRequestException;
+import dev.loci.LegalCapability;
 import dev.loci.Loci;
 import dev.loci.Namespace;
 import dev.loci.NamespaceScope;
@@ -222,7 +223,7 @@ class RustStateInteropTest {
             + "\"created_at\":\"2026-01-01T00:00:00Z\",\"reducer_summary\":\"mail a@b.io\"}]}}";
     PathwayImportReport r = pathways.importRustState(NS, stream(withPii));
     assertThat(r.redactions()).isEqualTo(1);
-    assertThat(pathways.get(NS, "u-1", false).reducerSummary()).isEqualTo("mail [email]");
+    assertThat(pathways.get(NS, "u-1").reducerSummary()).isEqualTo("mail [email]");
   }
 
   private static InputStream stream(String s) {

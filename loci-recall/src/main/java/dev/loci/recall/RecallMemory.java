@@ -1,6 +1,8 @@
 package dev.loci.recall;
 
 import dev.loci.InvalidRequestException;
+import dev.loci.LegalCapability;
+import dev.loci.LegalReads;
 import dev.loci.Loci;
 import dev.loci.Namespace;
 import dev.loci.NamespaceScope;
@@ -73,13 +75,19 @@ public final class RecallMemory {
   private final RecallLayer layer;
   private final String actor;
   private final EmbeddingProvider embeddings;
+  private final LegalReads legalReads;
 
   private RecallMemory(
-      CommandExecutor engine, RecallLayer layer, String actor, EmbeddingProvider embeddings) {
+      CommandExecutor engine,
+      RecallLayer layer,
+      String actor,
+      EmbeddingProvider embeddings,
+      LegalReads legalReads) {
     this.engine = engine;
     this.layer = layer;
     this.actor = actor;
     this.embeddings = embeddings;
+    this.legalReads = legalReads;
   }
 
   /**
@@ -101,7 +109,7 @@ public final class RecallMemory {
           layer.useModel(embeddings);
           return null;
         });
-    return new RecallMemory(engine, layer, loci.actor(), embeddings);
+    return new RecallMemory(engine, layer, loci.actor(), embeddings, loci.legalReads());
   }
 
   /** The same memory, recording {@code actor} as the author of its writes. */
@@ -110,7 +118,7 @@ public final class RecallMemory {
     if (actor.isBlank()) {
       throw new IllegalArgumentException("actor must not be blank");
     }
-    return new RecallMemory(engine, layer, actor, embeddings);
+    return new RecallMemory(engine, layer, actor, embeddings, legalReads);
   }
 
   /** The embedding provider recall uses. */
@@ -518,21 +526,50 @@ public final class RecallMemory {
   }
 
   /**
-   * Every version of node {@code id}, newest first, removals included.
+   * The newest version of node {@code id}: the node, or its removal.
    *
    * @throws NotFoundException naming {@code id} if {@code ns} never held it
    */
-  public List<RecordVersion<MemoryNode>> nodeHistory(Namespace ns, String id) {
-    return engine.read(() -> layer.nodeHistory(ns, id));
+  public RecordVersion<MemoryNode> nodeVersion(Namespace ns, String id) {
+    return engine.read(() -> layer.nodeHistory(ns, id).get(0));
   }
 
   /**
-   * Every version of an edge, newest first, removals included.
+   * Every version of node {@code id}, newest first, removals included. Superseded versions may
+   * carry personal data: the legal-tier capability is required, and the read is recorded with its
+   * holder before the versions are returned.
+   *
+   * @throws NotFoundException naming {@code id} if {@code ns} never held it
+   */
+  public List<RecordVersion<MemoryNode>> nodeHistory(
+      Namespace ns, String id, LegalCapability legal) {
+    Objects.requireNonNull(legal, "node history requires the legal-tier capability");
+    List<RecordVersion<MemoryNode>> history = engine.read(() -> layer.nodeHistory(ns, id));
+    legalReads.record(ns, legal, "node.history", List.of(id));
+    return history;
+  }
+
+  /**
+   * The newest version of an edge: the edge, or its removal.
    *
    * @throws NotFoundException naming {@code edge} if {@code ns} never held it
    */
-  public List<RecordVersion<MemoryEdge>> edgeHistory(Namespace ns, MemoryEdge.Key key) {
-    return engine.read(() -> layer.edgeHistory(ns, key));
+  public RecordVersion<MemoryEdge> edgeVersion(Namespace ns, MemoryEdge.Key key) {
+    return engine.read(() -> layer.edgeHistory(ns, key).get(0));
+  }
+
+  /**
+   * Every version of an edge, newest first, removals included, under the legal-tier capability; the
+   * read is recorded.
+   *
+   * @throws NotFoundException naming {@code edge} if {@code ns} never held it
+   */
+  public List<RecordVersion<MemoryEdge>> edgeHistory(
+      Namespace ns, MemoryEdge.Key key, LegalCapability legal) {
+    Objects.requireNonNull(legal, "edge history requires the legal-tier capability");
+    List<RecordVersion<MemoryEdge>> history = engine.read(() -> layer.edgeHistory(ns, key));
+    legalReads.record(ns, legal, "edge.history", List.of(key.toString()));
+    return history;
   }
 
   /** The live edges starting or ending at node {@code id}, ordered by key. */

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.loci.Durability;
 import dev.loci.InvalidRequestException;
+import dev.loci.LegalCapability;
 import dev.loci.Loci;
 import dev.loci.Namespace;
 import dev.loci.NamespaceScope;
@@ -30,6 +31,7 @@ import org.junit.jupiter.api.io.TempDir;
  * multi-document ingest, through the facade and a real data directory.
  */
 class ConditionalWriteTest {
+  private static final LegalCapability LEGAL = new LegalCapability("test");
   private static final Namespace NS = Namespace.of("acme.docs");
 
   @TempDir Path tmp;
@@ -131,7 +133,7 @@ class ConditionalWriteTest {
         won += f.get() ? 1 : 0;
       }
       assertThat(won).isEqualTo(1);
-      assertThat(recall.nodeHistory(NS, "c:1")).hasSize(2);
+      assertThat(recall.nodeHistory(NS, "c:1", LEGAL)).hasSize(2);
     } finally {
       pool.shutdownNow();
     }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.loci.Durability;
 import dev.loci.InvalidRequestException;
+import dev.loci.LegalCapability;
 import dev.loci.Loci;
 import dev.loci.Namespace;
 import dev.loci.NotFoundException;
@@ -22,6 +23,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** Domain packs end to end: what files become, idempotence, batching and re-ingesting edits. */
 class IngestTest {
+  private static final LegalCapability LEGAL = new LegalCapability("test");
   static final Namespace NS = Namespace.of("acme");
 
   static final String CONTRACT =
@@ -172,12 +174,12 @@ class IngestTest {
 
     IngestReport r = ingest("markdown:contract", "terms.md", edited);
 
-    assertThat(recall.nodeHistory(NS, "terms:3"))
+    assertThat(recall.nodeHistory(NS, "terms:3", LEGAL))
         .extracting(v -> v.version())
         .containsExactly(2, 1);
     assertThat(recall.node(NS, "terms:3").orElseThrow().content()).contains("45 days");
     assertThat(recall.node(NS, "terms:6")).isEmpty();
-    assertThat(recall.nodeHistory(NS, "terms:6").get(0).removed()).isTrue();
+    assertThat(recall.nodeHistory(NS, "terms:6", LEGAL).get(0).removed()).isTrue();
     assertThat(recall.edges(NS, "terms:5")).noneMatch(e -> e.to().equals("terms:6"));
     assertThat(r.removed()).isGreaterThan(1);
   }

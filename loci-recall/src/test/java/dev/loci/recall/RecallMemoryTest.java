@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assertions.within;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.loci.Durability;
 import dev.loci.InvalidRequestException;
+import dev.loci.LegalCapability;
 import dev.loci.Loci;
 import dev.loci.Namespace;
 import dev.loci.NotFoundException;
@@ -23,6 +24,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** Nodes and edges as versioned journal records, through the facade and a real data directory. */
 class RecallMemoryTest {
+  private static final LegalCapability LEGAL = new LegalCapability("test");
   static final Namespace NS = Namespace.of("acme.docs");
 
   @TempDir Path tmp;
@@ -73,7 +75,7 @@ class RecallMemoryTest {
     assertThat(v1.version()).isEqualTo(1);
     assertThat(v2.version()).isEqualTo(2);
     assertThat(recall.node(NS, "c:1")).map(MemoryNode::content).contains("pay within 45 days");
-    assertThat(recall.nodeHistory(NS, "c:1"))
+    assertThat(recall.nodeHistory(NS, "c:1", LEGAL))
         .extracting(v -> v.value().content())
         .containsExactly("pay within 45 days", "pay within 30 days");
   }
@@ -104,7 +106,7 @@ class RecallMemoryTest {
     assertThat(recall.node(NS, "a")).isEmpty();
     assertThat(recall.edges(NS, "b")).isEmpty();
     MemoryEdge.Key key = new MemoryEdge.Key("a", "references", "b");
-    assertThat(recall.edgeHistory(NS, key))
+    assertThat(recall.edgeHistory(NS, key, LEGAL))
         .extracting(RecordVersion::removed)
         .containsExactly(true, false);
     assertThat(recall.recall(NS, RecallQuery.builder("alpha", RecallMode.LEXICAL).build()).items())
@@ -148,7 +150,8 @@ class RecallMemoryTest {
     assertThatThrownBy(() -> recall.removeNode(NS, "nope"))
         .isInstanceOfSatisfying(
             NotFoundException.class, e -> assertThat(e.field()).isEqualTo("id"));
-    assertThatThrownBy(() -> recall.nodeHistory(NS, "nope")).isInstanceOf(NotFoundException.class);
+    assertThatThrownBy(() -> recall.nodeHistory(NS, "nope", LEGAL))
+        .isInstanceOf(NotFoundException.class);
   }
 
   @Test
@@ -187,12 +190,12 @@ class RecallMemoryTest {
     RecallResult before = recall.recall(NS, query);
 
     reopen(); // replays the journal
-    assertThat(recall.nodeHistory(NS, "c:1")).hasSize(2);
+    assertThat(recall.nodeHistory(NS, "c:1", LEGAL)).hasSize(2);
     assertThat(recall.recall(NS, query)).isEqualTo(before);
 
     loci.snapshot();
     reopen(); // restores the snapshot
-    assertThat(recall.nodeHistory(NS, "c:1"))
+    assertThat(recall.nodeHistory(NS, "c:1", LEGAL))
         .extracting(RecordVersion::version)
         .containsExactly(2, 1);
     assertThat(recall.edges(NS, "c:1")).hasSize(1);

@@ -3,6 +3,7 @@ package dev.loci.server;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.loci.Namespace;
 import dev.loci.server.ServerFixture.Reply;
 import dev.loci.server.spi.Route;
 import dev.loci.server.spi.RouteSet;
@@ -275,6 +276,90 @@ class AuthTest {
         "forbidden");
   }
 
+  /** Every read that can return superseded versions, as "METHOD path-and-query" and a body. */
+  private List<String[]> historyReads() {
+    String ns = "/v1/ns/" + NS;
+    return List.of(
+        new String[] {"GET", ns + "/pathway-traces/" + pathwayUid + "?include_history=true", null},
+        new String[] {"GET", ns + "/pathways/" + pathwayId + "?include_history=true", null},
+        new String[] {
+          "GET",
+          ns
+              + "/pathway-hotswap?task_class=scrum_review&file_path=crates/a/b.rs&include_history=true",
+          null
+        },
+        new String[] {
+          "POST",
+          ns + "/pathway-similar",
+          "{\"pathway_vec\":" + Collections.nCopies(32, "1") + ",\"include_history\":true}"
+        },
+        new String[] {"GET", ns + "/nodes/n1?include_history=true", null},
+        new String[] {"GET", ns + "/edges" + EDGE_KEY + "&include_history=true", null},
+        new String[] {"GET", ns + "/traces/" + uid + "/history", null});
+  }
+
+  @Test
+  void historyReads_everyRoleAndNamespace_onlyALegalTokenOfTheNamespacePasses_andIsRecorded() {
+    for (String[] read : historyReads()) {
+      Optional<String> body = Optional.ofNullable(read[2]);
+      for (Role role : List.of(Role.READER, Role.WRITER, Role.ADMIN)) {
+        Reply r = http.send(read[0], read[1], Optional.of(acme.get(role)), body);
+        HttpApiTest.assertProblem(r, 403, "forbidden");
+        assertThat(r.body()).as(role + " " + read[1]).contains("legal");
+      }
+      // a legal token of another namespace learns nothing here
+      HttpApiTest.assertProblem(
+          http.send(read[0], read[1], Optional.of(globexAdmin), body), 403, "forbidden");
+      Reply ok = http.send(read[0], read[1], Optional.of(acme.get(Role.LEGAL)), body);
+      assertThat(ok.status()).as(read[1] + ": " + ok.body()).isEqualTo(200);
+    }
+    // every legal read is in the journal with the token id as holder, never the token
+    List<dev.loci.LegalRead> reads =
+        http.server.loci().legalReads().list(dev.loci.NamespaceScope.exactly(Namespace.of(NS)));
+    assertThat(reads).hasSize(historyReads().size());
+    assertThat(reads)
+        .extracting(dev.loci.LegalRead::action)
+        .containsExactly(
+            "pathway.get",
+            "pathway.history",
+            "pathway.hotswap",
+            "pathway.similar",
+            "node.history",
+            "edge.history",
+            "trace.history");
+    String legalId =
+        http.server.credentials().stream()
+            .filter(
+                c ->
+                    c.role() == Role.LEGAL
+                        && c.covers(dev.loci.NamespaceScope.exactly(Namespace.of(NS))))
+            .findFirst()
+            .orElseThrow()
+            .id();
+    assertThat(reads).allSatisfy(r -> assertThat(r.holder()).isEqualTo(legalId));
+    assertThat(reads.get(0).records()).containsExactly(pathwayUid);
+  }
+
+  @Test
+  void historyReads_withoutACredentialConfigured_refusedEvenToTheLocalUser() {
+    try (ServerFixture open = new ServerFixture(dir.resolve("open"))) {
+      String traceUid = open.add(NS, "{\"content\":1}").get("uid").asText();
+      Reply r =
+          open.send(
+              "GET",
+              "/v1/ns/" + NS + "/traces/" + traceUid + "/history",
+              Optional.empty(),
+              Optional.empty());
+      HttpApiTest.assertProblem(r, 403, "forbidden");
+      Reply node =
+          open.send("PUT", "/v1/ns/" + NS + "/nodes/n1", Optional.empty(), Optional.of(NODE));
+      assertThat(node.status()).isEqualTo(200);
+      HttpApiTest.assertProblem(
+          open.get("/v1/ns/" + NS + "/nodes/n1?include_history=true"), 403, "forbidden");
+      assertThat(open.get("/v1/ns/" + NS + "/nodes/n1").status()).isEqualTo(200);
+    }
+  }
+
   @Test
   void legalRoutes_refusedWhenNoCredentialIsConfigured_otherRoutesServed() {
     try (ServerFixture open = new ServerFixture(dir.resolve("open"))) {
@@ -290,7 +375,9 @@ class AuthTest {
       }
       assertThat(legalRoutes)
           .containsExactlyInAnyOrder(
-              "GET /v1/ns/{ns}/pathway-traces/{uid}/versions", "GET /v1/ns/{ns}/pathway-state");
+              "GET /v1/ns/{ns}/traces/{uid}/history",
+              "GET /v1/ns/{ns}/pathway-traces/{uid}/versions",
+              "GET /v1/ns/{ns}/pathway-state");
       assertThat(open.get("/v1/ns/" + NS + "/pathway-stats").status()).isEqualTo(200);
     }
   }

@@ -196,10 +196,16 @@ class HttpApiTest {
     assertThat(retired.status()).isEqualTo(200);
     assertThat(retired.json().get("retired").asBoolean()).isTrue();
 
-    Reply history = http.get(T + "/" + revised.json().get("uid").asText() + "/history");
-    assertThat(history.status()).isEqualTo(200);
-    assertThat(history.json().get("items")).hasSize(2);
-    assertThat(history.json().get("items").get(1).get("uid").asText()).isEqualTo(uid);
+    List<dev.loci.Trace> history =
+        http.server
+            .loci()
+            .traces()
+            .history(
+                Namespace.of("acme"),
+                revised.json().get("uid").asText(),
+                new dev.loci.LegalCapability("test"));
+    assertThat(history).hasSize(2);
+    assertThat(history.get(1).uid()).isEqualTo(uid);
   }
 
   @Test
@@ -263,7 +269,6 @@ class HttpApiTest {
     for (Reply r :
         List.of(
             http.get(T + "/ghost"),
-            http.get(T + "/ghost/history"),
             send("PATCH", T + "/ghost", "{\"content\":1}", Map.of()),
             send("POST", T + "/ghost/retire", null, Map.of()))) {
       assertProblem(r, 404, "not-found");
@@ -371,12 +376,17 @@ class HttpApiTest {
                     ex -> {
                       throw new IllegalStateException("secret detail s3cr3t");
                     }));
-    http = new ServerFixture(dir, ServerConfig.defaults(), List.of(loci -> failing));
+    Path config = dir.resolve("loci.toml");
+    String legal =
+        ConfigFile.addToken(config, Role.LEGAL, List.of(Grant.of("*")), Optional.empty()).token();
+    String reader =
+        ConfigFile.addToken(config, Role.READER, List.of(Grant.of("*")), Optional.empty()).token();
+    http = new ServerFixture(dir, ConfigFile.load(config), List.of(loci -> failing));
 
-    Reply corrupt = http.get(T + "/a/history");
+    Reply corrupt = http.send("GET", T + "/a/history", Optional.of(legal), Optional.empty());
     assertProblem(corrupt, 500, "internal");
     assertThat(corrupt.body()).doesNotContain("loops", "CorruptData");
-    Reply boom = http.get("/v1/test/boom");
+    Reply boom = http.send("GET", "/v1/test/boom", Optional.of(reader), Optional.empty());
     assertProblem(boom, 500, "internal");
     assertThat(boom.body()).doesNotContain("s3cr3t", "IllegalState");
     assertThat(boom.json().get("detail").asText()).containsPattern("incident [0-9a-f-]{36}");

@@ -21,8 +21,9 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The pathway routes over real HTTP with credentials: the lifecycle of spec section 5, the queries
- * of section 6.2, {@code list_versions} and the state export behind the legal role (also with no
- * credential configured), import and export, redaction, bad input and namespace isolation.
+ * of section 6.2, {@code list_versions}, every {@code include_history} read and the state export
+ * behind the legal role (also with no credential configured), import and export, redaction, bad
+ * input and namespace isolation.
  */
 class PathwayHttpTest {
   private static final String NS = "acme.scrum";
@@ -113,6 +114,18 @@ class PathwayHttpTest {
     return http.server.loci().lastSeq();
   }
 
+  private long legalReads() {
+    return http.server
+        .loci()
+        .legalReads()
+        .list(dev.loci.NamespaceScope.exactly(dev.loci.Namespace.of(NS)))
+        .size();
+  }
+
+  private List<String> legalHotswap(String path) {
+    return uids(expect(call("GET", path, Role.LEGAL, null), 200).get("items"));
+  }
+
   // ---------------------------------------------------------------- tests
 
   @Test
@@ -147,10 +160,11 @@ class PathwayHttpTest {
     Reply superseded = call("GET", P + "/pathway-traces/" + uid1, Role.READER, null);
     HttpApiTest.assertProblem(superseded, 404, "not-found");
     assertThat(superseded.json().get("field").asText()).isEqualTo("trace_uid");
-    JsonNode old =
-        expect(
-            call("GET", P + "/pathway-traces/" + uid1 + "?include_history=true", Role.READER, null),
-            200);
+    String historic = P + "/pathway-traces/" + uid1 + "?include_history=true";
+    for (Role r : List.of(Role.READER, Role.WRITER, Role.ADMIN)) {
+      HttpApiTest.assertProblem(call("GET", historic, r, null), 403, "forbidden");
+    }
+    JsonNode old = expect(call("GET", historic, Role.LEGAL, null), 200);
     assertThat(old.get("superseded_by_trace_uid").asText()).isEqualTo(uid2);
 
     long before = seq();
@@ -174,7 +188,7 @@ class PathwayHttpTest {
     assertThat(third.get("replays_succeeded").asInt()).isZero();
     assertThat(third.get("retired").asBoolean()).isTrue();
     assertThat(hotswap(P + HOTSWAP)).isEmpty();
-    assertThat(hotswap(P + HOTSWAP + "&include_history=true")).isEmpty();
+    assertThat(legalHotswap(P + HOTSWAP + "&include_history=true")).isEmpty();
 
     String vec = v2.get("pathway_vec").toString();
     String similar = P + "/pathway-similar";
@@ -194,6 +208,7 @@ class PathwayHttpTest {
                 .get("items"))
         .isEmpty();
     before = seq();
+    long legalBefore = legalReads();
     assertField(
         call("POST", similar, Role.READER, "{\"pathway_vec\":" + Collections.nCopies(31, 1) + "}"),
         "pathway_vec");
@@ -213,7 +228,7 @@ class PathwayHttpTest {
     String pathway = P + "/pathways/" + v1.get("pathway_id").asText();
     assertThat(hotswap(pathway)).isEmpty();
     assertThat(hotswap(pathway + "?include_retired=true")).containsExactly(uid2);
-    assertThat(hotswap(pathway + "?include_retired=true&include_history=true"))
+    assertThat(legalHotswap(pathway + "?include_retired=true&include_history=true"))
         .containsExactly(uid1, uid2);
 
     JsonNode stats = expect(call("GET", P + "/pathway-stats", Role.READER, null), 200);
@@ -223,7 +238,9 @@ class PathwayHttpTest {
     assertThat(stats.get("head_traces").asLong()).isEqualTo(1);
     assertThat(stats.get("replays").asLong()).isEqualTo(3);
     assertThat(stats.get("replays_succeeded").asLong()).isZero();
-    assertThat(seq()).isEqualTo(before);
+    // reads write nothing but the record of each legal read
+    assertThat(legalReads() - legalBefore).isEqualTo(3);
+    assertThat(seq()).isEqualTo(before + legalReads() - legalBefore);
   }
 
   @Test
@@ -233,8 +250,8 @@ class PathwayHttpTest {
       String uid = expect(inserted, 201).get("trace").get("trace_uid").asText();
       expect(
           open.post(P + "/pathway-traces/" + uid + "/revisions", "{\"final_verdict\":\"x\"}"), 201);
-      assertThat(open.get(P + "/pathway-traces/" + uid + "?include_history=true").status())
-          .isEqualTo(200);
+      HttpApiTest.assertProblem(
+          open.get(P + "/pathway-traces/" + uid + "?include_history=true"), 403, "forbidden");
 
       for (String path :
           List.of(P + "/pathway-traces/" + uid + "/versions", P + "/pathway-state")) {

@@ -1,8 +1,10 @@
 package dev.loci.server.internal;
 
+import dev.loci.LegalCapability;
 import dev.loci.Namespace;
 import dev.loci.NamespaceScope;
 import dev.loci.server.Credential;
+import dev.loci.server.Role;
 import dev.loci.server.spi.Exchange;
 import dev.loci.server.spi.HttpProblem;
 import dev.loci.server.spi.JsonBody;
@@ -124,6 +126,24 @@ final class JavalinExchange implements Exchange {
   @Override
   public Optional<String> tokenId() {
     return principal.credential().map(Credential::id);
+  }
+
+  @Override
+  public LegalCapability legal(String field) {
+    return principal
+        .credential()
+        .filter(c -> c.role() == Role.LEGAL)
+        .map(c -> new LegalCapability(c.id()))
+        .orElseThrow(
+            () ->
+                new HttpProblem(
+                    403,
+                    "forbidden",
+                    "Forbidden",
+                    field
+                        + " returns superseded versions, which may carry personal data: it needs a"
+                        + " credential with the legal role",
+                    Optional.of(field)));
   }
 
   @Override

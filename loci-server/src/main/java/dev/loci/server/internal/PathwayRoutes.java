@@ -1,6 +1,5 @@
 package dev.loci.server.internal;
 
-import dev.loci.pathway.LegalCapability;
 import dev.loci.pathway.PathwayImportReport;
 import dev.loci.pathway.PathwayMemory;
 import dev.loci.pathway.PathwayTrace;
@@ -20,17 +19,17 @@ import java.io.InputStream;
 import java.io.StringWriter;
 import java.io.UncheckedIOException;
 import java.util.List;
-import java.util.Optional;
 import java.util.Set;
 
 /**
  * API v1 of pathway memory (Pathway Memory Specification v1): one route per {@link PathwayMemory}
  * operation, under {@code /v1/ns/{ns}/pathway-...}, in the spec's snake_case wire format.
  *
- * <p>{@code list_versions} and the {@code state.json} export hold every version of a trace, whose
- * free text may carry personal data (spec sections 6.2 and 6.3), so they require {@link
- * Role#LEGAL}; the server refuses those routes when it has no credential configured, and the {@link
- * LegalCapability} is issued to the presenting token's id.
+ * <p>{@code list_versions}, the {@code state.json} export and every read with {@code
+ * include_history=true} return superseded versions of a trace, whose free text may carry personal
+ * data (spec sections 6.2 and 6.3), so they require {@link Role#LEGAL}: the server refuses them
+ * when it has no credential configured, and the {@code LegalCapability} is issued to the presenting
+ * token's id, which the journal records with every such read.
  */
 public final class PathwayRoutes implements RouteSet {
   static final String TRACES = "/v1/ns/{ns}/pathway-traces";
@@ -176,37 +175,36 @@ public final class PathwayRoutes implements RouteSet {
 
   private void get(Exchange ex) {
     QueryParams.allowOnly(ex, Set.of("include_history"));
-    boolean history = QueryParams.flag(ex, "include_history");
-    ex.json(200, pathways.get(ex.namespace(), ex.pathParam("uid"), history).toJson());
+    String uid = ex.pathParam("uid");
+    PathwayTrace t =
+        QueryParams.flag(ex, "include_history")
+            ? pathways.get(ex.namespace(), uid, ex.legal("include_history"))
+            : pathways.get(ex.namespace(), uid);
+    ex.json(200, t.toJson());
   }
 
   private void versions(Exchange ex) {
     QueryParams.allowOnly(ex, Set.of());
-    String holder =
-        ex.tokenId()
-            .orElseThrow(
-                () ->
-                    new HttpProblem(
-                        403,
-                        "forbidden",
-                        "Forbidden",
-                        "list_versions requires a legal credential",
-                        Optional.empty()));
-    LegalCapability legal = new LegalCapability(holder);
-    items(ex, pathways.listVersions(ex.namespace(), ex.pathParam("uid"), legal));
+    items(ex, pathways.listVersions(ex.namespace(), ex.pathParam("uid"), ex.legal("uid")));
   }
 
   private void hotswap(Exchange ex) {
     QueryParams.allowOnly(
         ex, Set.of("subtree", "task_class", "file_path", "signal_class", "k", "include_history"));
+    String taskClass = QueryParams.require(ex, "task_class");
+    String filePath = QueryParams.require(ex, "file_path");
+    int k = QueryParams.integer(ex, "k").orElse(PathwayMemory.HOTSWAP_K);
     List<PathwayTrace> found =
-        pathways.queryForHotswap(
-            ex.scope(),
-            QueryParams.require(ex, "task_class"),
-            QueryParams.require(ex, "file_path"),
-            ex.query("signal_class"),
-            QueryParams.integer(ex, "k").orElse(PathwayMemory.HOTSWAP_K),
-            QueryParams.flag(ex, "include_history"));
+        QueryParams.flag(ex, "include_history")
+            ? pathways.queryForHotswap(
+                ex.scope(),
+                taskClass,
+                filePath,
+                ex.query("signal_class"),
+                k,
+                ex.legal("include_history"))
+            : pathways.queryForHotswap(
+                ex.scope(), taskClass, filePath, ex.query("signal_class"), k);
     items(ex, found);
   }
 
@@ -215,25 +213,24 @@ public final class PathwayRoutes implements RouteSet {
     JsonBody body =
         ex.body().allowOnly(Set.of("pathway_vec", "k", "include_history", "include_retired"));
     float[] vec = PathwayWire.readVector(body.requireRaw("pathway_vec"));
+    int k = body.integer("k").orElse(PathwayMemory.SIMILAR_K);
+    boolean retired = body.bool("include_retired").orElse(false);
     items(
         ex,
-        pathways.queryByVec(
-            ex.scope(),
-            vec,
-            body.integer("k").orElse(PathwayMemory.SIMILAR_K),
-            body.bool("include_history").orElse(false),
-            body.bool("include_retired").orElse(false)));
+        body.bool("include_history").orElse(false)
+            ? pathways.queryByVec(ex.scope(), vec, k, retired, ex.legal("include_history"))
+            : pathways.queryByVec(ex.scope(), vec, k, retired));
   }
 
   private void pathway(Exchange ex) {
     QueryParams.allowOnly(ex, Set.of("subtree", "include_history", "include_retired"));
+    String id = ex.pathParam("pathway_id");
+    boolean retired = QueryParams.flag(ex, "include_retired");
     items(
         ex,
-        pathways.pathway(
-            ex.scope(),
-            ex.pathParam("pathway_id"),
-            QueryParams.flag(ex, "include_history"),
-            QueryParams.flag(ex, "include_retired")));
+        QueryParams.flag(ex, "include_history")
+            ? pathways.pathway(ex.scope(), id, retired, ex.legal("include_history"))
+            : pathways.pathway(ex.scope(), id, retired));
   }
 
   private void stats(Exchange ex) {

@@ -21,6 +21,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.function.BiFunction;
 import java.util.function.Function;
+import java.util.function.Supplier;
 
 /**
  * API v1 of the memory graph and recall: one route per {@link RecallMemory} operation, under {@code
@@ -102,7 +103,8 @@ public final class RecallRoutes implements RouteSet {
     String id = ex.pathParam("id");
     current(
         ex,
-        recall.nodeHistory(ns, id),
+        recall.nodeVersion(ns, id),
+        () -> recall.nodeHistory(ns, id, ex.legal("include_history")),
         "id",
         "node '" + id + "'",
         RecallWire::writeNode,
@@ -150,7 +152,8 @@ public final class RecallRoutes implements RouteSet {
     MemoryEdge.Key key = edgeKey(ex);
     current(
         ex,
-        recall.edgeHistory(ns, key),
+        recall.edgeVersion(ns, key),
+        () -> recall.edgeHistory(ns, key, ex.legal("include_history")),
         "edge",
         "edge " + key,
         RecallWire::writeEdge,
@@ -224,22 +227,24 @@ public final class RecallRoutes implements RouteSet {
 
   /**
    * Answers the current version of a record (404 if removed) with its {@code ETag}, and with {@code
-   * include_history=true} its whole history.
+   * include_history=true} its whole history, which only a legal credential may read (the read is
+   * recorded).
    */
   private static <T> void current(
       Exchange ex,
-      List<RecordVersion<T>> history,
+      RecordVersion<T> newest,
+      Supplier<List<RecordVersion<T>>> history,
       String field,
       String what,
       Function<RecordVersion<T>, String> one,
       BiFunction<RecordVersion<T>, List<RecordVersion<T>>, String> withHistory) {
-    RecordVersion<T> head = live(history, field, what, ex.namespace());
-    ex.responseHeader("ETag", etag(head));
-    ex.json(
-        200,
+    RecordVersion<T> head = live(newest, field, what, ex.namespace());
+    String body =
         QueryParams.flag(ex, "include_history")
-            ? withHistory.apply(head, history)
-            : one.apply(head));
+            ? withHistory.apply(head, history.get())
+            : one.apply(head);
+    ex.responseHeader("ETag", etag(head));
+    ex.json(200, body);
   }
 
   /**
@@ -255,10 +260,9 @@ public final class RecallRoutes implements RouteSet {
         : unconditional.apply(as(ex));
   }
 
-  /** The newest version of a history, if it is not a removal. */
+  /** The newest version of a record, if it is not a removal. */
   private static <T> RecordVersion<T> live(
-      List<RecordVersion<T>> history, String field, String what, Namespace ns) {
-    RecordVersion<T> head = history.get(0);
+      RecordVersion<T> head, String field, String what, Namespace ns) {
     if (head.removed()) {
       throw new NotFoundException(
           field, what + " was removed from " + ns + " at version " + head.version());

@@ -85,7 +85,7 @@ public final class TraceRoutes implements RouteSet {
         Route.of(
             Method.GET,
             BASE + "/{uid}/history",
-            Role.READER,
+            Role.LEGAL,
             NamespaceAccess.PATH,
             false,
             this::history));
@@ -164,7 +164,7 @@ public final class TraceRoutes implements RouteSet {
   }
 
   private void history(Exchange ex) {
-    List<Trace> chain = traces.history(ex.namespace(), ex.pathParam("uid"));
+    List<Trace> chain = traces.history(ex.namespace(), ex.pathParam("uid"), ex.legal("uid"));
     Responses.items(ex, array(chain));
   }
 

@@ -1,5 +1,6 @@
 package dev.loci.server.spi;
 
+import dev.loci.LegalCapability;
 import dev.loci.Namespace;
 import dev.loci.NamespaceScope;
 import java.io.InputStream;
@@ -69,6 +70,15 @@ public interface Exchange {
    * server has no credential configured and serves the local user.
    */
   Optional<String> tokenId();
+
+  /**
+   * The legal-tier capability of this request, held by the presenting credential's id, for reads of
+   * superseded versions ({@code include_history}, version chains, history).
+   *
+   * @throws HttpProblem 403 naming {@code field} unless the credential has the {@code legal} role;
+   *     never granted to the local user of a server without credentials
+   */
+  LegalCapability legal(String field);
 
   /** Sets a response header. */
   void responseHeader(String name, String value);
