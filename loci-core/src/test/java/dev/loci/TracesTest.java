@@ -46,12 +46,13 @@ class TracesTest {
   }
 
   @Test
-  void history_recordsTheLegalReadWithItsHolderDurably() {
+  void history_recordsTheLegalReadWithItsHolderDurablyThroughASnapshot() {
     Trace first = traces.add(NS, "{\"fact\":\"prefers tea\"}", List.of("preference"));
     Trace second = traces.revise(NS, first.uid(), "{\"fact\":\"coffee\"}", List.of("preference"));
     clock.advance(java.time.Duration.ofSeconds(3));
 
     traces.history(NS, second.uid(), new LegalCapability("dpo@acme"));
+    loci.snapshot(); // the record survives a snapshot and its restore, not only replay
     reopen();
 
     assertThat(loci.legalReads().list(NamespaceScope.exactly(NS)))
