@@ -57,7 +57,17 @@ class InteropCommandsTest {
     JsonNode t1 = cli.run("--json", "trace", "get", "t-1", "--ns", "acme").json();
     assertThat(t1.get("retired").asBoolean()).isTrue();
     assertThat(t1.get("created_at").asText()).isEqualTo("2023-11-14T22:13:20.000000Z");
-    JsonNode chain = cli.run("--json", "trace", "history", "t-2", "--ns", "acme").json();
+    JsonNode chain =
+        cli.run(
+                "--json",
+                "trace",
+                "history",
+                "t-2",
+                "--ns",
+                "acme",
+                "--legal-token",
+                cli.legalToken())
+            .json();
     assertThat(chain).hasSize(2);
   }
 
