@@ -1,0 +1,289 @@
+package dev.loci.govern;
+
+import dev.loci.InvalidRequestException;
+import dev.loci.Loci;
+import dev.loci.Namespace;
+import dev.loci.govern.internal.ContextBuilder;
+import dev.loci.govern.internal.GovernLayer;
+import dev.loci.spi.CommandExecutor;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.regex.Pattern;
+
+/**
+ * Governed memory: what an agent proposes becomes a candidate, a person decides what becomes
+ * trusted, contradictions are flagged and never silently resolved, and the context an agent gets is
+ * assembled in trust order within a budget.
+ *
+ * <p>Writes by agents and extractors ({@link #propose}, {@link #reinforce}) never need a {@link
+ * Reviewer}; everything that makes a record trusted or untrusted does ({@link #promote}, {@link
+ * #reject}, {@link #add}, {@link #invalidate}, {@link #supersede}, {@link #resolve}, {@link
+ * #dismiss}, {@link #setState}, {@link #deleteState}), and its holder is recorded. Every write is a
+ * journal batch: validated, durable, then applied; a rejected write throws and changes nothing.
+ * Thread-safe; returned records are immutable.
+ */
+public final class GovernedMemory {
+  /** The most tokens a context pack may be asked for. */
+  public static final int MAX_BUDGET = 200_000;
+
+  private static final Pattern KEY = Pattern.compile("[A-Za-z0-9_.:-]{1,128}");
+
+  private final CommandExecutor engine;
+  private final GovernLayer layer;
+  private final String actor;
+
+  private GovernedMemory(CommandExecutor engine, GovernLayer layer, String actor) {
+    this.engine = engine;
+    this.layer = layer;
+    this.actor = actor;
+  }
+
+  /**
+   * The governed memory of an open instance.
+   *
+   * @throws IllegalStateException if the instance was opened without the governed layer
+   */
+  public static GovernedMemory of(Loci loci) {
+    return new GovernedMemory(loci.executor(), loci.layer(GovernLayer.class), loci.actor());
+  }
+
+  /** The same memory, recording {@code actor} as the author of its writes in the journal. */
+  public GovernedMemory as(String actor) {
+    Objects.requireNonNull(actor, "actor");
+    if (actor.isBlank()) {
+      throw new IllegalArgumentException("actor must not be blank");
+    }
+    return new GovernedMemory(engine, layer, actor);
+  }
+
+  // ---------------------------------------------------------------- memories
+
+  /**
+   * Proposes a memory: a new candidate in the review queue, or, if the same fact (type, content,
+   * subjects) is already a candidate or active, that memory reinforced instead of stored twice.
+   */
+  public Written propose(Namespace ns, MemoryDraft draft) {
+    Objects.requireNonNull(draft, "draft");
+    return engine.execute(ns, actor, ctx -> layer.decidePropose(ctx, ns, draft));
+  }
+
+  /**
+   * Writes a memory active at once, as a reviewer may: the write succeeds even if it contradicts an
+   * active memory or trusted state of its slot, and the conflict it opens is in the result.
+   */
+  public Written add(Namespace ns, MemoryDraft draft, Reviewer reviewer) {
+    Objects.requireNonNull(draft, "draft");
+    String holder = holder(reviewer);
+    return engine.execute(ns, actor, ctx -> layer.decideAddActive(ctx, ns, draft, holder));
+  }
+
+  /**
+   * The same fact seen again: one more reinforcement and a higher confidence.
+   *
+   * @throws dev.loci.NotFoundException naming {@code id}
+   * @throws InvalidRequestException naming {@code status} unless a candidate or active
+   */
+  public Memory reinforce(Namespace ns, String id) {
+    return engine.execute(ns, actor, ctx -> layer.decideReinforce(ctx, ns, id));
+  }
+
+  /**
+   * Promotes a candidate to active; a conflict its slot opens is in the result.
+   *
+   * @throws InvalidRequestException naming {@code status} unless it is a candidate
+   */
+  public Written promote(Namespace ns, String id, Reviewer reviewer) {
+    String holder = holder(reviewer);
+    return engine.execute(ns, actor, ctx -> layer.decidePromote(ctx, ns, id, holder));
+  }
+
+  /**
+   * Rejects a candidate: it becomes invalid with the reason, and stays as history.
+   *
+   * @throws InvalidRequestException naming {@code reason} if blank, {@code status} unless a
+   *     candidate
+   */
+  public Memory reject(Namespace ns, String id, String reason, Reviewer reviewer) {
+    String holder = holder(reviewer);
+    return engine.execute(
+        ns, actor, ctx -> layer.decideInvalidate(ctx, ns, id, reason, holder, true));
+  }
+
+  /** Invalidates a candidate or active memory, with a reason; it stays as history. */
+  public Memory invalidate(Namespace ns, String id, String reason, Reviewer reviewer) {
+    String holder = holder(reviewer);
+    return engine.execute(
+        ns, actor, ctx -> layer.decideInvalidate(ctx, ns, id, reason, holder, false));
+  }
+
+  /**
+   * Supersedes active memory {@code id} by memory {@code by} (promoted if it is a candidate).
+   *
+   * @throws InvalidRequestException naming {@code status} or {@code by}
+   */
+  public Written supersede(Namespace ns, String id, String by, Reviewer reviewer) {
+    String holder = holder(reviewer);
+    return engine.execute(ns, actor, ctx -> layer.decideSupersede(ctx, ns, id, by, holder));
+  }
+
+  /**
+   * The newest version of memory {@code id}.
+   *
+   * @throws dev.loci.NotFoundException naming {@code id}
+   */
+  public Memory get(Namespace ns, String id) {
+    return engine.read(() -> layer.require(ns, id));
+  }
+
+  /**
+   * Every version of memory {@code id}, newest first. A memory's content never changes across its
+   * versions (a new fact is a new memory that supersedes it): the versions record its status,
+   * confidence and reinforcements over time, so reading them needs no legal capability.
+   */
+  public List<Memory> history(Namespace ns, String id) {
+    return engine.read(() -> layer.history(ns, id));
+  }
+
+  /** The memories of {@code ns} of a type and status if given, in the order first proposed. */
+  public List<Memory> list(Namespace ns, Optional<MemoryType> type, Optional<MemoryStatus> status) {
+    return engine.read(
+        () ->
+            layer.memories(ns).stream()
+                .filter(m -> type.isEmpty() || m.type() == type.get())
+                .filter(m -> status.isEmpty() || m.status() == status.get())
+                .toList());
+  }
+
+  /**
+   * The review queue: every candidate of {@code ns}, grouped by source (interaction, chunk, then
+   * actor), oldest first within a group.
+   */
+  public List<Memory> candidates(Namespace ns) {
+    return list(ns, Optional.empty(), Optional.of(MemoryStatus.CANDIDATE)).stream()
+        .sorted(Comparator.comparing((Memory m) -> source(m)).thenComparing(Memory::createdAt))
+        .toList();
+  }
+
+  private static String source(Memory m) {
+    Provenance p = m.provenance();
+    return p.sourceInteraction()
+        .map(s -> "interaction:" + s)
+        .or(() -> p.sourceChunk().map(s -> "chunk:" + s))
+        .orElse("actor:" + p.actor());
+  }
+
+  // ---------------------------------------------------------------- conflicts
+
+  /** The conflicts of {@code ns} with a status if given, in the order opened. */
+  public List<Conflict> conflicts(Namespace ns, Optional<Conflict.Status> status) {
+    return engine.read(
+        () ->
+            layer.conflicts(ns).stream()
+                .filter(c -> status.isEmpty() || c.status() == status.get())
+                .toList());
+  }
+
+  /** Open conflicts in every namespace (the server's {@code open_conflicts_count}). */
+  public long openConflicts() {
+    return engine.read(layer::openConflicts);
+  }
+
+  /**
+   * Resolves an open conflict: {@code winner} stays, the other members are superseded by it (and
+   * trusted state that lost takes the winner's content).
+   *
+   * @throws InvalidRequestException naming {@code winner} if it is no member, {@code status} if the
+   *     conflict is closed
+   */
+  public Conflict resolve(Namespace ns, String conflictId, String winner, Reviewer reviewer) {
+    String holder = holder(reviewer);
+    return engine.execute(
+        ns, actor, ctx -> layer.decideResolve(ctx, ns, conflictId, winner, holder));
+  }
+
+  /** Dismisses an open conflict as no real conflict; every member stays as it is. */
+  public Conflict dismiss(Namespace ns, String conflictId, Reviewer reviewer) {
+    String holder = holder(reviewer);
+    return engine.execute(ns, actor, ctx -> layer.decideDismiss(ctx, ns, conflictId, holder));
+  }
+
+  /**
+   * Opens a conflict for every slot of {@code ns} whose active memories disagree and that has none
+   * open; returns the conflicts it opened.
+   */
+  public List<Conflict> sweep(Namespace ns) {
+    return engine.execute(ns, actor, ctx -> layer.decideSweep(ctx, ns));
+  }
+
+  // ---------------------------------------------------------------- trusted project state
+
+  /** Trusted project state of {@code ns}, by key. */
+  public Map<String, StateEntry> state(Namespace ns) {
+    return engine.read(() -> layer.state(ns));
+  }
+
+  /** One key of trusted project state. */
+  public Optional<StateEntry> state(Namespace ns, String key) {
+    return Optional.ofNullable(state(ns).get(key));
+  }
+
+  /**
+   * Sets a key of trusted project state; only a reviewer may. An active memory whose slot is the
+   * key and that says otherwise opens a conflict (the write still succeeds).
+   *
+   * @throws InvalidRequestException naming {@code key} or {@code value}
+   */
+  public StateEntry setState(Namespace ns, String key, String value, Reviewer reviewer) {
+    checkKey(key);
+    if (value == null || value.isBlank() || value.length() > MemoryDraft.MAX_CONTENT) {
+      throw new InvalidRequestException(
+          "value", "expected 1 to " + MemoryDraft.MAX_CONTENT + " characters");
+    }
+    String holder = holder(reviewer);
+    return engine.execute(ns, actor, ctx -> layer.decideStateSet(ctx, ns, key, value, holder));
+  }
+
+  /** Deletes a key of trusted project state; only a reviewer may. */
+  public StateEntry deleteState(Namespace ns, String key, Reviewer reviewer) {
+    checkKey(key);
+    holder(reviewer);
+    return engine.execute(ns, actor, ctx -> layer.decideStateDelete(ctx, ns, key));
+  }
+
+  // ---------------------------------------------------------------- context
+
+  /**
+   * The context pack for {@code prompt}: trusted project state, identity and preference memories,
+   * entities, then the active memories most relevant to the prompt, in that trust order, each item
+   * with its provenance and token count; the sum never exceeds {@code budgetTokens}, and no
+   * candidate, superseded, invalid or graduated memory is ever in it.
+   *
+   * @throws InvalidRequestException naming {@code prompt} or {@code budget_tokens}
+   */
+  public ContextPack context(Namespace ns, String prompt, int budgetTokens) {
+    if (prompt == null || prompt.isBlank()) {
+      throw new InvalidRequestException("prompt", "expected the prompt to build context for");
+    }
+    if (budgetTokens < 1 || budgetTokens > MAX_BUDGET) {
+      throw new InvalidRequestException(
+          "budget_tokens", "expected 1 to " + MAX_BUDGET + ", found " + budgetTokens);
+    }
+    Map<String, StateEntry> state = state(ns);
+    List<Memory> memories = engine.read(() -> layer.memories(ns));
+    return ContextBuilder.build(prompt, budgetTokens, state, memories);
+  }
+
+  private static String holder(Reviewer reviewer) {
+    return Objects.requireNonNull(reviewer, "this act requires a reviewer").holder();
+  }
+
+  private static void checkKey(String key) {
+    if (key == null || !KEY.matcher(key).matches()) {
+      throw new InvalidRequestException(
+          "key", "expected 1-128 characters of [A-Za-z0-9_.:-], found '" + key + "'");
+    }
+  }
+}

@@ -1,0 +1,136 @@
+package dev.loci.govern.internal;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.loci.Namespace;
+import dev.loci.govern.Conflict;
+import dev.loci.govern.Memory;
+import dev.loci.govern.MemoryStatus;
+import dev.loci.govern.MemoryType;
+import dev.loci.govern.Provenance;
+import dev.loci.govern.StateEntry;
+import dev.loci.internal.Json;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The JSON of governed records, in journal events, snapshots and the HTTP API alike (snake_case).
+ * Stateless.
+ */
+public final class GovernJson {
+  private GovernJson() {}
+
+  /** A memory as a JSON object. */
+  public static ObjectNode memory(Memory m) {
+    ObjectNode n = Json.object();
+    n.put("id", m.id());
+    n.put("namespace", m.namespace().value());
+    n.put("type", m.type().label());
+    n.put("content", m.content());
+    n.put("confidence", m.confidence());
+    n.put("status", m.status().label());
+    m.slot().ifPresent(s -> n.put("slot", s));
+    ArrayNode subjects = n.putArray("subject_ids");
+    m.subjectIds().forEach(subjects::add);
+    n.put("reinforcements", m.reinforcements());
+    ObjectNode p = n.putObject("provenance");
+    p.put("actor", m.provenance().actor());
+    m.provenance().rule().ifPresent(v -> p.put("rule", v));
+    m.provenance().sourceInteraction().ifPresent(v -> p.put("source_interaction", v));
+    m.provenance().sourceChunk().ifPresent(v -> p.put("source_chunk", v));
+    m.provenance().extractorVersion().ifPresent(v -> p.put("extractor_version", v));
+    m.supersededBy().ifPresent(v -> n.put("superseded_by", v));
+    m.reason().ifPresent(v -> n.put("reason", v));
+    n.put("version", m.version());
+    n.put("created_at", m.createdAt().toString());
+    n.put("updated_at", m.updatedAt().toString());
+    return n;
+  }
+
+  /** Reads {@link #memory}'s output. */
+  public static Memory memory(JsonNode n) {
+    List<String> subjects = new ArrayList<>();
+    n.path("subject_ids").forEach(s -> subjects.add(s.asText()));
+    JsonNode p = n.path("provenance");
+    return new Memory(
+        n.path("id").asText(),
+        Namespace.of(n.path("namespace").asText()),
+        MemoryType.of(n.path("type").asText(), "type"),
+        n.path("content").asText(),
+        n.path("confidence").asDouble(),
+        MemoryStatus.of(n.path("status").asText(), "status"),
+        text(n, "slot"),
+        subjects,
+        n.path("reinforcements").asInt(),
+        new Provenance(
+            p.path("actor").asText(),
+            text(p, "rule"),
+            text(p, "source_interaction"),
+            text(p, "source_chunk"),
+            text(p, "extractor_version")),
+        text(n, "superseded_by"),
+        text(n, "reason"),
+        n.path("version").asInt(),
+        Instant.parse(n.path("created_at").asText()),
+        Instant.parse(n.path("updated_at").asText()));
+  }
+
+  /** A conflict as a JSON object. */
+  public static ObjectNode conflict(Conflict c) {
+    ObjectNode n = Json.object();
+    n.put("id", c.id());
+    n.put("namespace", c.namespace().value());
+    n.put("slot_key", c.slotKey());
+    ArrayNode members = n.putArray("members");
+    c.members().forEach(members::add);
+    n.put("status", c.status().label());
+    c.winner().ifPresent(v -> n.put("winner", v));
+    c.decidedBy().ifPresent(v -> n.put("decided_by", v));
+    n.put("opened_at", c.openedAt().toString());
+    c.closedAt().ifPresent(v -> n.put("closed_at", v.toString()));
+    return n;
+  }
+
+  /** Reads {@link #conflict}'s output. */
+  public static Conflict conflict(JsonNode n) {
+    List<String> members = new ArrayList<>();
+    n.path("members").forEach(s -> members.add(s.asText()));
+    return new Conflict(
+        n.path("id").asText(),
+        Namespace.of(n.path("namespace").asText()),
+        n.path("slot_key").asText(),
+        members,
+        Conflict.Status.valueOf(n.path("status").asText().toUpperCase(java.util.Locale.ROOT)),
+        text(n, "winner"),
+        text(n, "decided_by"),
+        Instant.parse(n.path("opened_at").asText()),
+        text(n, "closed_at").map(Instant::parse));
+  }
+
+  /** A state entry as a JSON object. */
+  public static ObjectNode state(StateEntry e) {
+    ObjectNode n = Json.object();
+    n.put("key", e.key());
+    n.put("value", e.value());
+    n.put("set_by", e.setBy());
+    n.put("set_at", e.setAt().toString());
+    return n;
+  }
+
+  /** Reads {@link #state}'s output. */
+  public static StateEntry state(JsonNode n) {
+    return new StateEntry(
+        n.path("key").asText(),
+        n.path("value").asText(),
+        n.path("set_by").asText(),
+        Instant.parse(n.path("set_at").asText()));
+  }
+
+  private static Optional<String> text(JsonNode n, String field) {
+    JsonNode v = n.get(field);
+    return v == null || v.isNull() ? Optional.empty() : Optional.of(v.asText());
+  }
+}
