@@ -140,7 +140,7 @@ final class ServerCommands {
         names = "--role",
         required = true,
         paramLabel = "ROLE",
-        description = "reader, writer, admin or legal.")
+        description = "reader, writer, reviewer, admin or legal.")
     String role;
 
     @Option(

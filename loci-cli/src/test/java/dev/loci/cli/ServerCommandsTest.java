@@ -41,7 +41,7 @@ class ServerCommandsTest {
     CliRunner.Result r =
         new CliRunner(dir).run("token", "create", "--role", "boss", "--ns", "acme");
     assertThat(r.exitCode()).isEqualTo(2);
-    CliRunner.assertOneErrorLine(r, "--role", "reader, writer, admin or legal");
+    CliRunner.assertOneErrorLine(r, "--role", "reader, writer, reviewer, admin or legal");
     assertThat(Files.exists(dir.resolve("loci.toml"))).isFalse();
   }
 

@@ -47,7 +47,7 @@ import org.tomlj.TomlTable;
  * [[tokens]]
  * id = "ingest"
  * sha256 = "9f86d0..."                # SHA-256 hex of the token; never the token itself
- * role = "writer"                     # reader, writer, admin or legal
+ * role = "writer"                     # reader, writer, reviewer, admin or legal
  * namespaces = ["acme.*"]             # "acme" exactly, "acme.*" and below, or "*"
  * </pre>
  *

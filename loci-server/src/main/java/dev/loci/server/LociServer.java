@@ -1,11 +1,13 @@
 package dev.loci.server;
 
 import dev.loci.Loci;
+import dev.loci.govern.GovernedMemory;
 import dev.loci.pathway.PathwayMemory;
 import dev.loci.recall.HashingEmbeddingProvider;
 import dev.loci.recall.RecallMemory;
 import dev.loci.recall.spi.EmbeddingProvider;
 import dev.loci.server.internal.ConfigWatcher;
+import dev.loci.server.internal.GovernRoutes;
 import dev.loci.server.internal.HttpPipeline;
 import dev.loci.server.internal.Metrics;
 import dev.loci.server.internal.OpsRoutes;
@@ -78,7 +80,8 @@ public final class LociServer implements AutoCloseable {
     return List.of(
         new TraceRoutes(loci.traces()),
         new PathwayRoutes(PathwayMemory.of(loci)),
-        new RecallRoutes(RecallMemory.of(loci, embeddings)));
+        new RecallRoutes(RecallMemory.of(loci, embeddings)),
+        new GovernRoutes(GovernedMemory.of(loci)));
   }
 
   /** The port the server listens on (the one chosen when the configuration said 0). */

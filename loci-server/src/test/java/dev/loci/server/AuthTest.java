@@ -4,6 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.loci.Namespace;
+import dev.loci.govern.GovernedMemory;
+import dev.loci.govern.MemoryDraft;
+import dev.loci.govern.MemoryType;
+import dev.loci.govern.Reviewer;
 import dev.loci.server.ServerFixture.Reply;
 import dev.loci.server.spi.Route;
 import dev.loci.server.spi.RouteSet;
@@ -11,6 +15,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.EnumMap;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -63,6 +68,13 @@ class AuthTest {
 
   @TempDir Path dir;
   private ServerFixture http;
+
+  /** The governed record each governed route's sample request names, by "METHOD path". */
+  private final Map<String, String> governIds = new HashMap<>();
+
+  /** The governed routes' sample bodies that name records made in {@link #start}. */
+  private final Map<String, String> governBodies = new HashMap<>();
+
   private final Map<Role, String> acme = new EnumMap<>(Role.class);
   private String globexWriter;
   private String globexAdmin;
@@ -103,6 +115,7 @@ class AuthTest {
       putNode(NS, id, acme.get(Role.WRITER));
       putNode("globex", id, globexWriter);
     }
+    governedRecords();
     for (String ns : List.of(NS, "globex")) {
       Reply edge =
           http.send(
@@ -112,6 +125,58 @@ class AuthTest {
               Optional.of(SAMPLE_BODIES.get("PUT /v1/ns/{ns}/edges")));
       assertThat(edge.status()).as(edge.body()).isEqualTo(200);
     }
+  }
+
+  /** A fresh governed record for every governed route that changes one, so each can succeed. */
+  private void governedRecords() {
+    GovernedMemory gov = GovernedMemory.of(http.server.loci());
+    Namespace ns = Namespace.of(NS);
+    Reviewer reviewer = new Reviewer("setup");
+    String m = "/v1/ns/{ns}/memories/{memory_id}";
+    String c = "/v1/ns/{ns}/candidates/{memory_id}";
+    for (String key :
+        List.of(
+            "GET " + m,
+            "POST " + m + "/reinforce",
+            "POST " + m + "/promote",
+            "POST " + m + "/reject",
+            "POST " + c + "/promote",
+            "POST " + c + "/reject")) {
+      governIds.put(key, gov.propose(ns, draft(key)).memory().id());
+    }
+    for (String key : List.of("POST " + m + "/invalidate", "POST " + m + "/supersede")) {
+      governIds.put(key, gov.add(ns, draft(key), reviewer).memory().id());
+    }
+    governBodies.put(
+        "POST " + m + "/supersede",
+        "{\"by\":\"" + gov.propose(ns, draft("successor")).memory().id() + "\"}");
+    for (String verb : List.of("resolve", "dismiss")) {
+      String a = gov.add(ns, draft("a " + verb).withSlot(verb), reviewer).memory().id();
+      String conflict =
+          gov.add(ns, draft("b " + verb).withSlot(verb), reviewer).conflicts().get(0).id();
+      governIds.put("POST /v1/ns/{ns}/conflicts/{conflict_id}/" + verb, conflict);
+      if (verb.equals("resolve")) {
+        governBodies.put(
+            "POST /v1/ns/{ns}/conflicts/{conflict_id}/resolve", "{\"winner\":\"" + a + "\"}");
+      }
+    }
+    for (String method : List.of("GET", "DELETE")) {
+      String key = "k-" + method.toLowerCase(java.util.Locale.ROOT);
+      gov.setState(ns, key, "value", reviewer);
+      governIds.put(method + " /v1/ns/{ns}/project-state/{key}", key);
+    }
+    governBodies.put(
+        "POST /v1/ns/{ns}/memories", "{\"type\":\"knowledge\",\"content\":\"sample\"}");
+    governBodies.put("POST " + m + "/reject", "{\"reason\":\"no\"}");
+    governBodies.put("POST " + m + "/invalidate", "{\"reason\":\"no\"}");
+    governBodies.put("POST " + c + "/reject", "{\"reason\":\"no\"}");
+    governBodies.put("PUT /v1/ns/{ns}/project-state/{key}", "{\"value\":\"v\"}");
+    governBodies.put(
+        "POST /v1/ns/{ns}/context", "{\"prompt\":\"what ships\",\"budget_tokens\":100}");
+  }
+
+  private static MemoryDraft draft(String content) {
+    return MemoryDraft.of(MemoryType.KNOWLEDGE, "fact for " + content, "setup");
   }
 
   private void putNode(String ns, String id, String token) {
@@ -162,10 +227,17 @@ class AuthTest {
                 .replace("{uid}", existing ? uidFor(route) : "no-such-uid")
                 .replace("{pathway_id}", existing ? pathwayId : "0".repeat(64))
                 .replace("{id}", existing ? nodeFor(route) : "no-such-node")
+                .replace(
+                    "{memory_id}", existing ? governIds.getOrDefault(key, "-") : "no-such-memory")
+                .replace(
+                    "{conflict_id}",
+                    existing ? governIds.getOrDefault(key, "-") : "no-such-conflict")
+                .replace("{key}", existing ? governIds.getOrDefault(key, "k-new") : "no-such-key")
             + SAMPLE_QUERIES.getOrDefault(key, "");
     Optional<String> body =
         route.takesBody()
-            ? Optional.of(SAMPLE_BODIES.getOrDefault(key, "{\"content\":2}"))
+            ? Optional.of(
+                governBodies.getOrDefault(key, SAMPLE_BODIES.getOrDefault(key, "{\"content\":2}")))
             : Optional.empty();
     return http.send(route.method().name(), path, token, body);
   }
@@ -188,7 +260,8 @@ class AuthTest {
     return switch (required) {
       case READER -> Optional.empty();
       case WRITER -> Optional.of(Role.READER);
-      case ADMIN -> Optional.of(Role.WRITER);
+      case REVIEWER -> Optional.of(Role.WRITER);
+      case ADMIN -> Optional.of(Role.REVIEWER);
       case LEGAL -> Optional.of(Role.ADMIN);
     };
   }

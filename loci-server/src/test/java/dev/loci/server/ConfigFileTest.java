@@ -122,7 +122,7 @@ class ConfigFileTest {
         f,
         "[[tokens]]\nid = \"x\"\nsha256 = \"%s\"\nrole = \"boss\"\nnamespaces = [\"*\"]\n"
             .formatted("ab".repeat(32)),
-        "expected a role of reader, writer, admin or legal");
+        "expected a role of reader, writer, reviewer, admin or legal");
     assertConfigError(
         f,
         "[[tokens]]\nid = \"x\"\nsha256 = \"%s\"\nrole = \"reader\"\nnamespaces = []\n"

@@ -129,6 +129,11 @@ final class JavalinExchange implements Exchange {
   }
 
   @Override
+  public boolean allows(Role role) {
+    return principal.satisfies(role);
+  }
+
+  @Override
   public LegalCapability legal(String field) {
     return principal
         .credential()

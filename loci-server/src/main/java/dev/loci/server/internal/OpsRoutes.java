@@ -1,6 +1,7 @@
 package dev.loci.server.internal;
 
 import dev.loci.Loci;
+import dev.loci.govern.GovernedMemory;
 import dev.loci.server.Role;
 import dev.loci.server.spi.Exchange;
 import dev.loci.server.spi.Route;
@@ -24,6 +25,7 @@ public final class OpsRoutes implements RouteSet {
 
   private final Loci loci;
   private final Metrics metrics;
+  private final GovernedMemory governed;
   private final long startNanos = System.nanoTime();
   private final String openapi;
 
@@ -31,6 +33,7 @@ public final class OpsRoutes implements RouteSet {
   public OpsRoutes(Loci loci, Metrics metrics) {
     this.loci = loci;
     this.metrics = metrics;
+    this.governed = GovernedMemory.of(loci);
     this.openapi = openApiDocument();
     metrics.gauge(
         "loci_traces",
@@ -38,6 +41,10 @@ public final class OpsRoutes implements RouteSet {
         () -> loci.traces().total());
     metrics.gauge(
         "loci_journal_seq", "Sequence number of the last journal batch applied.", loci::lastSeq);
+    metrics.gauge(
+        "loci_open_conflicts",
+        "Open conflicts of governed memory, in every namespace, waiting for a reviewer.",
+        governed::openConflicts);
     metrics.gauge(
         "loci_journal_lag",
         "Batches in the shared journal (PostgreSQL) not yet applied here; 0 for a file journal.",
@@ -88,6 +95,8 @@ public final class OpsRoutes implements RouteSet {
                     + ",\"journal_lag\":"
                     + Math.max(0, head.getAsLong() - applied)
                 : "")
+            + ",\"open_conflicts_count\":"
+            + governed.openConflicts()
             + ",\"uptime_seconds\":"
             + uptimeSeconds()
             + "}");

@@ -3,6 +3,7 @@ package dev.loci.server.spi;
 import dev.loci.LegalCapability;
 import dev.loci.Namespace;
 import dev.loci.NamespaceScope;
+import dev.loci.server.Role;
 import java.io.InputStream;
 import java.util.List;
 import java.util.Optional;
@@ -79,6 +80,13 @@ public interface Exchange {
    *     never granted to the local user of a server without credentials
    */
   LegalCapability legal(String field);
+
+  /**
+   * Whether the caller may do what {@code role} may: a credential's role satisfies it, or, on a
+   * server without credentials, the local user (who has every role but {@code legal}). For a route
+   * whose body decides how much authority it needs (a write asking to be trusted at once).
+   */
+  boolean allows(Role role);
 
   /** Sets a response header. */
   void responseHeader(String name, String value);
