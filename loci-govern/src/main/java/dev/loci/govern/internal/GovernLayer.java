@@ -5,6 +5,7 @@ import dev.loci.InvalidRequestException;
 import dev.loci.Namespace;
 import dev.loci.NotFoundException;
 import dev.loci.govern.Conflict;
+import dev.loci.govern.GovernWire;
 import dev.loci.govern.Memory;
 import dev.loci.govern.MemoryDraft;
 import dev.loci.govern.MemoryStatus;
@@ -239,7 +240,7 @@ public final class GovernLayer implements Layer {
         // the reviewer chose a memory over trusted state: the state takes the winner's value
         String key = member.substring("state:".length());
         StateEntry e = new StateEntry(key, winning.orElseThrow().content(), reviewer, ctx.now());
-        events.add(new Event(STATE_SET, GovernJson.state(e)));
+        events.add(new Event(STATE_SET, GovernWire.state(e)));
         continue;
       }
       Memory m = require(ns, member);
@@ -304,7 +305,7 @@ public final class GovernLayer implements Layer {
   public Decision<StateEntry> decideStateSet(
       CommandContext ctx, Namespace ns, String key, String value, String reviewer) {
     StateEntry e = new StateEntry(key, value, reviewer, ctx.now());
-    List<Event> events = new ArrayList<>(List.of(new Event(STATE_SET, GovernJson.state(e))));
+    List<Event> events = new ArrayList<>(List.of(new Event(STATE_SET, GovernWire.state(e))));
     List<String> against = new ArrayList<>();
     for (Memory m : memories(ns)) {
       if (m.status() == MemoryStatus.ACTIVE
@@ -498,11 +499,11 @@ public final class GovernLayer implements Layer {
   }
 
   private static Event memoryEvent(Memory m) {
-    return Event.ofJson(MEMORY, Json.write(GovernJson.memory(m)), m);
+    return Event.ofJson(MEMORY, Json.write(GovernWire.memory(m)), m);
   }
 
   private static Event conflictEvent(Conflict c) {
-    return Event.ofJson(CONFLICT, Json.write(GovernJson.conflict(c)), c);
+    return Event.ofJson(CONFLICT, Json.write(GovernWire.conflict(c)), c);
   }
 
   // ---------------------------------------------------------------- apply and snapshots
@@ -517,7 +518,7 @@ public final class GovernLayer implements Layer {
       switch (e.type()) {
         case MEMORY -> {
           Memory m =
-              e.decoded().map(Memory.class::cast).orElseGet(() -> GovernJson.memory(e.data()));
+              e.decoded().map(Memory.class::cast).orElseGet(() -> GovernWire.memory(e.data()));
           Memory before = memories.get(m.id());
           int current =
               before != null
@@ -535,9 +536,9 @@ public final class GovernLayer implements Layer {
             conflicts.add(
                 e.decoded()
                     .map(Conflict.class::cast)
-                    .orElseGet(() -> GovernJson.conflict(e.data())));
+                    .orElseGet(() -> GovernWire.conflict(e.data())));
         case STATE_SET -> {
-          StateEntry s = GovernJson.state(e.data());
+          StateEntry s = GovernWire.state(e.data());
           state.put(s.key(), Optional.of(s));
         }
         case STATE_DELETED -> state.put(e.data().path("key").asText(), Optional.empty());
@@ -568,12 +569,12 @@ public final class GovernLayer implements Layer {
         (ns, s) -> {
           s.memories
               .values()
-              .forEach(v -> v.forEach(m -> out.add(tagged("memory", GovernJson.memory(m)))));
-          s.conflicts.values().forEach(c -> out.add(tagged("conflict", GovernJson.conflict(c))));
+              .forEach(v -> v.forEach(m -> out.add(tagged("memory", GovernWire.memory(m)))));
+          s.conflicts.values().forEach(c -> out.add(tagged("conflict", GovernWire.conflict(c))));
           s.state
               .values()
               .forEach(
-                  e -> out.add(tagged("state", GovernJson.state(e).put("namespace", ns.value()))));
+                  e -> out.add(tagged("state", GovernWire.state(e).put("namespace", ns.value()))));
         });
     return out;
   }
@@ -597,7 +598,7 @@ public final class GovernLayer implements Layer {
     }
     switch (n.path("record").asText()) {
       case "memory" -> {
-        Memory m = GovernJson.memory(n);
+        Memory m = GovernWire.memory(n);
         shelves
             .computeIfAbsent(m.namespace(), k -> new Shelf())
             .memories
@@ -605,11 +606,11 @@ public final class GovernLayer implements Layer {
             .add(m);
       }
       case "conflict" -> {
-        Conflict c = GovernJson.conflict(n);
+        Conflict c = GovernWire.conflict(n);
         shelves.computeIfAbsent(c.namespace(), k -> new Shelf()).conflicts.put(c.id(), c);
       }
       case "state" -> {
-        StateEntry e = GovernJson.state(n);
+        StateEntry e = GovernWire.state(n);
         shelves
             .computeIfAbsent(Namespace.of(n.path("namespace").asText()), k -> new Shelf())
             .state

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.loci.InvalidRequestException;
 import dev.loci.govern.Conflict;
 import dev.loci.govern.ContextPack;
+import dev.loci.govern.GovernWire;
 import dev.loci.govern.GovernedMemory;
 import dev.loci.govern.Memory;
 import dev.loci.govern.MemoryDraft;
@@ -14,7 +15,6 @@ import dev.loci.govern.Provenance;
 import dev.loci.govern.Reviewer;
 import dev.loci.govern.StateEntry;
 import dev.loci.govern.Written;
-import dev.loci.govern.internal.GovernJson;
 import dev.loci.internal.Json;
 import dev.loci.server.Role;
 import dev.loci.server.spi.Exchange;
@@ -127,7 +127,7 @@ public final class GovernRoutes implements RouteSet {
           "status", "expected candidate or active for a new memory, found " + status.label());
     }
     Responses.location(ex, ex.namespace(), "memories", w.memory().id());
-    ex.json(201, Json.write(written(w)));
+    ex.json(201, Json.write(GovernWire.written(w)));
   }
 
   private static double confidence(JsonBody body) {
@@ -153,9 +153,9 @@ public final class GovernRoutes implements RouteSet {
   private void getMemory(Exchange ex) {
     QueryParams.allowOnly(ex, Set.of());
     List<Memory> history = governed.history(ex.namespace(), ex.pathParam("memory_id"));
-    ObjectNode node = GovernJson.memory(history.get(0));
+    ObjectNode node = GovernWire.memory(history.get(0));
     ArrayNode versions = node.putArray("history");
-    history.forEach(m -> versions.add(GovernJson.memory(m)));
+    history.forEach(m -> versions.add(GovernWire.memory(m)));
     ex.json(200, Json.write(node));
   }
 
@@ -163,27 +163,27 @@ public final class GovernRoutes implements RouteSet {
     QueryParams.allowOnly(ex, Set.of());
     ex.json(
         200,
-        Json.write(GovernJson.memory(as(ex).reinforce(ex.namespace(), ex.pathParam("memory_id")))));
+        Json.write(GovernWire.memory(as(ex).reinforce(ex.namespace(), ex.pathParam("memory_id")))));
   }
 
   private void promote(Exchange ex) {
     QueryParams.allowOnly(ex, Set.of());
     Written w = as(ex).promote(ex.namespace(), ex.pathParam("memory_id"), reviewer(ex));
-    ex.json(200, Json.write(written(w)));
+    ex.json(200, Json.write(GovernWire.written(w)));
   }
 
   private void reject(Exchange ex) {
     QueryParams.allowOnly(ex, Set.of());
     String reason = ex.body().allowOnly(Set.of("reason")).string("reason").orElse(null);
     Memory m = as(ex).reject(ex.namespace(), ex.pathParam("memory_id"), reason, reviewer(ex));
-    ex.json(200, Json.write(GovernJson.memory(m)));
+    ex.json(200, Json.write(GovernWire.memory(m)));
   }
 
   private void invalidate(Exchange ex) {
     QueryParams.allowOnly(ex, Set.of());
     String reason = ex.body().allowOnly(Set.of("reason")).string("reason").orElse(null);
     Memory m = as(ex).invalidate(ex.namespace(), ex.pathParam("memory_id"), reason, reviewer(ex));
-    ex.json(200, Json.write(GovernJson.memory(m)));
+    ex.json(200, Json.write(GovernWire.memory(m)));
   }
 
   private void supersede(Exchange ex) {
@@ -195,7 +195,7 @@ public final class GovernRoutes implements RouteSet {
             .orElseThrow(
                 () -> new InvalidRequestException("by", "expected the successor's memory id"));
     Written w = as(ex).supersede(ex.namespace(), ex.pathParam("memory_id"), by, reviewer(ex));
-    ex.json(200, Json.write(written(w)));
+    ex.json(200, Json.write(GovernWire.written(w)));
   }
 
   private void candidates(Exchange ex) {
@@ -209,7 +209,7 @@ public final class GovernRoutes implements RouteSet {
     QueryParams.allowOnly(ex, Set.of("status"));
     Optional<Conflict.Status> status = ex.query("status").map(GovernRoutes::conflictStatus);
     ArrayNode items = Json.MAPPER.createArrayNode();
-    governed.conflicts(ex.namespace(), status).forEach(c -> items.add(GovernJson.conflict(c)));
+    governed.conflicts(ex.namespace(), status).forEach(c -> items.add(GovernWire.conflict(c)));
     Responses.items(ex, Json.write(items));
   }
 
@@ -226,7 +226,7 @@ public final class GovernRoutes implements RouteSet {
   private void sweep(Exchange ex) {
     QueryParams.allowOnly(ex, Set.of());
     ArrayNode items = Json.MAPPER.createArrayNode();
-    as(ex).sweep(ex.namespace()).forEach(c -> items.add(GovernJson.conflict(c)));
+    as(ex).sweep(ex.namespace()).forEach(c -> items.add(GovernWire.conflict(c)));
     Responses.items(ex, Json.write(items));
   }
 
@@ -239,13 +239,13 @@ public final class GovernRoutes implements RouteSet {
             .orElseThrow(
                 () -> new InvalidRequestException("winner", "expected the member to keep"));
     Conflict c = as(ex).resolve(ex.namespace(), ex.pathParam("conflict_id"), winner, reviewer(ex));
-    ex.json(200, Json.write(GovernJson.conflict(c)));
+    ex.json(200, Json.write(GovernWire.conflict(c)));
   }
 
   private void dismiss(Exchange ex) {
     QueryParams.allowOnly(ex, Set.of());
     Conflict c = as(ex).dismiss(ex.namespace(), ex.pathParam("conflict_id"), reviewer(ex));
-    ex.json(200, Json.write(GovernJson.conflict(c)));
+    ex.json(200, Json.write(GovernWire.conflict(c)));
   }
 
   // ---------------------------------------------------------------- project state
@@ -255,7 +255,7 @@ public final class GovernRoutes implements RouteSet {
     ArrayNode items = Json.MAPPER.createArrayNode();
     governed.state(ex.namespace()).values().stream()
         .sorted(java.util.Comparator.comparing(StateEntry::key))
-        .forEach(e -> items.add(GovernJson.state(e)));
+        .forEach(e -> items.add(GovernWire.state(e)));
     Responses.items(ex, Json.write(items));
   }
 
@@ -269,20 +269,20 @@ public final class GovernRoutes implements RouteSet {
                 () ->
                     new dev.loci.NotFoundException(
                         "key", "no project state '" + key + "' in " + ex.namespace()));
-    ex.json(200, Json.write(GovernJson.state(e)));
+    ex.json(200, Json.write(GovernWire.state(e)));
   }
 
   private void putState(Exchange ex) {
     QueryParams.allowOnly(ex, Set.of());
     String value = ex.body().allowOnly(Set.of("value")).string("value").orElse(null);
     StateEntry e = as(ex).setState(ex.namespace(), ex.pathParam("key"), value, reviewer(ex));
-    ex.json(200, Json.write(GovernJson.state(e)));
+    ex.json(200, Json.write(GovernWire.state(e)));
   }
 
   private void deleteState(Exchange ex) {
     QueryParams.allowOnly(ex, Set.of());
     StateEntry e = as(ex).deleteState(ex.namespace(), ex.pathParam("key"), reviewer(ex));
-    ex.json(200, Json.write(GovernJson.state(e)));
+    ex.json(200, Json.write(GovernWire.state(e)));
   }
 
   // ---------------------------------------------------------------- context
@@ -299,43 +299,14 @@ public final class GovernRoutes implements RouteSet {
                     () ->
                         new InvalidRequestException(
                             "budget_tokens", "expected the token budget, 1 or more")));
-    ObjectNode node = Json.object();
-    node.put("budget_tokens", pack.budgetTokens());
-    node.put("used_tokens", pack.usedTokens());
-    node.put("tokenizer", "cl100k_base");
-    ArrayNode slots = node.putArray("slots");
-    for (ContextPack.Slot s : pack.slots()) {
-      ObjectNode slot = slots.addObject();
-      slot.put("name", s.name());
-      slot.put("allotted_tokens", s.allottedTokens());
-      slot.put("used_tokens", s.usedTokens());
-      ArrayNode items = slot.putArray("items");
-      for (ContextPack.Item it : s.items()) {
-        items
-            .addObject()
-            .put("kind", it.kind())
-            .put("id", it.id())
-            .put("text", it.text())
-            .put("tokens", it.tokens())
-            .put("provenance", it.provenance());
-      }
-    }
-    ex.json(200, Json.write(node));
+    ex.json(200, Json.write(GovernWire.contextPack(pack)));
   }
 
   // ---------------------------------------------------------------- wire
 
-  private static ObjectNode written(Written w) {
-    ObjectNode node = Json.object();
-    node.set("memory", GovernJson.memory(w.memory()));
-    ArrayNode conflicts = node.putArray("conflicts");
-    w.conflicts().forEach(c -> conflicts.add(GovernJson.conflict(c)));
-    return node;
-  }
-
   private static void items(Exchange ex, List<Memory> memories) {
     ArrayNode items = Json.MAPPER.createArrayNode();
-    memories.forEach(m -> items.add(GovernJson.memory(m)));
+    memories.forEach(m -> items.add(GovernWire.memory(m)));
     Responses.items(ex, Json.write(items));
   }
 }

@@ -1,15 +1,9 @@
-package dev.loci.govern.internal;
+package dev.loci.govern;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.loci.Namespace;
-import dev.loci.govern.Conflict;
-import dev.loci.govern.Memory;
-import dev.loci.govern.MemoryStatus;
-import dev.loci.govern.MemoryType;
-import dev.loci.govern.Provenance;
-import dev.loci.govern.StateEntry;
 import dev.loci.internal.Json;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -17,11 +11,11 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * The JSON of governed records, in journal events, snapshots and the HTTP API alike (snake_case).
- * Stateless.
+ * The wire format of governed records (snake_case JSON), the same in journal events, snapshots, the
+ * HTTP API and the command line. Stateless.
  */
-public final class GovernJson {
-  private GovernJson() {}
+public final class GovernWire {
+  private GovernWire() {}
 
   /** A memory as a JSON object. */
   public static ObjectNode memory(Memory m) {
@@ -108,6 +102,41 @@ public final class GovernJson {
         text(n, "decided_by"),
         Instant.parse(n.path("opened_at").asText()),
         text(n, "closed_at").map(Instant::parse));
+  }
+
+  /** A write's result: {@code {"memory": ..., "conflicts": [...]}}. */
+  public static ObjectNode written(Written w) {
+    ObjectNode node = Json.object();
+    node.set("memory", memory(w.memory()));
+    ArrayNode conflicts = node.putArray("conflicts");
+    w.conflicts().forEach(c -> conflicts.add(conflict(c)));
+    return node;
+  }
+
+  /** A context pack: budget, tokens used, the tokenizer's name, and the slots with their items. */
+  public static ObjectNode contextPack(ContextPack pack) {
+    ObjectNode node = Json.object();
+    node.put("budget_tokens", pack.budgetTokens());
+    node.put("used_tokens", pack.usedTokens());
+    node.put("tokenizer", "cl100k_base");
+    ArrayNode slots = node.putArray("slots");
+    for (ContextPack.Slot s : pack.slots()) {
+      ObjectNode slot = slots.addObject();
+      slot.put("name", s.name());
+      slot.put("allotted_tokens", s.allottedTokens());
+      slot.put("used_tokens", s.usedTokens());
+      ArrayNode items = slot.putArray("items");
+      for (ContextPack.Item it : s.items()) {
+        items
+            .addObject()
+            .put("kind", it.kind())
+            .put("id", it.id())
+            .put("text", it.text())
+            .put("tokens", it.tokens())
+            .put("provenance", it.provenance());
+      }
+    }
+    return node;
   }
 
   /** A state entry as a JSON object. */
