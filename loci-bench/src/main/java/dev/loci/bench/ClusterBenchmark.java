@@ -4,10 +4,7 @@ import dev.loci.Loci;
 import dev.loci.Namespace;
 import dev.loci.postgres.PostgresJournal;
 import dev.loci.postgres.PostgresUrl;
-import java.io.IOException;
 import java.io.PrintStream;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -169,11 +166,6 @@ public final class ClusterBenchmark {
   /** Runs every measurement, with progress on {@code progress}. */
   public static Report run(Options options, PrintStream progress) {
     PostgresUrl admin = PostgresUrl.parse(options.admin());
-    try {
-      Files.createDirectories(options.workDir());
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
     List<Row> rows = new ArrayList<>();
     long catchUpBatches = 0;
     double catchUpSeconds = 0;

@@ -9,9 +9,13 @@ import java.util.stream.Stream;
 
 /** A fresh subdirectory of a benchmark's work directory, deleted with everything in it on close. */
 record ScratchDir(Path path) implements AutoCloseable {
-  /** Creates a new directory named {@code prefix} plus a unique suffix under {@code workDir}. */
+  /**
+   * Creates a new directory named {@code prefix} plus a unique suffix under {@code workDir}, which
+   * is created if missing.
+   */
   static ScratchDir create(Path workDir, String prefix) {
     try {
+      Files.createDirectories(workDir);
       return new ScratchDir(Files.createTempDirectory(workDir, prefix));
     } catch (IOException e) {
       throw new UncheckedIOException(e);

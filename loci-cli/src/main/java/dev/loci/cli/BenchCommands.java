@@ -3,6 +3,7 @@ package dev.loci.cli;
 import dev.loci.bench.CasesBenchmark;
 import dev.loci.bench.ClusterBenchmark;
 import dev.loci.bench.EmbedBenchmark;
+import dev.loci.bench.GovernBenchmark;
 import dev.loci.bench.HttpBenchmark;
 import dev.loci.bench.JournalBenchmark;
 import dev.loci.bench.LocomoBenchmark;
@@ -42,7 +43,8 @@ import picocli.CommandLine.Parameters;
       BenchCommands.Locomo.class,
       BenchCommands.Cases.class,
       BenchCommands.Recall.class,
-      BenchCommands.Cluster.class
+      BenchCommands.Cluster.class,
+      BenchCommands.Govern.class
     })
 final class BenchCommands {
   private BenchCommands() {}
@@ -522,6 +524,47 @@ final class BenchCommands {
               Duration.ofMillis(Math.round(seconds * 1000)),
               lagSamples);
       ClusterBenchmark.Report report = ClusterBenchmark.run(options, main().errStream());
+      return places.print(this, report.toMarkdown(), report.toJson());
+    }
+  }
+
+  @Command(
+      name = "govern",
+      mixinStandardHelpOptions = true,
+      description = {
+        "Governed memory: durable proposals and active writes with conflict detection per"
+            + " second against plain trace adds (4 writers each), and context-pack latency with a"
+            + " 4,000-token budget at each size against a plain trace search.",
+        "Prints a Markdown table with the ratios on stdout and progress on stderr."
+      })
+  static final class Govern extends LociCommand {
+    @Mixin Places places;
+
+    @Option(
+        names = "--sizes",
+        split = ",",
+        paramLabel = "N",
+        description = "Governed records per store. Default: 10000,100000.")
+    List<Integer> sizes = List.of(10_000, 100_000);
+
+    @Option(
+        names = "--queries",
+        paramLabel = "N",
+        description = "Context packs per size. Default: 200.")
+    int queries = 200;
+
+    @Option(
+        names = "--seconds",
+        paramLabel = "SECONDS",
+        description = "Per write measurement. Default: 5.")
+    double seconds = 5;
+
+    @Override
+    public Integer call() {
+      GovernBenchmark.Report report =
+          GovernBenchmark.run(
+              new GovernBenchmark.Options(places.workDir, sizes, queries, seconds),
+              main().errStream());
       return places.print(this, report.toMarkdown(), report.toJson());
     }
   }
