@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.regex.Pattern;
 
 /**
@@ -271,9 +272,16 @@ public final class GovernedMemory {
       throw new InvalidRequestException(
           "budget_tokens", "expected 1 to " + MAX_BUDGET + ", found " + budgetTokens);
     }
-    Map<String, StateEntry> state = state(ns);
-    List<Memory> memories = engine.read(() -> layer.memories(ns));
-    return ContextBuilder.build(prompt, budgetTokens, state, memories);
+    Set<String> words = GovernLayer.words(prompt);
+    return engine.read(
+        () ->
+            ContextBuilder.build(
+                Math.max(1, words.size()),
+                budgetTokens,
+                layer.state(ns),
+                layer.active(ns, MemoryType.IDENTITY),
+                layer.active(ns, MemoryType.PREFERENCE),
+                layer.activeMatching(ns, words)));
   }
 
   private static String holder(Reviewer reviewer) {

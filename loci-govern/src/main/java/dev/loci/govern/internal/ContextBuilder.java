@@ -5,16 +5,14 @@ import com.knuddels.jtokkit.api.Encoding;
 import com.knuddels.jtokkit.api.EncodingType;
 import dev.loci.govern.ContextPack;
 import dev.loci.govern.Memory;
-import dev.loci.govern.MemoryStatus;
 import dev.loci.govern.MemoryType;
 import dev.loci.govern.StateEntry;
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Set;
+import java.util.function.Supplier;
 
 /**
  * Assembles a context pack in trust order within a token budget.
@@ -44,24 +42,34 @@ public final class ContextBuilder {
     return TOKENS.countTokens(text);
   }
 
-  /** The pack for {@code prompt} from a namespace's state and memories. */
+  /**
+   * The pack for a prompt from a namespace's trusted state, its active identity and preference
+   * memories, and its active memories sharing words with the prompt ({@code matching}: each with
+   * how many of the prompt's {@code promptWords} it contains).
+   */
   public static ContextPack build(
-      String prompt, int budget, Map<String, StateEntry> state, List<Memory> memories) {
-    List<List<ContextPack.Item>> candidates = new ArrayList<>();
+      int promptWords,
+      int budget,
+      Map<String, StateEntry> state,
+      List<Memory> identity,
+      List<Memory> preference,
+      Map<Memory, Integer> matching) {
+    List<List<Supplier<ContextPack.Item>>> candidates = new ArrayList<>();
     candidates.add(
         state.values().stream()
-            .map(
+            .<Supplier<ContextPack.Item>>map(
                 e ->
-                    item(
-                        "state",
-                        e.key(),
-                        e.key() + ": " + e.value(),
-                        "set by " + e.setBy() + " at " + e.setAt()))
+                    () ->
+                        item(
+                            "state",
+                            e.key(),
+                            e.key() + ": " + e.value(),
+                            "set by " + e.setBy() + " at " + e.setAt()))
             .toList());
-    candidates.add(trusted(memories, MemoryType.IDENTITY));
-    candidates.add(trusted(memories, MemoryType.PREFERENCE));
+    candidates.add(trusted(identity));
+    candidates.add(trusted(preference));
     candidates.add(List.of());
-    candidates.add(retrieved(prompt, memories));
+    candidates.add(retrieved(promptWords, matching));
     List<ContextPack.Slot> slots = new ArrayList<>();
     int used = 0;
     int carry = 0;
@@ -69,7 +77,11 @@ public final class ContextBuilder {
       int allotted = i == NAMES.length - 1 ? budget - used : budget * PERCENT[i] / 100 + carry;
       List<ContextPack.Item> taken = new ArrayList<>();
       int slotUsed = 0;
-      for (ContextPack.Item it : candidates.get(i)) {
+      for (Supplier<ContextPack.Item> next : candidates.get(i)) {
+        if (slotUsed >= allotted) {
+          break; // nothing more fits: no item has zero tokens
+        }
+        ContextPack.Item it = next.get();
         if (slotUsed + it.tokens() <= allotted) {
           taken.add(it);
           slotUsed += it.tokens();
@@ -82,50 +94,34 @@ public final class ContextBuilder {
     return new ContextPack(budget, used, slots);
   }
 
-  private static List<ContextPack.Item> trusted(List<Memory> memories, MemoryType type) {
+  private static List<Supplier<ContextPack.Item>> trusted(List<Memory> memories) {
     return memories.stream()
-        .filter(m -> m.status() == MemoryStatus.ACTIVE && m.type() == type)
         .sorted(
             Comparator.comparingDouble(Memory::confidence)
                 .reversed()
                 .thenComparing(Memory::updatedAt, Comparator.reverseOrder()))
-        .map(ContextBuilder::item)
+        .<Supplier<ContextPack.Item>>map(m -> () -> item(m))
         .toList();
   }
 
-  private static List<ContextPack.Item> retrieved(String prompt, List<Memory> memories) {
-    Set<String> words = words(prompt);
+  private static List<Supplier<ContextPack.Item>> retrieved(
+      int promptWords, Map<Memory, Integer> matching) {
     record Scored(Memory memory, double score) {}
-    return memories.stream()
+    return matching.entrySet().stream()
         .filter(
-            m ->
-                m.status() == MemoryStatus.ACTIVE
-                    && m.type() != MemoryType.IDENTITY
-                    && m.type() != MemoryType.PREFERENCE)
+            e ->
+                e.getKey().type() != MemoryType.IDENTITY
+                    && e.getKey().type() != MemoryType.PREFERENCE)
         .map(
-            m -> {
-              Set<String> shared = words(m.content());
-              shared.retainAll(words);
-              double overlap = words.isEmpty() ? 0 : (double) shared.size() / words.size();
-              return new Scored(m, overlap * m.confidence());
-            })
-        .filter(s -> s.score() > 0)
+            e ->
+                new Scored(
+                    e.getKey(), (double) e.getValue() / promptWords * e.getKey().confidence()))
         .sorted(
             Comparator.comparingDouble(Scored::score)
                 .reversed()
                 .thenComparing(s -> s.memory().id()))
-        .map(s -> item(s.memory()))
+        .<Supplier<ContextPack.Item>>map(s -> () -> item(s.memory()))
         .toList();
-  }
-
-  private static Set<String> words(String text) {
-    Set<String> out = new HashSet<>();
-    for (String w : text.toLowerCase(Locale.ROOT).split("[^\\p{L}\\p{N}]+")) {
-      if (w.length() > 2) {
-        out.add(w);
-      }
-    }
-    return out;
   }
 
   private static ContextPack.Item item(Memory m) {

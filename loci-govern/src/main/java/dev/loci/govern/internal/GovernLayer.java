@@ -9,6 +9,7 @@ import dev.loci.govern.GovernWire;
 import dev.loci.govern.Memory;
 import dev.loci.govern.MemoryDraft;
 import dev.loci.govern.MemoryStatus;
+import dev.loci.govern.MemoryType;
 import dev.loci.govern.StateEntry;
 import dev.loci.govern.Written;
 import dev.loci.internal.Json;
@@ -20,8 +21,11 @@ import dev.loci.spi.Layer;
 import java.io.IOException;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.EnumMap;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -51,11 +55,93 @@ public final class GovernLayer implements Layer {
   static final String STATE_SET = NAME + ".state_set";
   static final String STATE_DELETED = NAME + ".state_deleted";
 
-  /** One namespace's records. */
+  /**
+   * One namespace's records, with the indexes that keep every decision and every context pack off a
+   * scan of the whole namespace: the open fact of each (type, content, subjects), the active
+   * memories of each slot, of each type and containing each word.
+   */
   private static final class Shelf {
     final Map<String, List<Memory>> memories = new LinkedHashMap<>(); // versions, oldest first
     final Map<String, Conflict> conflicts = new LinkedHashMap<>();
     final Map<String, StateEntry> state = new TreeMap<>();
+    final Map<String, String> openFacts = new HashMap<>(); // fact key -> candidate or active id
+    final Map<String, Set<String>> activeBySlot = new HashMap<>(); // slot key -> ids
+    final Map<MemoryType, Set<String>> activeByType = new EnumMap<>(MemoryType.class);
+    final Map<String, Set<String>> activeByWord = new HashMap<>(); // word -> ids
+
+    Memory newest(String id) {
+      List<Memory> v = memories.get(id);
+      return v.get(v.size() - 1);
+    }
+
+    /** Puts a new version, keeping the indexes in step. */
+    void put(Memory m) {
+      List<Memory> versions = memories.computeIfAbsent(m.id(), k -> new ArrayList<>());
+      if (!versions.isEmpty()) {
+        unindex(versions.get(versions.size() - 1));
+      }
+      versions.add(m);
+      index(m);
+    }
+
+    private void index(Memory m) {
+      if (open(m)) {
+        openFacts.put(factKey(m.type(), m.content(), m.subjectIds()), m.id());
+      }
+      if (m.status() == MemoryStatus.ACTIVE) {
+        m.slotKey()
+            .ifPresent(
+                k -> activeBySlot.computeIfAbsent(k, x -> new LinkedHashSet<>()).add(m.id()));
+        activeByType.computeIfAbsent(m.type(), x -> new LinkedHashSet<>()).add(m.id());
+        for (String w : words(m.content())) {
+          activeByWord.computeIfAbsent(w, x -> new HashSet<>()).add(m.id());
+        }
+      }
+    }
+
+    private void unindex(Memory m) {
+      if (open(m)) {
+        openFacts.remove(factKey(m.type(), m.content(), m.subjectIds()), m.id());
+      }
+      if (m.status() == MemoryStatus.ACTIVE) {
+        m.slotKey().ifPresent(k -> removeFrom(activeBySlot, k, m.id()));
+        removeFrom(activeByType, m.type(), m.id());
+        for (String w : words(m.content())) {
+          removeFrom(activeByWord, w, m.id());
+        }
+      }
+    }
+
+    private static <K> void removeFrom(Map<K, Set<String>> index, K key, String id) {
+      Set<String> ids = index.get(key);
+      if (ids != null && ids.remove(id) && ids.isEmpty()) {
+        index.remove(key);
+      }
+    }
+
+    private static boolean open(Memory m) {
+      return m.status() == MemoryStatus.CANDIDATE || m.status() == MemoryStatus.ACTIVE;
+    }
+  }
+
+  /** What makes two memories the same fact: type, normalized content, sorted subjects. */
+  static String factKey(MemoryType type, String content, List<String> subjects) {
+    return type.label()
+        + "|"
+        + normal(content)
+        + "|"
+        + String.join(",", subjects.stream().sorted().toList());
+  }
+
+  /** The words of a text as context packs match them: letters and digits, 3 or more. */
+  public static Set<String> words(String text) {
+    Set<String> out = new HashSet<>();
+    for (String w : text.toLowerCase(Locale.ROOT).split("[^\\p{L}\\p{N}]+")) {
+      if (w.length() > 2) {
+        out.add(w);
+      }
+    }
+    return out;
   }
 
   private final Map<Namespace, Shelf> shelves = new HashMap<>();
@@ -92,6 +178,29 @@ public final class GovernLayer implements Layer {
   /** The newest version of every memory of {@code ns}, in the order first proposed. */
   public List<Memory> memories(Namespace ns) {
     return shelf(ns).memories.values().stream().map(v -> v.get(v.size() - 1)).toList();
+  }
+
+  /** The active memories of {@code ns} of {@code type}, in the order they became active. */
+  public List<Memory> active(Namespace ns, MemoryType type) {
+    Shelf s = shelf(ns);
+    return s.activeByType.getOrDefault(type, Set.of()).stream().map(s::newest).toList();
+  }
+
+  /**
+   * The active memories of {@code ns} that contain at least one of {@code words}, with how many of
+   * them each contains.
+   */
+  public Map<Memory, Integer> activeMatching(Namespace ns, Set<String> words) {
+    Shelf s = shelf(ns);
+    Map<String, Integer> counts = new HashMap<>();
+    for (String w : words) {
+      for (String id : s.activeByWord.getOrDefault(w, Set.of())) {
+        counts.merge(id, 1, Integer::sum);
+      }
+    }
+    Map<Memory, Integer> out = new LinkedHashMap<>();
+    counts.forEach((id, n) -> out.put(s.newest(id), n));
+    return out;
   }
 
   /** The conflicts of {@code ns}, in the order opened. */
@@ -269,12 +378,9 @@ public final class GovernLayer implements Layer {
    * did not see (memories activated before a slot was set, imports).
    */
   public Decision<List<Conflict>> decideSweep(CommandContext ctx, Namespace ns) {
+    Shelf shelf = shelf(ns);
     Map<String, List<Memory>> bySlot = new LinkedHashMap<>();
-    for (Memory m : memories(ns)) {
-      if (m.status() == MemoryStatus.ACTIVE && m.slotKey().isPresent()) {
-        bySlot.computeIfAbsent(m.slotKey().get(), k -> new ArrayList<>()).add(m);
-      }
-    }
+    shelf.activeBySlot.forEach((k, ids) -> bySlot.put(k, ids.stream().map(shelf::newest).toList()));
     List<Event> events = new ArrayList<>();
     List<Conflict> opened = new ArrayList<>();
     for (List<Memory> group : bySlot.values()) {
@@ -307,13 +413,18 @@ public final class GovernLayer implements Layer {
     StateEntry e = new StateEntry(key, value, reviewer, ctx.now());
     List<Event> events = new ArrayList<>(List.of(new Event(STATE_SET, GovernWire.state(e))));
     List<String> against = new ArrayList<>();
-    for (Memory m : memories(ns)) {
-      if (m.status() == MemoryStatus.ACTIVE
-          && m.slot().equals(Optional.of(key))
-          && !normal(m.content()).equals(normal(value))) {
-        against.add(m.id());
-      }
-    }
+    Shelf shelf = shelf(ns);
+    shelf.activeBySlot.forEach(
+        (slotKey, ids) -> {
+          if (slotKey.endsWith("|" + key)) {
+            for (String id : ids) {
+              Memory m = shelf.newest(id);
+              if (!normal(m.content()).equals(normal(value))) {
+                against.add(m.id());
+              }
+            }
+          }
+        });
     if (!against.isEmpty()) {
       String slotKey = "state|" + key;
       Conflict c =
@@ -367,14 +478,12 @@ public final class GovernLayer implements Layer {
     events.add(memoryEvent(m));
     List<Conflict> conflicts = new ArrayList<>();
     if (m.slotKey().isPresent()) {
+      Shelf shelf = shelf(ns);
       List<Memory> sameSlot = new ArrayList<>();
-      for (Memory other : memories(ns)) {
-        boolean replaced = alsoWritten.stream().anyMatch(a -> a.id().equals(other.id()));
-        if (!replaced
-            && !other.id().equals(m.id())
-            && other.status() == MemoryStatus.ACTIVE
-            && other.slotKey().equals(m.slotKey())) {
-          sameSlot.add(other);
+      for (String id : shelf.activeBySlot.getOrDefault(m.slotKey().get(), Set.of())) {
+        boolean replaced = alsoWritten.stream().anyMatch(a -> a.id().equals(id));
+        if (!replaced && !id.equals(m.id())) {
+          sameSlot.add(shelf.newest(id));
         }
       }
       List<String> members = disagreeing(ns, m, sameSlot);
@@ -442,16 +551,10 @@ public final class GovernLayer implements Layer {
   }
 
   private Optional<Memory> sameFact(Namespace ns, MemoryDraft draft) {
-    String content = normal(draft.content());
-    List<String> subjects = draft.subjectIds().stream().sorted().toList();
-    return memories(ns).stream()
-        .filter(
-            m ->
-                (m.status() == MemoryStatus.CANDIDATE || m.status() == MemoryStatus.ACTIVE)
-                    && m.type() == draft.type()
-                    && normal(m.content()).equals(content)
-                    && m.subjectIds().stream().sorted().toList().equals(subjects))
-        .findFirst();
+    Shelf s = shelf(ns);
+    return Optional.ofNullable(
+            s.openFacts.get(factKey(draft.type(), draft.content(), draft.subjectIds())))
+        .map(s::newest);
   }
 
   private static Memory fresh(
@@ -547,9 +650,7 @@ public final class GovernLayer implements Layer {
     }
     return () -> {
       Shelf s = shelves.computeIfAbsent(ns, k -> new Shelf());
-      memories
-          .values()
-          .forEach(m -> s.memories.computeIfAbsent(m.id(), k -> new ArrayList<>()).add(m));
+      memories.values().forEach(s::put);
       conflicts.forEach(c -> s.conflicts.put(c.id(), c));
       state.forEach(
           (k, v) -> {
@@ -599,11 +700,7 @@ public final class GovernLayer implements Layer {
     switch (n.path("record").asText()) {
       case "memory" -> {
         Memory m = GovernWire.memory(n);
-        shelves
-            .computeIfAbsent(m.namespace(), k -> new Shelf())
-            .memories
-            .computeIfAbsent(m.id(), k -> new ArrayList<>())
-            .add(m);
+        shelves.computeIfAbsent(m.namespace(), k -> new Shelf()).put(m);
       }
       case "conflict" -> {
         Conflict c = GovernWire.conflict(n);
