@@ -30,6 +30,9 @@ public final class GovernedMemory {
   /** The most tokens a context pack may be asked for. */
   public static final int MAX_BUDGET = 200_000;
 
+  /** The most memories a context pack's retrieved slot considers, best first. */
+  static final int RETRIEVED_CANDIDATES = 256;
+
   private static final Pattern KEY = Pattern.compile("[A-Za-z0-9_.:-]{1,128}");
 
   private final CommandExecutor engine;
@@ -276,12 +279,11 @@ public final class GovernedMemory {
     return engine.read(
         () ->
             ContextBuilder.build(
-                Math.max(1, words.size()),
                 budgetTokens,
                 layer.state(ns),
                 layer.active(ns, MemoryType.IDENTITY),
                 layer.active(ns, MemoryType.PREFERENCE),
-                layer.activeMatching(ns, words)));
+                layer.activeMatching(ns, words, RETRIEVED_CANDIDATES)));
   }
 
   private static String holder(Reviewer reviewer) {

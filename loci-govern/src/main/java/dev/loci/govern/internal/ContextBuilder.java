@@ -44,16 +44,14 @@ public final class ContextBuilder {
 
   /**
    * The pack for a prompt from a namespace's trusted state, its active identity and preference
-   * memories, and its active memories sharing words with the prompt ({@code matching}: each with
-   * how many of the prompt's {@code promptWords} it contains).
+   * memories, and its active memories that best match the prompt, best first ({@code matching}).
    */
   public static ContextPack build(
-      int promptWords,
       int budget,
       Map<String, StateEntry> state,
       List<Memory> identity,
       List<Memory> preference,
-      Map<Memory, Integer> matching) {
+      List<Memory> matching) {
     List<List<Supplier<ContextPack.Item>>> candidates = new ArrayList<>();
     candidates.add(
         state.values().stream()
@@ -69,7 +67,7 @@ public final class ContextBuilder {
     candidates.add(trusted(identity));
     candidates.add(trusted(preference));
     candidates.add(List.of());
-    candidates.add(retrieved(promptWords, matching));
+    candidates.add(retrieved(matching));
     List<ContextPack.Slot> slots = new ArrayList<>();
     int used = 0;
     int carry = 0;
@@ -104,23 +102,10 @@ public final class ContextBuilder {
         .toList();
   }
 
-  private static List<Supplier<ContextPack.Item>> retrieved(
-      int promptWords, Map<Memory, Integer> matching) {
-    record Scored(Memory memory, double score) {}
-    return matching.entrySet().stream()
-        .filter(
-            e ->
-                e.getKey().type() != MemoryType.IDENTITY
-                    && e.getKey().type() != MemoryType.PREFERENCE)
-        .map(
-            e ->
-                new Scored(
-                    e.getKey(), (double) e.getValue() / promptWords * e.getKey().confidence()))
-        .sorted(
-            Comparator.comparingDouble(Scored::score)
-                .reversed()
-                .thenComparing(s -> s.memory().id()))
-        .<Supplier<ContextPack.Item>>map(s -> () -> item(s.memory()))
+  private static List<Supplier<ContextPack.Item>> retrieved(List<Memory> matching) {
+    return matching.stream()
+        .filter(m -> m.type() != MemoryType.IDENTITY && m.type() != MemoryType.PREFERENCE)
+        .<Supplier<ContextPack.Item>>map(m -> () -> item(m))
         .toList();
   }
 

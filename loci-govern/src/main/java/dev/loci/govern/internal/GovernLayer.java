@@ -68,6 +68,17 @@ public final class GovernLayer implements Layer {
     final Map<String, Set<String>> activeBySlot = new HashMap<>(); // slot key -> ids
     final Map<MemoryType, Set<String>> activeByType = new EnumMap<>(MemoryType.class);
     final Map<String, Set<String>> activeByWord = new HashMap<>(); // word -> ids
+    final Map<String, String> openBySlot = new HashMap<>(); // slot key -> open conflict id
+
+    /** Puts a conflict's new version, keeping the open-conflict index in step. */
+    void put(Conflict c) {
+      conflicts.put(c.id(), c);
+      if (c.status() == Conflict.Status.OPEN) {
+        openBySlot.put(c.slotKey(), c.id());
+      } else {
+        openBySlot.remove(c.slotKey(), c.id());
+      }
+    }
 
     Memory newest(String id) {
       List<Memory> v = memories.get(id);
@@ -187,20 +198,42 @@ public final class GovernLayer implements Layer {
   }
 
   /**
-   * The active memories of {@code ns} that contain at least one of {@code words}, with how many of
-   * them each contains.
+   * The {@code limit} active memories of {@code ns} that best match {@code words}, best first: each
+   * scores the inverse document frequency of the words it contains (a word most active memories
+   * hold weighs little), times its confidence; ties by id. Counts over ids and looks up only the
+   * best, so a common word costs a count, not a sort of every memory holding it.
    */
-  public Map<Memory, Integer> activeMatching(Namespace ns, Set<String> words) {
+  public List<Memory> activeMatching(Namespace ns, Set<String> words, int limit) {
     Shelf s = shelf(ns);
-    Map<String, Integer> counts = new HashMap<>();
+    int total = Math.max(1, s.activeByType.values().stream().mapToInt(Set::size).sum());
+    Map<String, Double> score = new HashMap<>();
     for (String w : words) {
-      for (String id : s.activeByWord.getOrDefault(w, Set.of())) {
-        counts.merge(id, 1, Integer::sum);
+      Set<String> ids = s.activeByWord.getOrDefault(w, Set.of());
+      double idf = Math.log(1.0 + (double) total / Math.max(1, ids.size()));
+      for (String id : ids) {
+        score.merge(id, idf, Double::sum);
       }
     }
-    Map<Memory, Integer> out = new LinkedHashMap<>();
-    counts.forEach((id, n) -> out.put(s.newest(id), n));
-    return out;
+    // a bounded heap of the best by word score, then confidence applied to those only
+    java.util.PriorityQueue<Map.Entry<String, Double>> best =
+        new java.util.PriorityQueue<>(Map.Entry.comparingByValue());
+    for (Map.Entry<String, Double> e : score.entrySet()) {
+      best.add(e);
+      if (best.size() > limit * 4) {
+        best.poll();
+      }
+    }
+    record Scored(Memory memory, double score) {}
+    return best.stream()
+        .map(
+            e -> new Scored(s.newest(e.getKey()), e.getValue() * s.newest(e.getKey()).confidence()))
+        .sorted(
+            java.util.Comparator.comparingDouble(Scored::score)
+                .reversed()
+                .thenComparing(x -> x.memory().id()))
+        .limit(limit)
+        .map(Scored::memory)
+        .toList();
   }
 
   /** The conflicts of {@code ns}, in the order opened. */
@@ -533,9 +566,8 @@ public final class GovernLayer implements Layer {
   }
 
   private Optional<Conflict> openConflict(Namespace ns, String slotKey) {
-    return shelf(ns).conflicts.values().stream()
-        .filter(c -> c.status() == Conflict.Status.OPEN && c.slotKey().equals(slotKey))
-        .findFirst();
+    Shelf s = shelf(ns);
+    return Optional.ofNullable(s.openBySlot.get(slotKey)).map(s.conflicts::get);
   }
 
   private Conflict requireOpen(Namespace ns, String conflictId) {
@@ -651,7 +683,7 @@ public final class GovernLayer implements Layer {
     return () -> {
       Shelf s = shelves.computeIfAbsent(ns, k -> new Shelf());
       memories.values().forEach(s::put);
-      conflicts.forEach(c -> s.conflicts.put(c.id(), c));
+      conflicts.forEach(s::put);
       state.forEach(
           (k, v) -> {
             if (v.isPresent()) {
@@ -704,7 +736,7 @@ public final class GovernLayer implements Layer {
       }
       case "conflict" -> {
         Conflict c = GovernWire.conflict(n);
-        shelves.computeIfAbsent(c.namespace(), k -> new Shelf()).conflicts.put(c.id(), c);
+        shelves.computeIfAbsent(c.namespace(), k -> new Shelf()).put(c);
       }
       case "state" -> {
         StateEntry e = GovernWire.state(n);
