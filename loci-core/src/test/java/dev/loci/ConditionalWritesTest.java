@@ -116,6 +116,51 @@ class ConditionalWritesTest {
   }
 
   @Test
+  void reviseIfMatch_racedByManyThreads_exactlyOneWins_unconditionalMayStillFork()
+      throws Exception {
+    Trace t = traces.add(NS, "{\"a\":1}", List.of());
+    String seen = t.version();
+    int threads = 16;
+    java.util.concurrent.ExecutorService pool =
+        java.util.concurrent.Executors.newFixedThreadPool(threads);
+    java.util.concurrent.CyclicBarrier start = new java.util.concurrent.CyclicBarrier(threads);
+    List<java.util.concurrent.Future<Trace>> outcomes = new java.util.ArrayList<>();
+    for (int i = 0; i < threads; i++) {
+      int n = i;
+      outcomes.add(
+          pool.submit(
+              () -> {
+                start.await();
+                return traces.revise(NS, t.uid(), "{\"b\":" + n + "}", List.of(), seen);
+              }));
+    }
+    int won = 0;
+    for (java.util.concurrent.Future<Trace> f : outcomes) {
+      try {
+        f.get();
+        won++;
+      } catch (java.util.concurrent.ExecutionException e) {
+        assertThat(e.getCause())
+            .isInstanceOf(StaleVersionException.class)
+            .hasMessageContaining("already revised");
+      }
+    }
+    pool.shutdown();
+    assertThat(won).as("conditional revisions of one version").isEqualTo(1);
+    assertThat(traces.count(NamespaceScope.exactly(NS))).isEqualTo(2);
+
+    // without a condition, ADR-004 allows a second branch from the same predecessor
+    traces.revise(NS, t.uid(), "{\"c\":1}", List.of());
+    assertThat(traces.count(NamespaceScope.exactly(NS))).isEqualTo(3);
+    // and the refusal survives a restart: the successor index is rebuilt from the journal
+    loci.close();
+    loci = Loci.builder().dataDir(dir).open();
+    traces = loci.traces();
+    assertThatThrownBy(() -> traces.revise(NS, t.uid(), "{\"d\":1}", List.of(), seen))
+        .isInstanceOf(StaleVersionException.class);
+  }
+
+  @Test
   void retireIfVersion_stale_throwsAndChangesNothing() {
     Trace t = traces.add(NS, "{\"a\":1}", List.of());
     traces.addIdempotent(NS, t.uid(), "{}", List.of());

@@ -84,6 +84,7 @@ public final class TraceLayer implements Layer {
   private static final class Shelf {
     final Map<String, Trace> byUid = new HashMap<>();
     final NavigableSet<Trace> ordered = new TreeSet<>(ORDER);
+    final Map<String, String> firstSuccessor = new HashMap<>(); // predecessor uid -> revision uid
 
     void put(Trace t) {
       Trace old = byUid.put(t.uid(), t);
@@ -91,6 +92,7 @@ public final class TraceLayer implements Layer {
         ordered.remove(old);
       }
       ordered.add(t);
+      t.predecessorUid().ifPresent(p -> firstSuccessor.putIfAbsent(p, t.uid()));
     }
   }
 
@@ -352,7 +354,26 @@ public final class TraceLayer implements Layer {
       String predecessorUid,
       Draft draft,
       Optional<String> expectedVersion) {
-    checkVersion(require(ns, predecessorUid, "predecessor_uid"), expectedVersion);
+    Trace predecessor =
+        checkVersion(require(ns, predecessorUid, "predecessor_uid"), expectedVersion);
+    if (expectedVersion.isPresent()) {
+      // Revising does not change the predecessor's version, so the version alone cannot tell a
+      // caller who saw the head from one who did not: a conditional revise of a trace that already
+      // has a revision is stale (unconditional revises may still fork, as ADR-004 allows).
+      Optional<String> successor =
+          Optional.ofNullable(shelves.get(ns)).map(s -> s.firstSuccessor.get(predecessorUid));
+      if (successor.isPresent()) {
+        throw new StaleVersionException(
+            "uid: trace '"
+                + predecessorUid
+                + "' was already revised by '"
+                + successor.get()
+                + "'; revise the newest version (read it again)",
+            predecessorUid,
+            expectedVersion.get(),
+            predecessor.version());
+      }
+    }
     Trace t =
         fresh(
             ctx.newId(), ns, draft.content(), Optional.of(predecessorUid), ctx.now(), draft.tags());

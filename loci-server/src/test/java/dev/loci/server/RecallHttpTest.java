@@ -247,6 +247,33 @@ class RecallHttpTest {
   }
 
   @Test
+  void recall_queryWithMoreThan1024DistinctTerms_isAnsweredInEveryMode() {
+    start();
+    expect(http.post(NS + "/ingest", ingestContract()), 200);
+    StringBuilder query = new StringBuilder("What is the penalty for a late delivery");
+    for (int i = 0; i < 3000; i++) {
+      query.append(" zq").append(Integer.toString(i, 36)).append("x");
+    }
+    for (String mode :
+        List.of(
+            "lexical",
+            "embedding",
+            "hybrid",
+            "structure_only",
+            "weighted_graph",
+            "activation_spreading",
+            "ppr")) {
+      Reply r =
+          http.post(
+              NS + "/recall", "{\"query\":\"" + query + "\",\"mode\":\"" + mode + "\",\"k\":3}");
+      assertThat(r.status()).as(mode + ": " + r.body()).isEqualTo(200);
+      if (!mode.equals("embedding") && !mode.equals("structure_only")) {
+        assertThat(r.json().get("items")).as(mode).isNotEmpty();
+      }
+    }
+  }
+
+  @Test
   void badInput_is400NamingTheField_andChangesNothing() {
     start();
     put(NS + "/nodes/a", "{\"type\":\"clause\",\"content\":\"alpha\"}", Map.of());

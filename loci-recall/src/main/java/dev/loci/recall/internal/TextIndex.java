@@ -6,8 +6,10 @@ import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import org.apache.lucene.analysis.Analyzer;
@@ -20,6 +22,7 @@ import org.apache.lucene.document.TextField;
 import org.apache.lucene.index.Term;
 import org.apache.lucene.search.BooleanClause;
 import org.apache.lucene.search.BooleanQuery;
+import org.apache.lucene.search.IndexSearcher;
 import org.apache.lucene.search.TermQuery;
 import org.apache.lucene.search.TopDocs;
 
@@ -82,8 +85,36 @@ final class TextIndex {
   }
 
   /**
+   * The most terms one query searches for, below Lucene's limit of 1,024 clauses: a longer query
+   * keeps its rarest terms (those that occur in the fewest nodes, which carry the most BM25
+   * weight), and drops the terms no node holds, which could not score anyway.
+   */
+  static final int MAX_QUERY_TERMS = 1_000;
+
+  /** {@code terms}, or if there are more than {@link #MAX_QUERY_TERMS}, the rarest present ones. */
+  static List<String> rarest(IndexSearcher searcher, List<String> terms) throws IOException {
+    if (terms.size() <= MAX_QUERY_TERMS) {
+      return terms;
+    }
+    Map<String, Integer> df = new HashMap<>();
+    for (String t : terms) {
+      int n = searcher.getIndexReader().docFreq(new Term(TEXT, t));
+      if (n > 0) {
+        df.put(t, n);
+      }
+    }
+    return df.entrySet().stream()
+        .sorted(
+            Map.Entry.<String, Integer>comparingByValue().thenComparing(Map.Entry.comparingByKey()))
+        .limit(MAX_QUERY_TERMS)
+        .map(Map.Entry::getKey)
+        .toList();
+  }
+
+  /**
    * The {@code k} best BM25 matches of {@code query} among the nodes of {@code ns}: any analyzed
-   * term may match. Ordered by score, then id, so ties do not depend on insertion order.
+   * term may match (at most {@link #MAX_QUERY_TERMS} of them, see {@link #rarest}). Ordered by
+   * score, then id, so ties do not depend on insertion order.
    */
   List<Hit> search(Namespace ns, String query, int k) {
     Optional<IndexShard> s = shards.find(ns);
@@ -91,13 +122,13 @@ final class TextIndex {
     if (s.isEmpty() || terms.isEmpty()) {
       return List.of();
     }
-    BooleanQuery.Builder any = new BooleanQuery.Builder();
-    for (String t : terms) {
-      any.add(new TermQuery(new Term(TEXT, t)), BooleanClause.Occur.SHOULD);
-    }
     return s.get()
         .withSearcher(
             searcher -> {
+              BooleanQuery.Builder any = new BooleanQuery.Builder();
+              for (String t : rarest(searcher, terms)) {
+                any.add(new TermQuery(new Term(TEXT, t)), BooleanClause.Occur.SHOULD);
+              }
               // ask for more than k so that ties cut at k are broken by id, not by document order
               TopDocs top = searcher.search(any.build(), k + 16);
               List<String> ids = IndexShard.ids(searcher, top.scoreDocs);
