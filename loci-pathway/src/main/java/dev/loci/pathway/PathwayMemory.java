@@ -119,7 +119,8 @@ public final class PathwayMemory {
    */
   public PathwayWrite insert(Namespace ns, PathwayTrace.Builder draft) {
     PathwayTrace template = draft.build();
-    return engine.execute(ns, actor, ctx -> layer.decideInsert(ctx, ns, template));
+    PathwayLayer.Redactions redacted = redactedOutsideTheWritePath(ns, template);
+    return engine.execute(ns, actor, ctx -> layer.decideInsert(ctx, ns, template, redacted));
   }
 
   /**
@@ -157,11 +158,26 @@ public final class PathwayMemory {
   public PathwayWrite revise(
       Namespace ns, String traceUid, UnaryOperator<PathwayTrace.Builder> change) {
     requireUid(traceUid);
+    return reviseWith(ns, traceUid, head -> change.apply(head.toBuilder()).build());
+  }
+
+  /**
+   * Revises with a template made from the head as it is now, outside the write path (building it
+   * and redacting its texts is work the caller sized); the decision checks the head again and takes
+   * the counters from it, so a replay in between is kept and a revise in between is a conflict.
+   */
+  private PathwayWrite reviseWith(
+      Namespace ns, String traceUid, UnaryOperator<PathwayTrace> change) {
+    PathwayTrace template = change.apply(engine.read(() -> layer.require(ns, traceUid)));
+    PathwayLayer.Redactions redacted = redactedOutsideTheWritePath(ns, template);
     return engine.execute(
-        ns,
-        actor,
-        ctx ->
-            layer.decideRevise(ctx, ns, traceUid, prev -> change.apply(prev.toBuilder()).build()));
+        ns, actor, ctx -> layer.decideRevise(ctx, ns, traceUid, prev -> template, redacted));
+  }
+
+  /** Redacts a trace's free text with the namespace's policy now, before its command runs. */
+  private PathwayLayer.Redactions redactedOutsideTheWritePath(Namespace ns, PathwayTrace t) {
+    RedactionPolicy policy = engine.read(() -> layer.policyFor(ns));
+    return PathwayLayer.Redactions.of(policy, t.reducerSummary(), t.finalVerdict());
   }
 
   /**
@@ -179,20 +195,15 @@ public final class PathwayMemory {
       }
     }
     requireUid(traceUid);
-    return engine.execute(
+    return reviseWith(
         ns,
-        actor,
-        ctx ->
-            layer.decideRevise(
-                ctx,
-                ns,
-                traceUid,
-                prev -> {
-                  ObjectNode merged = (ObjectNode) PathwayJson.MAPPER.valueToTree(prev);
-                  ASSIGNED.forEach(merged::remove);
-                  merged.setAll(patch);
-                  return draft(merged).build();
-                }));
+        traceUid,
+        prev -> {
+          ObjectNode merged = (ObjectNode) PathwayJson.MAPPER.valueToTree(prev);
+          ASSIGNED.forEach(merged::remove);
+          merged.setAll(patch);
+          return draft(merged).build();
+        });
   }
 
   /**

@@ -16,11 +16,21 @@ import java.util.regex.PatternSyntaxException;
  * <p>The policy that applies to a namespace is the one set on it or on its nearest ancestor; with
  * none set, {@link #defaults()} applies, so redaction is on unless someone turns it off. Immutable
  * and thread-safe.
+ *
+ * <p>Linear time. Every quantifier of the built-in rules is bounded (an e-mail local part has at
+ * most 64 characters, a candidate id at most 64), so each match attempt costs at most a constant
+ * and a text costs time in proportion to its length: a megabyte of text that never matches is
+ * scanned once, not once per start position. A user's rule may backtrack catastrophically, so every
+ * rule runs with a step budget ({@link #STEPS_PER_CHAR} character reads per character of text, plus
+ * {@link #STEPS_BASE}): a rule over budget fails the write naming the rule, and a policy whose rule
+ * exceeds it on hostile probe texts is refused when it is set.
  */
 public final class RedactionPolicy {
   /** The built-in rule for e-mail addresses. */
   public static final Rule EMAIL =
-      new Rule("email", "[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\\.[A-Za-z0-9-]+)*\\.[A-Za-z]{2,}");
+      new Rule(
+          "email",
+          "[A-Za-z0-9._%+-]{1,64}@[A-Za-z0-9-]{1,63}(?:\\.[A-Za-z0-9-]{1,63}){0,8}\\.[A-Za-z]{2,24}");
 
   /**
    * The built-in rule for phone numbers: an optional {@code +} country code, an area code (in
@@ -42,8 +52,16 @@ public final class RedactionPolicy {
   public static final Rule CANDIDATE_ID =
       new Rule(
           "candidate_id",
-          "(?i)\\b(?:candidate[ _-]?id|cand(?:[_-]?id)?)(?![a-z])[\"']?\\s*[:=#_-]?\\s*[\"']?"
-              + "(?=[\\w-]*\\d)\\w[\\w-]{2,}");
+          "(?i)\\b(?:candidate[ _-]?id|cand(?:[_-]?id)?)(?![a-z])[\"']?\\s{0,8}[:=#_-]?\\s{0,8}[\"']?"
+              + "(?=[\\w-]{0,63}\\d)\\w[\\w-]{2,63}");
+
+  /** Character reads a rule may make per character of the text it redacts. */
+  public static final int STEPS_PER_CHAR = 256;
+
+  /** Character reads every rule may make on top of {@link #STEPS_PER_CHAR}. */
+  public static final int STEPS_BASE = 65_536;
+
+  private static final List<Rule> BUILT_IN = List.of(EMAIL, PHONE, CANDIDATE_ID);
 
   private static final RedactionPolicy DEFAULTS =
       new RedactionPolicy(true, List.of(EMAIL, PHONE, CANDIDATE_ID));
@@ -83,7 +101,25 @@ public final class RedactionPolicy {
       }
       names.add(r.name());
     }
-    return new RedactionPolicy(true, rules);
+    RedactionPolicy policy = new RedactionPolicy(true, rules);
+    for (int i = 0; i < rules.size(); i++) {
+      RedactionPolicy one = new RedactionPolicy(true, List.of(rules.get(i)));
+      for (String probe : PROBES) {
+        try {
+          one.redact(probe);
+        } catch (InvalidRequestException e) {
+          throw new InvalidRequestException(
+              "rules",
+              "rule '"
+                  + rules.get(i).name()
+                  + "' backtracks without bound (it exceeded its step budget on a hostile test text"
+                  + " of "
+                  + probe.length()
+                  + " characters); bound its quantifiers");
+        }
+      }
+    }
+    return policy;
   }
 
   /** Whether the policy redacts anything. */
@@ -108,18 +144,37 @@ public final class RedactionPolicy {
     String out = text;
     int count = 0;
     for (int i = 0; i < rules.size(); i++) {
-      String marker = Matcher.quoteReplacement("[" + rules.get(i).name() + "]");
-      Matcher m = patterns.get(i).matcher(out);
+      Rule rule = rules.get(i);
+      Matcher m;
+      List<int[]> windows;
+      if (BUILT_IN.contains(rule)) {
+        // linear by construction: no budget; and searched only where a match can start
+        m = patterns.get(i).matcher(out).useTransparentBounds(true).useAnchoringBounds(false);
+        windows = windows(rule, out);
+      } else {
+        m =
+            patterns
+                .get(i)
+                .matcher(new Budgeted(out, rule.name()))
+                .useTransparentBounds(true)
+                .useAnchoringBounds(false);
+        windows = List.of(new int[] {0, out.length()});
+      }
       StringBuilder sb = null;
-      while (m.find()) {
-        if (sb == null) {
-          sb = new StringBuilder(out.length());
+      int copied = 0;
+      for (int[] w : windows) {
+        m.region(Math.max(w[0], copied), w[1]);
+        while (m.find()) {
+          if (sb == null) {
+            sb = new StringBuilder(out.length());
+          }
+          sb.append(out, copied, m.start()).append("[").append(rule.name()).append("]");
+          copied = m.end();
+          count++;
         }
-        m.appendReplacement(sb, marker);
-        count++;
       }
       if (sb != null) {
-        m.appendTail(sb);
+        sb.append(out, copied, out.length());
         out = sb.toString();
       }
     }
@@ -140,6 +195,110 @@ public final class RedactionPolicy {
   public String toString() {
     return enabled ? "RedactionPolicy" + rules : "RedactionPolicy[off]";
   }
+
+  /**
+   * Where a built-in rule can match in {@code text}, as merged {@code [start, end)} windows found
+   * by a plain scan: around each {@code @} for e-mail addresses (64 characters before, 700 after),
+   * around each run of digits for phone numbers, and after each "cand" (any case) for candidate
+   * ids. A window's ends are only search bounds: the matcher sees past them (transparent bounds),
+   * so look-behinds and word boundaries judge the real neighbours.
+   */
+  private static List<int[]> windows(Rule rule, String text) {
+    List<int[]> out = new ArrayList<>();
+    int n = text.length();
+    for (int i = 0; i < n; i++) {
+      char c = text.charAt(i);
+      int start;
+      int end;
+      if (rule.equals(EMAIL) && c == '@') {
+        start = i - 64;
+        end = i + 700;
+      } else if (rule.equals(PHONE) && (c >= '0' && c <= '9' || c == '+' || c == '(')) {
+        start = i - 1;
+        int j = i;
+        while (j < n && "0123456789+()-. \t\n\r\f".indexOf(text.charAt(j)) >= 0) {
+          j++;
+        }
+        end = j + 1;
+        i = j - 1; // the run is covered; resume after it
+      } else if (rule.equals(CANDIDATE_ID)
+          && (c == 'c' || c == 'C')
+          && text.regionMatches(true, i, "cand", 0, 4)) {
+        start = i;
+        end = i + 160;
+      } else {
+        continue;
+      }
+      start = Math.max(0, start);
+      end = Math.min(n, end);
+      int[] last = out.isEmpty() ? null : out.get(out.size() - 1);
+      if (last != null && start <= last[1]) {
+        last[1] = Math.max(last[1], end);
+      } else {
+        out.add(new int[] {start, end});
+      }
+    }
+    return out;
+  }
+
+  /**
+   * A text that counts the reads a rule's matcher makes of it and stops the rule once it has made
+   * more than its budget: the guard against catastrophic backtracking.
+   */
+  private static final class Budgeted implements CharSequence {
+    private final String text;
+    private final String rule;
+    private final long budget;
+    private long reads;
+
+    Budgeted(String text, String rule) {
+      this.text = text;
+      this.rule = rule;
+      this.budget = (long) STEPS_PER_CHAR * text.length() + STEPS_BASE;
+    }
+
+    @Override
+    public char charAt(int index) {
+      if (++reads > budget) {
+        throw new InvalidRequestException(
+            "redaction",
+            "redaction rule '"
+                + rule
+                + "' needed more than "
+                + budget
+                + " steps on a text of "
+                + text.length()
+                + " characters: it backtracks without bound; fix or remove the rule");
+      }
+      return text.charAt(index);
+    }
+
+    @Override
+    public int length() {
+      return text.length();
+    }
+
+    @Override
+    public CharSequence subSequence(int start, int end) {
+      return text.subSequence(start, end);
+    }
+
+    @Override
+    public String toString() {
+      return text;
+    }
+  }
+
+  /** Texts a rule must redact within its budget before a policy holding it is accepted. */
+  private static final List<String> PROBES =
+      List.of(
+          "a".repeat(4096),
+          " ".repeat(4096),
+          "1".repeat(4096),
+          "a@".repeat(2048),
+          "a.".repeat(2048),
+          "a-1".repeat(1365),
+          "cand-".repeat(800));
 
   /**
    * The result of {@link #redact}.

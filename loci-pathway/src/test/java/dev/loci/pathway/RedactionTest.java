@@ -48,6 +48,96 @@ class RedactionTest {
             .finalVerdict(verdict));
   }
 
+  @ParameterizedTest
+  @ValueSource(
+      strings = {
+        "a",
+        " ",
+        "1",
+        "a@",
+        "a.",
+        "-1",
+        "cand-",
+        "candidate_id ",
+        "+1 (",
+        "x@y.",
+        "a1-b2."
+      })
+  void builtInRules_hostileText_linearWithinTheStepBudget(String unit) {
+    // the same expressions as user rules run under the step budget (each character read at most
+    // STEPS_PER_CHAR times, or the rule throws): finishing proves they are linear on these texts
+    // (the old e-mail rule read a 60,000-character run of letters once per start position)
+    String text = unit.repeat(200_000 / unit.length()) + " mail me at bob@example.com";
+    RedactionPolicy budgeted =
+        RedactionPolicy.of(
+            List.of(
+                new RedactionPolicy.Rule("mail", RedactionPolicy.EMAIL.regex()),
+                new RedactionPolicy.Rule("tel", RedactionPolicy.PHONE.regex()),
+                new RedactionPolicy.Rule("cand", RedactionPolicy.CANDIDATE_ID.regex())));
+    assertThat(budgeted.redact(text).text()).endsWith("mail me at [mail]");
+    assertThat(RedactionPolicy.defaults().redact(text).text()).endsWith("mail me at [email]");
+  }
+
+  @org.junit.jupiter.api.RepeatedTest(20)
+  void builtInRules_searchedInWindows_findExactlyWhatAFullScanFinds(
+      org.junit.jupiter.api.RepetitionInfo rep) {
+    long seed = 20261124L + rep.getCurrentRepetition();
+    java.util.Random r = new java.util.Random(seed);
+    String[] parts = {
+      "bob@example.com",
+      "a.b+c@mail.co.uk",
+      "+1 (555) 123-4567",
+      "555\n123-4567",
+      "020 7946 0958",
+      "candidate_id: abc123",
+      "Cand #X9-77",
+      "cand",
+      "@",
+      "(",
+      "+",
+      "1.2.3.4",
+      "2026-11-24",
+      " ",
+      "\n",
+      "word",
+      "x@",
+      "-",
+      ".",
+      "99"
+    };
+    StringBuilder text = new StringBuilder();
+    for (int k = 0; k < 300; k++) {
+      text.append(parts[r.nextInt(parts.length)]);
+      if (r.nextInt(3) == 0) {
+        text.append(' ');
+      }
+    }
+    RedactionPolicy fullScan =
+        RedactionPolicy.of(
+            List.of(
+                new RedactionPolicy.Rule("email", RedactionPolicy.EMAIL.regex() + "(?:)"),
+                new RedactionPolicy.Rule("phone", RedactionPolicy.PHONE.regex() + "(?:)"),
+                new RedactionPolicy.Rule(
+                    "candidate_id", RedactionPolicy.CANDIDATE_ID.regex() + "(?:)")));
+    assertThat(RedactionPolicy.defaults().redact(text.toString()))
+        .as("seed %d", seed)
+        .isEqualTo(fullScan.redact(text.toString()));
+  }
+
+  @Test
+  void userRule_catastrophicBacktracking_refusedWhenSetNamingTheRule() {
+    assertThatThrownBy(
+            () -> RedactionPolicy.of(List.of(new RedactionPolicy.Rule("evil", "(a+)+b"))))
+        .isInstanceOf(InvalidRequestException.class)
+        .hasMessageContaining("'evil'")
+        .hasMessageContaining("backtracks")
+        .extracting(e -> ((InvalidRequestException) e).field())
+        .isEqualTo("rules");
+    RedactionPolicy bounded =
+        RedactionPolicy.of(List.of(new RedactionPolicy.Rule("badge", "BADGE-[0-9]{4,8}")));
+    assertThat(bounded.redact("my BADGE-12345 here").text()).isEqualTo("my [badge] here");
+  }
+
   @Test
   void defaults_redactEmailPhoneAndCandidateId_withTypedMarkersAndACount() {
     PathwayWrite w =

@@ -148,17 +148,60 @@ public final class PathwayLayer implements Layer {
   // ---------------------------------------------------------------- decisions
 
   /**
+   * Texts already redacted, before the command that stores them: redaction is linear but user-sized
+   * work, and nothing unbounded runs under the engine's write path (see {@code Engine}). A decision
+   * uses a prepared result only if the namespace's policy is still the one it was made with and the
+   * text is the same; otherwise (a policy changed meanwhile) it redacts again.
+   */
+  public static final class Redactions {
+    /** No texts prepared: every decision redacts for itself. */
+    public static final Redactions NONE = new Redactions(RedactionPolicy.off(), Map.of());
+
+    private final RedactionPolicy policy;
+    private final Map<String, RedactionPolicy.Redacted> done;
+
+    private Redactions(RedactionPolicy policy, Map<String, RedactionPolicy.Redacted> done) {
+      this.policy = policy;
+      this.done = done;
+    }
+
+    /** Redacts {@code texts} with {@code policy} now, in the calling thread. */
+    public static Redactions of(RedactionPolicy policy, String... texts) {
+      Map<String, RedactionPolicy.Redacted> done = new HashMap<>();
+      for (String t : texts) {
+        done.computeIfAbsent(t, policy::redact);
+      }
+      return new Redactions(policy, done);
+    }
+
+    RedactionPolicy.Redacted redact(RedactionPolicy current, String text) {
+      RedactionPolicy.Redacted r = current == policy ? done.get(text) : null;
+      return r != null ? r : current.redact(text);
+    }
+  }
+
+  /**
    * Decides an insert (spec section 5.1): a fresh UUID v7, version 1, {@code created_at} now, the
    * vector computed, counters at 0, redacted by the namespace's policy. A trace inserted into a
    * retired pathway is retired too: retirement is per id and irreversible.
    */
   public Decision<PathwayWrite> decideInsert(
-      CommandContext ctx, Namespace ns, PathwayTrace template) {
+      CommandContext ctx, Namespace ns, PathwayTrace template, Redactions redacted) {
     String pathwayId = identity(template);
     boolean retired = bucket(ns, pathwayId).map(b -> b.retired).orElse(false);
     PathwayWrite w =
         assemble(
-            ns, template, pathwayId, ctx.newId(), 1, Optional.empty(), ctx.now(), 0, 0, retired);
+            ns,
+            template,
+            redacted,
+            pathwayId,
+            ctx.newId(),
+            1,
+            Optional.empty(),
+            ctx.now(),
+            0,
+            0,
+            retired);
     return new Decision<>(List.of(writeEvent(INSERTED, w)), Set.of(pathwayKey(pathwayId)), w);
   }
 
@@ -172,7 +215,11 @@ public final class PathwayLayer implements Layer {
    *     signal_class} if the change would move the trace to another pathway
    */
   public Decision<PathwayWrite> decideRevise(
-      CommandContext ctx, Namespace ns, String traceUid, UnaryOperator<PathwayTrace> change) {
+      CommandContext ctx,
+      Namespace ns,
+      String traceUid,
+      UnaryOperator<PathwayTrace> change,
+      Redactions redacted) {
     PathwayTrace prev = require(ns, traceUid);
     if (prev.supersededByTraceUid().isPresent()) {
       throw new ConflictException(
@@ -202,6 +249,7 @@ public final class PathwayLayer implements Layer {
         assemble(
             ns,
             template,
+            redacted,
             prev.pathwayId(),
             ctx.newId(),
             prev.version() + 1,
@@ -324,6 +372,7 @@ public final class PathwayLayer implements Layer {
   private PathwayWrite assemble(
       Namespace ns,
       PathwayTrace template,
+      Redactions redacted,
       String pathwayId,
       String uid,
       int version,
@@ -333,8 +382,8 @@ public final class PathwayLayer implements Layer {
       int replaysSucceeded,
       boolean retired) {
     RedactionPolicy policy = policyFor(ns);
-    RedactionPolicy.Redacted summary = policy.redact(template.reducerSummary());
-    RedactionPolicy.Redacted verdict = policy.redact(template.finalVerdict());
+    RedactionPolicy.Redacted summary = redacted.redact(policy, template.reducerSummary());
+    RedactionPolicy.Redacted verdict = redacted.redact(policy, template.finalVerdict());
     PathwayTrace t =
         template.toBuilder()
             .pathwayId(pathwayId)
