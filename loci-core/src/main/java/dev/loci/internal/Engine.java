@@ -55,6 +55,12 @@ import java.util.function.Supplier;
  * <p>Ids and timestamps come from the {@link CommandContext} when the command is decided and are
  * stored in the events, so replaying the journal rebuilds exactly the same state.
  *
+ * <p>Nothing unbounded runs in a decision. Every write in every namespace waits for the combiner,
+ * so work whose size a caller chooses (redacting free text, parsing or merging JSON, embedding) is
+ * done by the facade before it calls {@link #execute}, and the decision only checks current state
+ * and assembles events (see {@code PathwayLayer.Redactions}): one slow write must never hold up
+ * another namespace's.
+ *
  * <p>Thread-safe. Reads ({@link #read}) run under the shared state lock and may run concurrently
  * with each other and with appends; they wait only while a round is being applied.
  */
