@@ -60,6 +60,20 @@ public record Conflict(
     members = List.copyOf(members);
   }
 
+  /** A new open conflict over {@code slotKey}, with no members yet. */
+  public static Conflict opened(String id, Namespace namespace, String slotKey, Instant at) {
+    return new Conflict(
+        id,
+        namespace,
+        slotKey,
+        List.of(),
+        Status.OPEN,
+        Optional.empty(),
+        Optional.empty(),
+        at,
+        Optional.empty());
+  }
+
   /** This conflict with {@code member} added (unchanged if it is one already). */
   public Conflict with(String member) {
     if (members.contains(member)) {

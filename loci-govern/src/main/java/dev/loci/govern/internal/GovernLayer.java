@@ -423,16 +423,7 @@ public final class GovernLayer implements Layer {
         List<String> all = new ArrayList<>(members);
         all.add(0, first.id());
         Conflict c =
-            new Conflict(
-                ctx.newId(),
-                ns,
-                first.slotKey().get(),
-                all,
-                Conflict.Status.OPEN,
-                Optional.empty(),
-                Optional.empty(),
-                ctx.now(),
-                Optional.empty());
+            withAll(Conflict.opened(ctx.newId(), ns, first.slotKey().get(), ctx.now()), all);
         events.add(conflictEvent(c));
         opened.add(c);
       }
@@ -460,23 +451,7 @@ public final class GovernLayer implements Layer {
         });
     if (!against.isEmpty()) {
       String slotKey = "state|" + key;
-      Conflict c =
-          openConflict(ns, slotKey)
-              .orElseGet(
-                  () ->
-                      new Conflict(
-                          ctx.newId(),
-                          ns,
-                          slotKey,
-                          List.of("state:" + key),
-                          Conflict.Status.OPEN,
-                          Optional.empty(),
-                          Optional.empty(),
-                          ctx.now(),
-                          Optional.empty()));
-      for (String id : against) {
-        c = c.with(id);
-      }
+      Conflict c = withAll(openOrNew(ctx, ns, slotKey).with("state:" + key), against);
       events.add(conflictEvent(c));
     }
     return new Decision<>(events, Set.of("state:" + key), e);
@@ -522,24 +497,7 @@ public final class GovernLayer implements Layer {
       List<String> members = disagreeing(ns, m, sameSlot);
       if (!members.isEmpty()) {
         String slotKey = m.slotKey().get();
-        Conflict c =
-            openConflict(ns, slotKey)
-                .orElseGet(
-                    () ->
-                        new Conflict(
-                            ctx.newId(),
-                            ns,
-                            slotKey,
-                            List.of(),
-                            Conflict.Status.OPEN,
-                            Optional.empty(),
-                            Optional.empty(),
-                            ctx.now(),
-                            Optional.empty()));
-        for (String member : members) {
-          c = c.with(member);
-        }
-        c = c.with(m.id());
+        Conflict c = withAll(openOrNew(ctx, ns, slotKey), members).with(m.id());
         events.add(conflictEvent(c));
         keys.add(c.id());
         conflicts.add(c);
@@ -563,6 +521,19 @@ public final class GovernLayer implements Layer {
       }
     }
     return out;
+  }
+
+  /** The open conflict over {@code slotKey}, or a new one with no members yet. */
+  private Conflict openOrNew(CommandContext ctx, Namespace ns, String slotKey) {
+    return openConflict(ns, slotKey)
+        .orElseGet(() -> Conflict.opened(ctx.newId(), ns, slotKey, ctx.now()));
+  }
+
+  private static Conflict withAll(Conflict c, List<String> members) {
+    for (String m : members) {
+      c = c.with(m);
+    }
+    return c;
   }
 
   private Optional<Conflict> openConflict(Namespace ns, String slotKey) {
