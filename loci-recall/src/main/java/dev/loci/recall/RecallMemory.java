@@ -3,6 +3,7 @@ package dev.loci.recall;
 import dev.loci.InvalidRequestException;
 import dev.loci.LegalCapability;
 import dev.loci.LegalReads;
+import dev.loci.LimitExceededException;
 import dev.loci.Loci;
 import dev.loci.Namespace;
 import dev.loci.NamespaceScope;
@@ -76,18 +77,27 @@ public final class RecallMemory {
   private final String actor;
   private final EmbeddingProvider embeddings;
   private final LegalReads legalReads;
+  private final IngestLimits limits;
 
   private RecallMemory(
       CommandExecutor engine,
       RecallLayer layer,
       String actor,
       EmbeddingProvider embeddings,
-      LegalReads legalReads) {
+      LegalReads legalReads,
+      IngestLimits limits) {
     this.engine = engine;
     this.layer = layer;
     this.actor = actor;
     this.embeddings = embeddings;
     this.legalReads = legalReads;
+    this.limits = limits;
+  }
+
+  /** The same memory, with {@code limits} on what one ingest may write. */
+  public RecallMemory withIngestLimits(IngestLimits limits) {
+    return new RecallMemory(
+        engine, layer, actor, embeddings, legalReads, Objects.requireNonNull(limits, "limits"));
   }
 
   /**
@@ -109,7 +119,8 @@ public final class RecallMemory {
           layer.useModel(embeddings);
           return null;
         });
-    return new RecallMemory(engine, layer, loci.actor(), embeddings, loci.legalReads());
+    return new RecallMemory(
+        engine, layer, loci.actor(), embeddings, loci.legalReads(), IngestLimits.defaults());
   }
 
   /** The same memory, recording {@code actor} as the author of its writes. */
@@ -118,7 +129,7 @@ public final class RecallMemory {
     if (actor.isBlank()) {
       throw new IllegalArgumentException("actor must not be blank");
     }
-    return new RecallMemory(engine, layer, actor, embeddings, legalReads);
+    return new RecallMemory(engine, layer, actor, embeddings, legalReads, limits);
   }
 
   /** The embedding provider recall uses. */
@@ -316,6 +327,16 @@ public final class RecallMemory {
     Objects.requireNonNull(scope, "scope");
     Objects.requireNonNull(pack, "pack");
     Namespace ns = scope.root();
+    if (documents.size() > limits.documentsPerRequest()) {
+      throw new LimitExceededException(
+          "documents",
+          "ingest_documents_per_request",
+          false,
+          "expected at most "
+              + limits.documentsPerRequest()
+              + " documents, found "
+              + documents.size());
+    }
     List<Ingestion> read = new ArrayList<>(documents.size());
     Set<String> paths = new HashSet<>();
     for (int i = 0; i < documents.size(); i++) {
@@ -325,7 +346,7 @@ public final class RecallMemory {
             "documents[" + i + "].path", "'" + d.path() + "' is given twice");
       }
       try {
-        Ingestion ingestion = pack.read(d);
+        Ingestion ingestion = bounded("documents[" + i + "].", d, pack);
         for (Ingestion.Graph g : ingestion.graphs()) {
           if (g.childLabel().isPresent() && !scope.descendants()) {
             throw new InvalidRequestException(
@@ -376,7 +397,70 @@ public final class RecallMemory {
   public IngestReport ingest(
       Namespace ns, DomainPack pack, SourceDocument document, Progress progress) {
     Objects.requireNonNull(ns, "ns");
-    return write(ns, pack, document, pack.read(document), progress);
+    return write(ns, pack, document, bounded("", document, pack), progress);
+  }
+
+  /**
+   * Reads {@code d} with {@code pack} within the ingest limits: its bytes before the pack parses
+   * it, the units and edges it would write after, before anything is written.
+   *
+   * @throws LimitExceededException naming {@code <prefix>text} and the limit
+   */
+  private Ingestion bounded(String prefix, SourceDocument d, DomainPack pack) {
+    long bytes = utf8Length(d.text());
+    if (bytes > limits.bytesPerDocument()) {
+      throw new LimitExceededException(
+          prefix + "text",
+          "ingest_bytes_per_document",
+          true,
+          "'" + d.path() + "' has " + bytes + " bytes, more than " + limits.bytesPerDocument());
+    }
+    Ingestion ingestion = pack.read(d);
+    long units = ingestion.graphs().stream().mapToLong(g -> g.nodes().size()).sum();
+    long edges = ingestion.graphs().stream().mapToLong(g -> g.edges().size()).sum();
+    if (units > limits.unitsPerDocument()) {
+      throw new LimitExceededException(
+          prefix + "text",
+          "ingest_units_per_document",
+          false,
+          "'"
+              + d.path()
+              + "' would write "
+              + units
+              + " units, more than "
+              + limits.unitsPerDocument());
+    }
+    if (edges > limits.edgesPerDocument()) {
+      throw new LimitExceededException(
+          prefix + "text",
+          "ingest_edges_per_document",
+          false,
+          "'"
+              + d.path()
+              + "' would write "
+              + edges
+              + " edges, more than "
+              + limits.edgesPerDocument());
+    }
+    return ingestion;
+  }
+
+  private static long utf8Length(String s) {
+    long n = 0;
+    for (int i = 0; i < s.length(); i++) {
+      char c = s.charAt(i);
+      if (c < 0x80) {
+        n++;
+      } else if (c < 0x800) {
+        n += 2;
+      } else if (Character.isHighSurrogate(c)) {
+        n += 4;
+        i++;
+      } else {
+        n += 3;
+      }
+    }
+    return n;
   }
 
   private IngestReport write(

@@ -8,7 +8,9 @@ import dev.loci.InvalidRequestException;
 import dev.loci.LegalCapability;
 import dev.loci.Loci;
 import dev.loci.Namespace;
+import dev.loci.NamespaceScope;
 import dev.loci.NotFoundException;
+import dev.loci.recall.spi.DomainPack;
 import dev.loci.recall.spi.SourceDocument;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -66,6 +68,94 @@ class IngestTest {
   @AfterEach
   void tearDown() {
     loci.close();
+  }
+
+  private static String numbered(int units) {
+    StringBuilder b = new StringBuilder("# Sec\n\n");
+    for (int i = 1; i <= units; i++) {
+      b.append(i).append(". Item ").append(i).append(" ships.\n\n");
+    }
+    return b.toString();
+  }
+
+  @Test
+  void ingest_longSection_writesABoundedNeighbourhoodNotAClique() {
+    IngestReport r =
+        recall.ingest(
+            NS,
+            DomainPacks.named("markdown:contract"),
+            new SourceDocument("d.md", numbered(2000)),
+            RecallMemory.Progress.NONE);
+
+    assertThat(r.nodes()).isEqualTo(2000);
+    // one section of 2,000 units: a clique wrote 2,000,999 edges; the neighbourhood writes at most
+    // 8 same_section edges per unit each way, plus next_unit
+    assertThat(r.edges()).isLessThan(2000 * 18).isGreaterThan(2000);
+  }
+
+  @Test
+  void ingest_atEachLimit_writes_andOnePast_refusesNamingTheLimitAndWritesNothing() {
+    IngestLimits tight = new IngestLimits(200, 2, 3, 40);
+    RecallMemory bounded = recall.withIngestLimits(tight);
+    DomainPack pack = DomainPacks.named("markdown:contract");
+    String three = "1. a\n\n2. b\n\n3. c\n"; // 3 units, 18 bytes
+    IngestReport ok =
+        bounded.ingest(NS, pack, new SourceDocument("ok.md", three), RecallMemory.Progress.NONE);
+    assertThat(ok.nodes()).isEqualTo(3);
+    int edges = ok.edges();
+    // exactly at the edge limit is allowed too
+    recall
+        .withIngestLimits(new IngestLimits(200, 2, 3, edges))
+        .ingest(NS, pack, new SourceDocument("ok.md", three), RecallMemory.Progress.NONE);
+    long seq = loci.lastSeq();
+
+    record Case(String limit, Runnable call) {}
+    for (Case c :
+        List.of(
+            new Case(
+                "ingest_units_per_document",
+                () ->
+                    bounded.ingest(
+                        NS,
+                        pack,
+                        new SourceDocument("four.md", three + "\n4. d\n"),
+                        RecallMemory.Progress.NONE)),
+            new Case(
+                "ingest_bytes_per_document",
+                () ->
+                    bounded.ingest(
+                        NS,
+                        pack,
+                        new SourceDocument("big.md", "1. " + "x".repeat(300)),
+                        RecallMemory.Progress.NONE)),
+            new Case(
+                "ingest_edges_per_document",
+                () ->
+                    recall
+                        .withIngestLimits(new IngestLimits(200, 2, 3, edges - 1))
+                        .ingest(
+                            NS,
+                            pack,
+                            new SourceDocument("edges.md", three),
+                            RecallMemory.Progress.NONE)),
+            new Case(
+                "ingest_documents_per_request",
+                () ->
+                    bounded.ingest(
+                        NamespaceScope.exactly(NS),
+                        pack,
+                        List.of(
+                            new SourceDocument("a.md", "1. a\n"),
+                            new SourceDocument("b.md", "1. b\n"),
+                            new SourceDocument("c.md", "1. c\n")),
+                        RecallMemory.Progress.NONE)))) {
+      assertThatThrownBy(c.call()::run)
+          .isInstanceOf(dev.loci.LimitExceededException.class)
+          .hasMessageContaining(c.limit())
+          .satisfies(
+              e -> assertThat(((dev.loci.LimitExceededException) e).limit()).isEqualTo(c.limit()));
+    }
+    assertThat(loci.lastSeq()).isEqualTo(seq);
   }
 
   private IngestReport ingest(String pack, String path, String text) {

@@ -247,6 +247,40 @@ class RecallHttpTest {
   }
 
   @Test
+  void ingest_2000LineSection_boundedEdges_andADocumentOverTheByteLimitIs413WritingNothing() {
+    start();
+    StringBuilder doc = new StringBuilder("# Sec\\n\\n");
+    for (int i = 1; i <= 2000; i++) {
+      doc.append(i).append(". Item ").append(i).append(" ships.\\n\\n");
+    }
+    JsonNode report =
+        expect(
+                http.post(
+                    NS + "/ingest",
+                    "{\"pack\":\"markdown:contract\",\"documents\":[{\"path\":\"d.md\",\"text\":\""
+                        + doc
+                        + "\"}]}"),
+                200)
+            .get("items")
+            .get(0);
+    assertThat(report.get("nodes").asInt()).isEqualTo(2000);
+    assertThat(report.get("edges").asInt()).isLessThan(36_000); // a clique wrote 2,000,999
+
+    long seq = http.server.loci().lastSeq();
+    String big = "x".repeat((8 << 20) + 1);
+    Reply tooBig =
+        http.post(
+            NS + "/ingest",
+            "{\"pack\":\"markdown:contract\",\"documents\":[{\"path\":\"big.md\",\"text\":\""
+                + big
+                + "\"}]}");
+    HttpApiTest.assertProblem(tooBig, 413, "limit-exceeded");
+    assertThat(tooBig.json().get("field").asText()).isEqualTo("documents[0].text");
+    assertThat(tooBig.json().get("detail").asText()).contains("ingest_bytes_per_document");
+    assertThat(http.server.loci().lastSeq()).isEqualTo(seq);
+  }
+
+  @Test
   void recall_queryWithMoreThan1024DistinctTerms_isAnsweredInEveryMode() {
     start();
     expect(http.post(NS + "/ingest", ingestContract()), 200);

@@ -30,11 +30,13 @@ import java.util.regex.Pattern;
  * paragraphs from 1 through the file.
  *
  * <p>Edges: {@code next_unit} from each unit to the next in its section; {@code same_section}
- * between every two units of a section (both ways); {@code references} to the unit a text cites as
- * "section N", "clause N" or "step N"; {@code exception_to} from a unit introduced by "unless",
- * "except", "notwithstanding" or "if ... fails" to the rule it qualifies (the unit cited right
- * after the cue, else the unit before it in the section), followed both ways; and in runbooks
- * {@code escalates_to} for a citation right after "escalate to" or "escalate per".
+ * between two units of a section at most {@value #SAME_SECTION_REACH} units apart (both ways: a
+ * bounded neighbourhood, so a section of n units writes at most 8n such edges, not n²/2); {@code
+ * references} to the unit a text cites as "section N", "clause N" or "step N"; {@code exception_to}
+ * from a unit introduced by "unless", "except", "notwithstanding" or "if ... fails" to the rule it
+ * qualifies (the unit cited right after the cue, else the unit before it in the section), followed
+ * both ways; and in runbooks {@code escalates_to} for a citation right after "escalate to" or
+ * "escalate per".
  *
  * <p>Weights: a unit's {@code risk} grows by 0.3 per distinct risk cue word of the flavour it holds
  * (terminate, breach, ... / page, escalate, rollback, ...), its {@code novelty} by 0.5 per
@@ -42,6 +44,9 @@ import java.util.regex.Pattern;
  * anomaly_cues}. Numbered units have importance 0.6, paragraphs 0.3.
  */
 public final class MarkdownPack implements DomainPack {
+  /** How many units ahead in its section a unit gets a {@code same_section} edge to. */
+  static final int SAME_SECTION_REACH = 8;
+
   private static final Pattern HEADING = Pattern.compile("^\\s{0,3}#{1,6}\\s+(.*?)\\s*#*\\s*$");
   private static final Pattern NUMBERED =
       Pattern.compile("^\\s{0,3}(\\d+(?:\\.\\d+)*)[.)]?\\s+(\\S.*)$");
@@ -251,7 +256,11 @@ public final class MarkdownPack implements DomainPack {
     for (int i = 0; i < units.size(); i++) {
       Unit u = units.get(i);
       EvidenceRef ref = ref(doc, u);
-      for (int j = i + 1; j < units.size() && units.get(j).sectionIndex == u.sectionIndex; j++) {
+      for (int j = i + 1;
+          j < units.size()
+              && j <= i + SAME_SECTION_REACH
+              && units.get(j).sectionIndex == u.sectionIndex;
+          j++) {
         Unit v = units.get(j);
         if (j == i + 1) {
           add(edges, MemoryEdge.of(u.id, v.id, "next_unit", NEXT_UNIT).withSource(ref));

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.loci.ConflictException;
 import dev.loci.InvalidRequestException;
+import dev.loci.LimitExceededException;
 import dev.loci.NotFoundException;
 import dev.loci.StaleVersionException;
 import dev.loci.StorageException;
@@ -29,6 +30,14 @@ final class Problems {
   static HttpProblem of(Throwable e) {
     if (e instanceof HttpProblem p) {
       return p;
+    }
+    if (e instanceof LimitExceededException lee) {
+      return new HttpProblem(
+          lee.bytes() ? 413 : 422,
+          "limit-exceeded",
+          "Limit exceeded",
+          lee.getMessage(),
+          Optional.of(lee.field()));
     }
     if (e instanceof InvalidRequestException ire) {
       return new HttpProblem(
