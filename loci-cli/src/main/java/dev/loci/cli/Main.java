@@ -64,6 +64,12 @@ public final class Main {
    * Jetty and Javalin (the server), and HikariCP and Flyway (the PostgreSQL journal), log through
    * java.util.logging; only warnings are shown.
    */
+  /**
+   * The server's own warnings (a refused reload of loci.toml, an incident) must show although the
+   * core's are quiet: this logger is below {@link #CORE_LOG} and overrides its level.
+   */
+  private static final Logger SERVER_LOG = Logger.getLogger("dev.loci.server");
+
   private static final java.util.List<Logger> SERVER_LOGS =
       java.util.List.of(
           Logger.getLogger("org.eclipse.jetty"),
@@ -128,6 +134,7 @@ public final class Main {
   public static void main(String... args) {
     CORE_LOG.setLevel(Level.SEVERE);
     SERVER_LOGS.forEach(l -> l.setLevel(Level.WARNING));
+    SERVER_LOG.setLevel(Level.WARNING);
     DJL_LOG.setLevel(Level.SEVERE);
     System.exit(run(System.in, System.out, System.err, args));
   }

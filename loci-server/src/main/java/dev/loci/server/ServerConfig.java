@@ -52,6 +52,16 @@ public record ServerConfig(
     if (credentials.stream().map(Credential::id).distinct().count() != credentials.size()) {
       throw new IllegalArgumentException("two tokens have the same id");
     }
+    java.util.Map<String, String> byHash = new java.util.HashMap<>();
+    for (Credential c : credentials) {
+      String other = byHash.putIfAbsent(c.sha256(), c.id());
+      if (other != null) {
+        // one token would authenticate as whichever entry came first: one entry could silently
+        // give the other's holder another role or scope
+        throw new IllegalArgumentException(
+            "tokens " + other + " and " + c.id() + " have the same sha256: one token, two entries");
+      }
+    }
   }
 
   /** The configuration of an absent {@code loci.toml}. */

@@ -131,6 +131,13 @@ class ConfigFileTest {
     assertConfigError(
         f, "[[tokens]]\nid = \"x\"\nrole = \"reader\"\n", "tokens[0].sha256: missing");
     assertConfigError(f, "[limits]\nbody_bytes = 0\n", "at least 1 byte");
+    // one token in two entries could silently give its holder the other entry's role or scope
+    assertConfigError(
+        f,
+        ("[[tokens]]\nid = \"a\"\nsha256 = \"%s\"\nrole = \"reader\"\nnamespaces = [\"acme\"]\n"
+                + "[[tokens]]\nid = \"b\"\nsha256 = \"%s\"\nrole = \"admin\"\nnamespaces = [\"*\"]\n")
+            .formatted("ab".repeat(32), "ab".repeat(32)),
+        "tokens a and b have the same sha256");
   }
 
   private static void assertConfigError(Path f, String toml, String fragment) throws Exception {
@@ -161,7 +168,7 @@ class ConfigFileTest {
         # the ingest job
         [[tokens]]
         id = "b"
-        sha256 = "%1$s"
+        sha256 = "%2$s"
         role = "writer"
         namespaces = [
           "acme.*",
@@ -169,11 +176,11 @@ class ConfigFileTest {
 
         [[tokens]] # last
         id = "c"
-        sha256 = "%1$s"
+        sha256 = "%3$s"
         role = "admin"
         namespaces = ["*"]
         """
-            .formatted(sha));
+            .formatted(sha, "cd".repeat(32), "ef".repeat(32)));
 
     assertThat(ConfigFile.revokeToken(f, "b").role()).isEqualTo(Role.WRITER);
     assertThat(ConfigFile.load(f).credentials())

@@ -109,6 +109,17 @@ class CredentialReloadTest {
     Files.writeString(file(), good.replace("role = \"reader\"", "role = \"boss\""));
     assertThat(server.reloadCredentials()).isFalse();
     assertThat(status(token)).isEqualTo(200);
+
+    // a second entry with the same hash and the admin role is refused, not merged
+    String sha = good.replaceAll("(?s).*sha256 = \"([0-9a-f]{64})\".*", "$1");
+    Files.writeString(
+        file(),
+        good
+            + "\n[[tokens]]\nid = \"raised\"\nsha256 = \""
+            + sha
+            + "\"\nrole = \"admin\"\nnamespaces = [\"*\"]\n");
+    assertThat(server.reloadCredentials()).isFalse();
+    assertThat(server.credentials()).extracting(Credential::id).doesNotContain("raised");
   }
 
   @Test
