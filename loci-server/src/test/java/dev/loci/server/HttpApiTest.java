@@ -98,6 +98,13 @@ class HttpApiTest {
     assertThat(second.status()).isEqualTo(200);
     assertThat(second.json().get("replay_count").asInt()).isEqualTo(2);
     assertThat(second.json().get("content").get("a").asInt()).isEqualTo(1);
+    // the 200 says the existing trace was kept and that the content sent was different
+    assertThat(second.header("Loci-Kept")).contains("existing");
+    assertThat(second.header("Loci-Content-Differs")).contains("true");
+    assertThat(first.header("Loci-Kept")).isEmpty();
+    Reply same =
+        http.send("PUT", T + "/k-1", Optional.empty(), Optional.of("{\"content\":{ \"a\" : 1 }}"));
+    assertThat(same.header("Loci-Content-Differs")).contains("false");
   }
 
   @Test

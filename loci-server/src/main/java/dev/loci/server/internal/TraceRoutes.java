@@ -120,8 +120,18 @@ public final class TraceRoutes implements RouteSet {
     if (t.replayCount() == 1) {
       created(ex, t);
     } else {
+      // AddIdempotent (ADR-004) keeps the existing trace: say so, and whether the sent content was
+      // different, so a client cannot mistake the answer for a stored change
+      ex.responseHeader("Loci-Kept", "existing");
+      ex.responseHeader(
+          "Loci-Content-Differs",
+          Boolean.toString(!t.content().equals(compact(body.requireRaw("content")))));
       one(ex, 200, t);
     }
+  }
+
+  private static String compact(String content) {
+    return dev.loci.internal.Json.compactValue(content, "content");
   }
 
   private void update(Exchange ex) {
