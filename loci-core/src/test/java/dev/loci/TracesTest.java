@@ -134,6 +134,24 @@ class TracesTest {
   }
 
   @Test
+  void add_tagCount_atTheLimitStored_onePastRefusedNamingTagsAndNothingWritten() {
+    List<String> max = new java.util.ArrayList<>();
+    for (int i = 0; i < dev.loci.internal.TraceLayer.MAX_TAGS; i++) {
+      max.add("t" + i);
+    }
+    assertThat(traces.add(NS, "1", max).tags()).hasSize(dev.loci.internal.TraceLayer.MAX_TAGS);
+    long before = loci.lastSeq();
+    List<String> tooMany = new java.util.ArrayList<>(max);
+    tooMany.add("one-more");
+    assertThatThrownBy(() -> traces.add(NS, "1", tooMany))
+        .isInstanceOf(InvalidRequestException.class)
+        .hasMessageContaining("at most 256 tags")
+        .extracting(e -> ((InvalidRequestException) e).field())
+        .isEqualTo("tags");
+    assertThat(loci.lastSeq()).isEqualTo(before);
+  }
+
+  @Test
   void add_duplicateTags_keptOnce() {
     assertThat(traces.add(NS, "{}", List.of("a", "b", "a")).tags()).containsExactly("a", "b");
   }

@@ -67,6 +67,9 @@ public final class TraceLayer implements Layer {
   private static final Pattern UID = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._:-]{0,127}");
   private static final int MAX_TAG_LENGTH = 256;
 
+  /** The most tags one trace may carry: a search index entry per tag, so a bound on the work. */
+  public static final int MAX_TAGS = 256;
+
   /**
    * Listing order: creation time, then uid, then namespace. Hand-written: it is on every insert.
    */
@@ -594,6 +597,10 @@ public final class TraceLayer implements Layer {
    * @throws InvalidRequestException naming {@code tags}
    */
   public static List<String> checkTags(List<String> tags) {
+    if (tags.size() > MAX_TAGS) {
+      throw new InvalidRequestException(
+          "tags", "expected at most " + MAX_TAGS + " tags, found " + tags.size());
+    }
     LinkedHashSet<String> clean = new LinkedHashSet<>();
     for (String tag : tags) {
       if (tag.isBlank()
