@@ -130,6 +130,15 @@ public final class Loci implements AutoCloseable {
   }
 
   /**
+   * Why this instance cannot take writes right now, if it cannot (a PostgreSQL journal whose
+   * database is unreachable); reads are served from the last applied state meanwhile, and writes
+   * resume without a reopen when the journal can take them again.
+   */
+  public Optional<String> unavailable() {
+    return engine.unavailable();
+  }
+
+  /**
    * The last sequence number known to be in a journal shared with other servers (a PostgreSQL
    * journal), so that {@code sharedHead - lastSeq()} is how far this instance lags behind; empty
    * for a file journal, which no one else writes.

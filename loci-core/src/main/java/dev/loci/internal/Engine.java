@@ -229,6 +229,11 @@ public final class Engine implements CommandExecutor, AutoCloseable {
     return appliedSeq;
   }
 
+  /** Why writes cannot be taken now, if they cannot; see {@link Journal#unavailable()}. */
+  public Optional<String> unavailable() {
+    return journal.unavailable();
+  }
+
   /** What the journal knows of its shared head; see {@link Journal#sharedHead()}. */
   public OptionalLong sharedHead() {
     return journal.sharedHead();

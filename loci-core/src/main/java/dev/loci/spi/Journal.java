@@ -55,6 +55,15 @@ public interface Journal extends AutoCloseable {
   }
 
   /**
+   * Why the journal cannot take writes right now, if it cannot (its database is unreachable): reads
+   * go on from the last applied state, writes fail with {@link JournalUnavailableException} until
+   * it can. By default always empty.
+   */
+  default java.util.Optional<String> unavailable() {
+    return java.util.Optional.empty();
+  }
+
+  /**
    * Reads committed batches with sequence numbers from {@code fromSeq} on, in order. Lines that
    * cannot be read are skipped and passed to {@code damage}.
    */

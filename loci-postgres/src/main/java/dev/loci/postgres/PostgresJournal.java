@@ -22,6 +22,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.locks.ReentrantLock;
@@ -76,6 +77,7 @@ public final class PostgresJournal implements Journal {
   private volatile StorageException failure;
   private volatile boolean closed;
   private volatile long knownHead; // the highest sequence number seen in the database
+  private volatile Optional<String> unavailable = Optional.empty(); // set by a failed write
   private final List<Follower> followers = new CopyOnWriteArrayList<>();
 
   private record Pending(long seq, String ns, byte[] line) {}
@@ -219,6 +221,7 @@ public final class PostgresJournal implements Journal {
       pending.clear();
       try {
         commit(group);
+        unavailable = Optional.empty();
         durableSeq = group.get(group.size() - 1).seq();
       } catch (StorageException e) {
         lastSeq = durableSeq;
@@ -271,6 +274,7 @@ public final class PostgresJournal implements Journal {
   }
 
   private StorageException notWritten(SQLException e) {
+    unavailable = Optional.of("the database cannot take writes: " + e.getMessage());
     return new JournalUnavailableException(
         "journal write to " + description + " failed: " + e.getMessage() + "; nothing was written",
         e);
@@ -380,6 +384,11 @@ public final class PostgresJournal implements Journal {
   }
 
   @Override
+  public Optional<String> unavailable() {
+    return unavailable;
+  }
+
+  @Override
   public OptionalLong sharedHead() {
     return OptionalLong.of(Math.max(knownHead, durableSeq));
   }
@@ -438,6 +447,7 @@ public final class PostgresJournal implements Journal {
               head = headOf(c); // a timeout, or notifications lost: ask
             }
             knownHead = Math.max(knownHead, head);
+            unavailable = Optional.empty(); // the database answered
             if (head > durableSeq) {
               onNewBatches.run();
             }
@@ -452,6 +462,7 @@ public final class PostgresJournal implements Journal {
           if (stopped || closed) {
             return;
           }
+          unavailable = Optional.of("the database cannot be reached: " + e.getMessage());
           LOG.log(
               System.Logger.Level.WARNING,
               "following " + description + ": " + e.getMessage() + "; retrying in " + poll);

@@ -143,6 +143,36 @@ class ClusterTest {
   }
 
   @Test
+  void databaseRefusingWrites_writesFailCleanly_degradedUntilItTakesThemAgain_thenResume()
+      throws Exception {
+    try (Loci a = server("a")) {
+      Trace before = a.traces().add(NS, "{\"n\":1}", List.of("x"));
+      assertThat(a.unavailable()).isEmpty();
+      long seq = a.lastSeq();
+      try (Connection c = db.connect();
+          Statement s = c.createStatement()) {
+        s.execute("ALTER TABLE loci_batch RENAME TO loci_batch_away"); // every insert now fails
+      }
+      try {
+        assertThatThrownBy(() -> a.traces().add(NS, "{\"n\":2}", List.of("x")))
+            .isInstanceOf(JournalUnavailableException.class);
+        assertThat(a.unavailable()).hasValueSatisfying(r -> assertThat(r).contains("loci_batch"));
+        assertThat(a.lastSeq()).isEqualTo(seq);
+        assertThat(a.traces().get(NS, before.uid())).isEqualTo(before); // reads go on
+      } finally {
+        try (Connection c = db.connect();
+            Statement s = c.createStatement()) {
+          s.execute("ALTER TABLE loci_batch_away RENAME TO loci_batch");
+        }
+      }
+      Trace after = a.traces().add(NS, "{\"n\":3}", List.of("x")); // no reopen needed
+      assertThat(a.unavailable()).isEmpty();
+      assertThat(a.traces().get(NS, after.uid())).isEqualTo(after);
+      assertThat(a.lastSeq()).isEqualTo(seq + 1);
+    }
+  }
+
+  @Test
   void catchUp_writesOfAnotherServer_becomeVisible() {
     try (Loci a = server("a");
         Loci b = server("b")) {

@@ -15,8 +15,12 @@ import java.util.UUID;
  * LOCI_REQUIRE_POSTGRES=1} (CI sets it), which makes that a failure.
  */
 public final class TestDatabase implements AutoCloseable {
-  static final String HOST = System.getenv().getOrDefault("LOCI_TEST_PG_HOST", "127.0.0.1:5432");
-  static final String USER = System.getenv().getOrDefault("LOCI_TEST_PG_USER", "postgres");
+  /** Where the test server listens. */
+  public static final String HOST =
+      System.getenv().getOrDefault("LOCI_TEST_PG_HOST", "127.0.0.1:5432");
+
+  /** The user tests connect as. */
+  public static final String USER = System.getenv().getOrDefault("LOCI_TEST_PG_USER", "postgres");
 
   /** The database's name. */
   public final String name;

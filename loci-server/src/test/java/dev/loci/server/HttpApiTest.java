@@ -400,6 +400,31 @@ class HttpApiTest {
   }
 
   @Test
+  void journalUnavailable_is503WithRetryAfter_andHealthStaysReadable() {
+    RouteSet refusing =
+        () ->
+            List.of(
+                Route.of(
+                    Route.Method.POST,
+                    "/v1/test/refused",
+                    Role.READER,
+                    Route.NamespaceAccess.NONE,
+                    false,
+                    ex -> {
+                      throw new dev.loci.spi.JournalUnavailableException(
+                          "database gone", new java.io.IOException("connection refused"));
+                    }));
+    http = new ServerFixture(dir, ServerConfig.defaults(), List.of(loci -> refusing));
+
+    Reply r = http.send("POST", "/v1/test/refused", Optional.empty(), Optional.empty());
+
+    assertProblem(r, 503, "journal-unavailable");
+    assertThat(r.header("Retry-After")).contains("1");
+    assertThat(r.json().get("detail").asText()).contains("nothing of this request was written");
+    assertThat(http.get("/health").json().get("status").asText()).isEqualTo("ok");
+  }
+
+  @Test
   void healthAndMetrics_reportJournalRoutesAndCounts() {
     start();
     http.add("acme", "{\"content\":1}");

@@ -199,6 +199,9 @@ public final class HttpPipeline {
     if (p.status() == 429) {
       ctx.header("Retry-After", Long.toString(guard.retryAfterSeconds()));
     }
+    if (p.status() == 503) {
+      ctx.header("Retry-After", "1"); // storage that refused a write is worth asking again soon
+    }
     ctx.status(p.status()).contentType(Problems.CONTENT_TYPE).result(Problems.json(p));
   }
 

@@ -13,6 +13,7 @@ import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.Optional;
 import java.util.OptionalLong;
 
 /**
@@ -85,9 +86,14 @@ public final class OpsRoutes implements RouteSet {
   private void health(Exchange ex) {
     long applied = loci.lastSeq();
     OptionalLong head = loci.sharedHead();
+    Optional<String> unavailable = loci.unavailable();
     ex.json(
         200,
-        "{\"status\":\"ok\",\"journal_seq\":"
+        "{\"status\":\""
+            + (unavailable.isPresent() ? "degraded" : "ok")
+            + "\""
+            + unavailable.map(r -> ",\"reason\":" + dev.loci.internal.Json.quote(r)).orElse("")
+            + ",\"journal_seq\":"
             + applied
             + (head.isPresent()
                 ? ",\"journal_head\":"

@@ -9,6 +9,7 @@ import dev.loci.NotFoundException;
 import dev.loci.StaleVersionException;
 import dev.loci.StorageException;
 import dev.loci.server.spi.HttpProblem;
+import dev.loci.spi.JournalUnavailableException;
 import io.javalin.http.HttpResponseException;
 import java.util.Optional;
 import java.util.UUID;
@@ -30,6 +31,15 @@ final class Problems {
   static HttpProblem of(Throwable e) {
     if (e instanceof HttpProblem p) {
       return p;
+    }
+    if (e instanceof JournalUnavailableException) {
+      return new HttpProblem(
+          503,
+          "journal-unavailable",
+          "Journal unavailable",
+          "the journal cannot take writes now and nothing of this request was written; retry after"
+              + " the Retry-After seconds",
+          Optional.empty());
     }
     if (e instanceof LimitExceededException lee) {
       return new HttpProblem(
