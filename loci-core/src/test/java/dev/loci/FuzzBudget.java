@@ -1,4 +1,4 @@
-package dev.loci.internal;
+package dev.loci;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -6,17 +6,17 @@ import static org.assertj.core.api.Assertions.assertThat;
  * The time budget of one fuzz input: a fixed allowance plus a generous per-byte rate, so a parser
  * that goes quadratic on a few kilobytes fails while a slow machine or a JIT pause does not.
  */
-final class FuzzBudget {
+public final class FuzzBudget {
   /** Fixed allowance per input, for JIT, GC and class loading. */
-  static final long BASE_NANOS = 2_000_000_000L;
+  public static final long BASE_NANOS = 2_000_000_000L;
 
   /** Allowance per input byte: 100 µs, about a thousand times what a linear parser needs. */
-  static final long NANOS_PER_BYTE = 100_000L;
+  public static final long NANOS_PER_BYTE = 100_000L;
 
   private FuzzBudget() {}
 
   /** Fails if the time since {@code startNanos} exceeds the budget for {@code inputBytes}. */
-  static void assertLinear(long startNanos, long inputBytes) {
+  public static void assertLinear(long startNanos, long inputBytes) {
     long elapsed = System.nanoTime() - startNanos;
     assertThat(elapsed)
         .as(

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.code_intelligence.jazzer.api.FuzzedDataProvider;
 import com.code_intelligence.jazzer.junit.FuzzTest;
+import dev.loci.FuzzBudget;
 import dev.loci.Namespace;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;

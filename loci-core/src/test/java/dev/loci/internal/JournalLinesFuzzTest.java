@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.code_intelligence.jazzer.api.FuzzedDataProvider;
 import com.code_intelligence.jazzer.junit.FuzzTest;
+import dev.loci.FuzzBudget;
 import dev.loci.spi.JournalEntry;
 import java.io.ByteArrayOutputStream;
 import java.util.zip.CRC32C;

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.code_intelligence.jazzer.junit.FuzzTest;
 import dev.loci.CorruptJournalException;
+import dev.loci.FuzzBudget;
 import dev.loci.StorageException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
