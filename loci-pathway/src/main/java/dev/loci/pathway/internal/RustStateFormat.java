@@ -11,6 +11,7 @@ import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.loci.InvalidRequestException;
 import dev.loci.pathway.PathwayTrace;
+import java.io.CharConversionException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -115,6 +116,11 @@ public final class RustStateFormat {
     } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
       throw new InvalidRequestException(
           "state", "expected valid JSON, found an error: " + e.getOriginalMessage());
+    } catch (CharConversionException e) {
+      // the parser guesses the encoding from the first bytes; a guess of UTF-16/32 that the rest
+      // of the file contradicts is bad input, not a failure to read
+      throw new InvalidRequestException(
+          "state", "expected UTF-8 JSON, found undecodable text: " + e.getMessage());
     }
     if (!sawPathways) {
       throw new InvalidRequestException("pathways", "expected a \"pathways\" object, found none");

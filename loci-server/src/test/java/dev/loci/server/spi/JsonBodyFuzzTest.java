@@ -1,0 +1,72 @@
+package dev.loci.server.spi;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.code_intelligence.jazzer.api.FuzzedDataProvider;
+import com.code_intelligence.jazzer.junit.FuzzTest;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * Coverage-guided fuzzing of request-body parsing shared by every route family ({@link JsonBody}:
+ * parse, then each typed accessor on each member). Invariants: the only exception is an {@link
+ * HttpProblem} with a 4xx status and a detail; the work stays within a generous linear budget (2 s
+ * plus 100 µs per input byte). See docs/fuzzing.md.
+ */
+class JsonBodyFuzzTest {
+  private static final long BASE_NANOS = 2_000_000_000L;
+  private static final long NANOS_PER_BYTE = 100_000L;
+
+  @FuzzTest(maxDuration = "10s")
+  void parse_fuzzedBody_acceptsOrAnswers4xx(FuzzedDataProvider data) {
+    String text = data.consumeRemainingAsString();
+    long start = System.nanoTime();
+    JsonBody body;
+    try {
+      body = JsonBody.parse(text);
+    } catch (HttpProblem e) {
+      assertProblem(e);
+      return;
+    }
+    List<String> names = new ArrayList<>(List.of("content", "tags", "uid", "limit", "query"));
+    names.addAll(firstMemberName(body));
+    for (String name : names) {
+      List<Runnable> accessors =
+          List.of(
+              () -> body.string(name),
+              () -> body.strings(name),
+              () -> body.bool(name),
+              () -> body.integer(name));
+      for (Runnable accessor : accessors) {
+        try {
+          accessor.run();
+        } catch (HttpProblem e) {
+          assertProblem(e);
+        }
+      }
+    }
+    assertThat(System.nanoTime() - start)
+        .as("time for a %d-byte body", text.getBytes(StandardCharsets.UTF_8).length)
+        .isLessThanOrEqualTo(
+            BASE_NANOS + NANOS_PER_BYTE * text.getBytes(StandardCharsets.UTF_8).length);
+  }
+
+  /** The first member's name, read back from the problem that {@code allowOnly(none)} raises. */
+  private static List<String> firstMemberName(JsonBody body) {
+    List<String> names = new ArrayList<>();
+    try {
+      body.allowOnly(Set.of());
+    } catch (HttpProblem e) {
+      assertProblem(e);
+      e.field().ifPresent(names::add);
+    }
+    return names;
+  }
+
+  private static void assertProblem(HttpProblem e) {
+    assertThat(e.status()).isBetween(400, 499);
+    assertThat(e.detail()).isNotBlank();
+  }
+}
