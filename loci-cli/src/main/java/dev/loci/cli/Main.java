@@ -191,8 +191,17 @@ public final class Main {
    * @throws IllegalArgumentException naming {@code --journal} if its URL is not a PostgreSQL one
    */
   Loci.Builder builder(Consumer<PostgresJournal> opened) {
+    return builder(opened, Optional.empty());
+  }
+
+  /**
+   * Like {@link #builder(Consumer)}, with {@code configured} (a {@code [journal] url} of loci.toml)
+   * as the journal when {@code --journal} and {@code LOCI_JOURNAL} give none.
+   */
+  Loci.Builder builder(Consumer<PostgresJournal> opened, Optional<String> configured) {
     Loci.Builder builder = Loci.builder().dataDir(dataDir).durability(durability);
     journalUrl()
+        .or(() -> configured.map(url -> parseJournal(url, "[journal] url")))
         .ifPresent(
             url ->
                 builder.journal(
@@ -213,10 +222,14 @@ public final class Main {
     if (journal == null || journal.isBlank()) {
       return Optional.empty();
     }
+    return Optional.of(parseJournal(journal, "--journal"));
+  }
+
+  private static PostgresUrl parseJournal(String url, String where) {
     try {
-      return Optional.of(PostgresUrl.parse(journal));
+      return PostgresUrl.parse(url);
     } catch (IllegalArgumentException e) {
-      throw new InvalidRequestException("journal", "--journal: " + e.getMessage());
+      throw new InvalidRequestException("journal", where + ": " + e.getMessage());
     }
   }
 

@@ -78,7 +78,7 @@ final class ServerCommands {
       PrintWriter out = spec.commandLine().getOut();
       AtomicReference<PostgresJournal> shared = new AtomicReference<>();
       LociServer server =
-          LociServer.builder(main().builder(shared::set))
+          LociServer.builder(main().builder(shared::set, ConfigFile.journalUrl(configFile)))
               .config(cfg)
               .configFile(configFile)
               .embeddings(opened -> embedding.open(opened.dataDir()))

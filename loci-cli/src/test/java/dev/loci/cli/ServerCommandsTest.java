@@ -58,6 +58,18 @@ class ServerCommandsTest {
   }
 
   @Test
+  void serve_journalUrlFromLociToml_isUsed_andABadOneIsAUsageErrorNamingIt() throws Exception {
+    Path data = dir.resolve("data");
+    Files.createDirectories(data);
+    Files.writeString(data.resolve("loci.toml"), "[journal]\nurl = \"mysql://db/loci\"\n");
+
+    CliRunner.Result r = new CliRunner(data).run("serve", "--port", "0");
+
+    assertThat(r.exitCode()).isEqualTo(2);
+    CliRunner.assertOneErrorLine(r, "[journal] url", "postgresql://");
+  }
+
+  @Test
   void serve_unknownEmbedding_usageErrorAndNothingCreated() {
     CliRunner.Result r =
         new CliRunner(dir.resolve("data")).run("serve", "--port", "0", "--embedding", "word2vec");

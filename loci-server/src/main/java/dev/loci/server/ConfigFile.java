@@ -109,6 +109,32 @@ public final class ConfigFile {
   }
 
   /**
+   * The {@code [journal] url} of {@code file}: a PostgreSQL journal shared by several servers
+   * ({@code postgresql://host/database}, credentials in the URL, a file or {@code PGPASSWORD});
+   * empty if the file or the key is missing. Read at start only, like every setting but the tokens.
+   *
+   * @throws ConfigException if the file does not parse or the key is not a string
+   */
+  public static Optional<String> journalUrl(Path file) {
+    String text;
+    try {
+      text = Files.readString(file, StandardCharsets.UTF_8);
+    } catch (NoSuchFileException e) {
+      return Optional.empty();
+    } catch (IOException e) {
+      throw new ConfigException(file, "cannot read: " + e.getMessage());
+    }
+    Object url = parse(file, text).get(List.of("journal", "url"));
+    if (url == null) {
+      return Optional.empty();
+    }
+    if (!(url instanceof String s) || s.isBlank()) {
+      throw new ConfigException(file, "journal.url: expected a postgresql:// URL, found " + url);
+    }
+    return Optional.of(s);
+  }
+
+  /**
    * Creates a random token (32 bytes from {@link SecureRandom}, base64url, prefixed {@value
    * #TOKEN_PREFIX}), appends its hash, role and namespaces to {@code file} (creating it if missing)
    * atomically, and returns the token. The token itself is not stored.

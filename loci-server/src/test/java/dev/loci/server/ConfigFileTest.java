@@ -16,6 +16,21 @@ class ConfigFileTest {
   @TempDir Path dir;
 
   @Test
+  void journalUrl_readFromTheJournalTable_absentWhenMissing_refusedWhenNotAString()
+      throws Exception {
+    Path f = dir.resolve("loci.toml");
+    assertThat(ConfigFile.journalUrl(f)).isEmpty();
+    Files.writeString(f, "[server]\nport = 7071\n");
+    assertThat(ConfigFile.journalUrl(f)).isEmpty();
+    Files.writeString(f, "[journal]\nurl = \"postgresql://db.internal/loci\"\n");
+    assertThat(ConfigFile.journalUrl(f)).contains("postgresql://db.internal/loci");
+    Files.writeString(f, "[journal]\nurl = 5\n");
+    assertThatThrownBy(() -> ConfigFile.journalUrl(f))
+        .isInstanceOf(ConfigException.class)
+        .hasMessageContaining("journal.url");
+  }
+
+  @Test
   void load_missingFile_defaults() {
     assertThat(ConfigFile.load(dir.resolve("loci.toml"))).isEqualTo(ServerConfig.defaults());
   }
