@@ -10,6 +10,7 @@ import dev.loci.spi.Decision;
 import dev.loci.spi.Event;
 import dev.loci.spi.JournalEntry;
 import dev.loci.spi.Layer;
+import dev.loci.spi.SnapshotRecords;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -69,14 +70,10 @@ public final class AuditLayer implements Layer {
 
   @Override
   public void restore(String record, int version) {
-    if (version != 1) {
-      throw new IllegalArgumentException(
-          "audit snapshot records of version " + version + " are unknown; this build reads 1");
-    }
+    JsonNode node = SnapshotRecords.read(Json.MAPPER, NAME, record, version, 1);
     try {
-      JsonNode node = Json.MAPPER.readTree(record);
       reads.add(fromJson(node, Namespace.of(node.path("ns").asText())));
-    } catch (java.io.IOException | RuntimeException e) {
+    } catch (RuntimeException e) {
       throw new IllegalArgumentException("bad audit snapshot record: " + e.getMessage(), e);
     }
   }

@@ -18,7 +18,7 @@ import dev.loci.spi.Decision;
 import dev.loci.spi.Event;
 import dev.loci.spi.JournalEntry;
 import dev.loci.spi.Layer;
-import java.io.IOException;
+import dev.loci.spi.SnapshotRecords;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.EnumMap;
@@ -690,16 +690,7 @@ public final class GovernLayer implements Layer {
 
   @Override
   public void restore(String record, int version) {
-    if (version != 1) {
-      throw new IllegalArgumentException(
-          "govern snapshot records of version " + version + " are unknown; this build reads 1");
-    }
-    JsonNode n;
-    try {
-      n = Json.MAPPER.readTree(record);
-    } catch (IOException e) {
-      throw new IllegalArgumentException("bad govern snapshot record: " + e.getMessage(), e);
-    }
+    JsonNode n = SnapshotRecords.read(Json.MAPPER, NAME, record, version, 1);
     switch (n.path("record").asText()) {
       case "memory" -> {
         Memory m = GovernWire.memory(n);

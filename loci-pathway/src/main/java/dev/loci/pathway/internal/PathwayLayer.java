@@ -21,6 +21,7 @@ import dev.loci.spi.Decision;
 import dev.loci.spi.Event;
 import dev.loci.spi.JournalEntry;
 import dev.loci.spi.Layer;
+import dev.loci.spi.SnapshotRecords;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -915,16 +916,7 @@ public final class PathwayLayer implements Layer {
 
   @Override
   public void restore(String record, int version) {
-    if (version != 1) {
-      throw new IllegalArgumentException(
-          "pathway snapshot records of version " + version + " are unknown; this build reads 1");
-    }
-    JsonNode node;
-    try {
-      node = PathwayJson.MAPPER.readTree(record);
-    } catch (JsonProcessingException e) {
-      throw new IllegalArgumentException("unreadable pathway record: " + e.getOriginalMessage(), e);
-    }
+    JsonNode node = SnapshotRecords.read(PathwayJson.MAPPER, NAME, record, version, 1);
     Namespace ns = Namespace.of(node.path("ns").asText());
     if (node.has("policy")) {
       policies.put(ns, policyFromJson(node.get("policy")));

@@ -1,6 +1,5 @@
 package dev.loci.recall.internal;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.loci.InvalidRequestException;
@@ -17,6 +16,7 @@ import dev.loci.spi.Decision;
 import dev.loci.spi.Event;
 import dev.loci.spi.JournalEntry;
 import dev.loci.spi.Layer;
+import dev.loci.spi.SnapshotRecords;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -1067,16 +1067,7 @@ public final class RecallLayer implements Layer {
 
   @Override
   public void restore(String record, int version) {
-    if (version != 1) {
-      throw new IllegalArgumentException(
-          "recall snapshot records of version " + version + " are unknown; this build reads 1");
-    }
-    JsonNode node;
-    try {
-      node = RecallJson.MAPPER.readTree(record);
-    } catch (JsonProcessingException e) {
-      throw new IllegalArgumentException("unreadable recall record: " + e.getOriginalMessage(), e);
-    }
+    JsonNode node = SnapshotRecords.read(RecallJson.MAPPER, NAME, record, version, 1);
     try {
       Namespace ns = Namespace.of(node.path("ns").asText());
       int v = version(node);
