@@ -109,6 +109,18 @@ public final class Loci implements AutoCloseable {
     return engine;
   }
 
+  /**
+   * Erases records for the subject layer: with writes stopped, rewrites the journal through each
+   * holding layer's {@link dev.loci.spi.SubjectRecords#scrub}, erases them from state and files,
+   * and replaces the snapshots. Idempotent. Part of the SPI.
+   *
+   * @param idsByLayer record ids, by the name of the layer that holds them
+   * @return how many journal batches were rewritten
+   */
+  public long eraseRecords(java.util.Map<String, java.util.Set<String>> idsByLayer) {
+    return engine.eraseRecords(idsByLayer);
+  }
+
   /** The actor recorded as the author of writes made through this instance's facades. */
   public String actor() {
     return actor;
@@ -421,7 +433,20 @@ public final class Loci implements AutoCloseable {
         layers = all;
         Engine engine = Engine.open(journal, Optional.of(snapshots), all, clock, openDamage);
         engine.listen(appendListener);
-        return new Loci(this, lock, engine, List.copyOf(all));
+        Loci loci = new Loci(this, lock, engine, List.copyOf(all));
+        try {
+          for (Layer l : all) {
+            l.started(loci);
+          }
+        } catch (RuntimeException e) {
+          try {
+            loci.close();
+          } catch (RuntimeException cleanup) {
+            e.addSuppressed(cleanup);
+          }
+          throw e;
+        }
+        return loci;
       } catch (RuntimeException e) {
         for (Layer l : layers) {
           try {

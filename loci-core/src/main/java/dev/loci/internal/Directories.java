@@ -1,9 +1,12 @@
 package dev.loci.internal;
 
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
+import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 
 /** Directory creation and fsync, so that new and renamed files survive a power loss. */
@@ -40,5 +43,35 @@ public final class Directories {
     try (FileChannel ch = FileChannel.open(dir, StandardOpenOption.READ)) {
       ch.force(true);
     }
+  }
+
+  /**
+   * Replaces {@code file} with {@code bytes} so that a crash leaves either the old or the new
+   * content: writes a temporary file beside it ({@code <name><tmpSuffix>}), fsyncs it, renames it
+   * over {@code file} (atomically where the file system can) and fsyncs the directory.
+   */
+  public static void replace(Path file, byte[] bytes, String tmpSuffix) throws IOException {
+    Path abs = file.toAbsolutePath();
+    Path dir = abs.getParent();
+    create(dir);
+    Path tmp = dir.resolve(abs.getFileName() + tmpSuffix);
+    try (FileChannel ch =
+        FileChannel.open(
+            tmp,
+            StandardOpenOption.CREATE,
+            StandardOpenOption.TRUNCATE_EXISTING,
+            StandardOpenOption.WRITE)) {
+      ByteBuffer data = ByteBuffer.wrap(bytes);
+      while (data.hasRemaining()) {
+        ch.write(data);
+      }
+      ch.force(true);
+    }
+    try {
+      Files.move(tmp, abs, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+    } catch (AtomicMoveNotSupportedException e) {
+      Files.move(tmp, abs, StandardCopyOption.REPLACE_EXISTING);
+    }
+    sync(dir);
   }
 }

@@ -7,6 +7,7 @@ import dev.loci.Namespace;
 import dev.loci.StorageException;
 import dev.loci.spi.AppendListener;
 import dev.loci.spi.Batch;
+import dev.loci.spi.BatchObserver;
 import dev.loci.spi.Command;
 import dev.loci.spi.CommandContext;
 import dev.loci.spi.CommandExecutor;
@@ -17,6 +18,7 @@ import dev.loci.spi.JournalBehindException;
 import dev.loci.spi.JournalEntry;
 import dev.loci.spi.JournalUnavailableException;
 import dev.loci.spi.Layer;
+import dev.loci.spi.SubjectRecords;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Instant;
@@ -70,6 +72,7 @@ public final class Engine implements CommandExecutor, AutoCloseable {
   private final Journal journal;
   private final Optional<SnapshotStore> snapshots;
   private final Map<String, Layer> layers;
+  private final List<BatchObserver> observers;
   private final Clock clock;
   private final UuidV7 ids = new UuidV7();
   private final List<Damage> openDamage;
@@ -101,6 +104,14 @@ public final class Engine implements CommandExecutor, AutoCloseable {
       }
     }
     this.layers = Map.copyOf(byName);
+    List<BatchObserver> watching = new ArrayList<>();
+    for (Layer l : layers) {
+      if (l instanceof BatchObserver o) {
+        o.bind(List.copyOf(layers));
+        watching.add(o);
+      }
+    }
+    this.observers = List.copyOf(watching);
     this.clock = clock;
     this.openDamage = openDamage;
   }
@@ -211,6 +222,9 @@ public final class Engine implements CommandExecutor, AutoCloseable {
     }
     List<Runnable> commits = new ArrayList<>(byLayer.size());
     byLayer.forEach((layer, events) -> commits.add(layers.get(layer).prepare(entry, events)));
+    for (BatchObserver o : observers) {
+      commits.add(o.observe(entry));
+    }
     return commits;
   }
 
@@ -635,6 +649,63 @@ public final class Engine implements CommandExecutor, AutoCloseable {
       return new long[] {seq, segments};
     } finally {
       snapshotLock.unlock();
+    }
+  }
+
+  /**
+   * Erasure: with every write stopped, rewrites each journal batch through the {@link
+   * SubjectRecords#scrub} of the layers named in {@code idsByLayer}, has each of them {@link
+   * SubjectRecords#erase} the records from its state and files, then replaces every snapshot by a
+   * fresh one of the erased state. Each step is atomic per file and idempotent, so a crash at any
+   * point leaves old or new files and running it again completes it.
+   *
+   * @param idsByLayer record keys ({@code SubjectMention.key}) to erase, by the name of the layer
+   *     that holds them
+   * @return how many journal batches were rewritten
+   * @throws IllegalArgumentException if a named layer holds no subject records
+   * @throws StorageException if the journal cannot be rewritten
+   */
+  public long eraseRecords(Map<String, Set<String>> idsByLayer) {
+    Map<String, SubjectRecords> holders = new LinkedHashMap<>();
+    idsByLayer.forEach(
+        (name, ids) -> {
+          if (!(layers.get(name) instanceof SubjectRecords r)) {
+            throw new IllegalArgumentException("layer '" + name + "' holds no subject records");
+          }
+          holders.put(name, r);
+        });
+    checkUsable();
+    snapshotLock.lock();
+    combiner.lock();
+    try {
+      long rewritten =
+          journal.rewrite(
+              entry -> {
+                List<Event> out = new ArrayList<>(entry.events().size());
+                boolean changed = false;
+                for (Event e : entry.events()) {
+                  SubjectRecords r = holders.get(e.layer());
+                  Event scrubbed = r == null ? e : r.scrub(entry, e, idsByLayer.get(e.layer()));
+                  changed |= scrubbed != e;
+                  out.add(scrubbed);
+                }
+                return changed ? Optional.of(out) : Optional.empty();
+              });
+      stateLock.writeLock().lock();
+      try {
+        holders.forEach((name, r) -> r.erase(idsByLayer.get(name)));
+      } finally {
+        stateLock.writeLock().unlock();
+      }
+      if (snapshots.isPresent() && !snapshots.get().list().isEmpty()) {
+        long seq = snapshotLocked();
+        snapshots.get().deleteOlderThan(seq);
+      }
+      return rewritten;
+    } finally {
+      combiner.unlock();
+      snapshotLock.unlock();
+      handOver();
     }
   }
 

@@ -1,6 +1,7 @@
 package dev.loci.internal;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.loci.ConflictException;
 import dev.loci.CorruptDataException;
 import dev.loci.InvalidRequestException;
@@ -16,6 +17,8 @@ import dev.loci.spi.Decision;
 import dev.loci.spi.Event;
 import dev.loci.spi.JournalEntry;
 import dev.loci.spi.Layer;
+import dev.loci.spi.SubjectMention;
+import dev.loci.spi.SubjectRecords;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
@@ -50,7 +53,7 @@ import java.util.regex.Pattern;
  *
  * <p>Not thread-safe by itself: the engine serializes access as {@link Layer} describes.
  */
-public final class TraceLayer implements Layer {
+public final class TraceLayer implements Layer, SubjectRecords {
   /** The layer name and event type prefix. */
   public static final String NAME = "trace";
 
@@ -512,6 +515,115 @@ public final class TraceLayer implements Layer {
   public void clear() {
     shelves.clear();
     restoreNamespaces.clear();
+  }
+
+  // ---------------------------------------------------------------- subjects
+
+  /** The content an erased trace keeps. */
+  static final String ERASED_CONTENT = "{\"erased\":true}";
+
+  private static final String SUBJECT_KIND = "trace";
+
+  /**
+   * A trace names subjects by a top-level {@code subject_ids} array of strings in its content; its
+   * revisions and updates keep the subjects of what they revise.
+   */
+  @Override
+  public List<SubjectMention> mentions(JournalEntry entry, Event e) {
+    Trace hint = (Trace) e.decoded().orElse(null);
+    return switch (e.type()) {
+      case ADDED, REVISED -> {
+        Trace t = hint != null ? hint : TraceRecords.parseEvent(e.json(), entry.namespace());
+        yield List.of(
+            new SubjectMention(
+                SUBJECT_KIND,
+                t.uid(),
+                1,
+                subjectIds(t.content()),
+                t.predecessorUid().map(p -> SubjectMention.key(entry.namespace(), p))));
+      }
+      case UPDATED -> {
+        String uid = hint != null ? hint.uid() : text(e.data(), "uid");
+        String content = hint != null ? hint.content() : text(e.data(), "content");
+        yield List.of(
+            new SubjectMention(SUBJECT_KIND, uid, 0, subjectIds(content), Optional.empty()));
+      }
+      default ->
+          List.of(
+              SubjectMention.touch(
+                  SUBJECT_KIND, hint != null ? hint.uid() : text(e.data(), "uid")));
+    };
+  }
+
+  /** The {@code subject_ids} a trace's content names at its top level, if any. */
+  static List<String> subjectIds(String content) {
+    if (!content.contains("\"subject_ids\"")) {
+      return List.of();
+    }
+    JsonNode ids;
+    try {
+      ids = Json.MAPPER.readTree(content).path("subject_ids");
+    } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+      return List.of();
+    }
+    List<String> out = new ArrayList<>();
+    ids.forEach(
+        n -> {
+          if (n.isTextual()) {
+            out.add(n.asText());
+          }
+        });
+    return out;
+  }
+
+  /**
+   * An erased trace keeps its uid, predecessor, times and replay count; its content becomes {@link
+   * #ERASED_CONTENT}, its tags go and it is retired.
+   */
+  @Override
+  public Event scrub(JournalEntry entry, Event e, Set<String> recordKeys) {
+    Trace hint = (Trace) e.decoded().orElse(null);
+    String uid = hint != null ? hint.uid() : text(e.data(), "uid");
+    if (!recordKeys.contains(SubjectMention.key(entry.namespace(), uid))) {
+      return e;
+    }
+    Event out =
+        switch (e.type()) {
+          case ADDED, REVISED ->
+              event(
+                  e.type(),
+                  erased(
+                      hint != null ? hint : TraceRecords.parseEvent(e.json(), entry.namespace())));
+          case UPDATED -> {
+            ObjectNode d = ((ObjectNode) e.data()).deepCopy();
+            d.put("content", ERASED_CONTENT);
+            yield new Event(e.type(), d);
+          }
+          default -> e;
+        };
+    return out.json().equals(e.json()) ? e : out;
+  }
+
+  private static Trace erased(Trace t) {
+    return new Trace(
+        t.uid(),
+        t.namespace(),
+        ERASED_CONTENT,
+        t.predecessorUid(),
+        t.createdAt(),
+        t.updatedAt(),
+        true,
+        t.replayCount(),
+        List.of());
+  }
+
+  @Override
+  public void erase(Set<String> recordKeys) {
+    shelves.forEach(
+        (ns, shelf) ->
+            List.copyOf(shelf.byUid.values()).stream()
+                .filter(t -> recordKeys.contains(SubjectMention.key(ns, t.uid())))
+                .forEach(t -> shelf.put(erased(t))));
   }
 
   // ---------------------------------------------------------------- codecs and checks

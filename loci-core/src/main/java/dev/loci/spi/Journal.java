@@ -90,6 +90,22 @@ public interface Journal extends AutoCloseable {
    */
   int deleteThrough(long seq);
 
+  /**
+   * Rewrites stored batches in place, for erasure: every stored batch is passed to {@code scrub},
+   * and where it returns events the batch is stored with those instead, keeping its sequence
+   * number, time, namespace and actor. Appends wait meanwhile. Each storage unit is replaced
+   * atomically and durably, so a crash leaves each one old or new; lines that cannot be read are
+   * kept as they are.
+   *
+   * @return how many batches were rewritten
+   * @throws UnsupportedOperationException if this journal cannot rewrite
+   */
+  default long rewrite(
+      java.util.function.Function<JournalEntry, java.util.Optional<java.util.List<Event>>> scrub) {
+    throw new UnsupportedOperationException(
+        getClass().getSimpleName() + " cannot rewrite stored batches");
+  }
+
   /** Makes everything durable and releases the journal's resources. */
   @Override
   void close();

@@ -70,6 +70,13 @@ public interface Layer {
   default void applied(long appliedSeq) {}
 
   /**
+   * Called once when the instance over this layer's engine is open and ready for commands, outside
+   * any lock: the layer may finish work an earlier process left half done (an erasure interrupted
+   * by a crash). By default does nothing.
+   */
+  default void started(dev.loci.Loci loci) {}
+
+  /**
    * Called once when the engine closes, after the last batch was applied, with exclusive access;
    * {@code appliedSeq} is what the state reflects. Releases files. A negative {@code appliedSeq}
    * means the open failed: release files without recording anything. By default does nothing.

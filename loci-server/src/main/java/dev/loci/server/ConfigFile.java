@@ -1,14 +1,11 @@
 package dev.loci.server;
 
+import dev.loci.internal.Directories;
 import java.io.IOException;
-import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
 import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.Base64;
@@ -440,36 +437,10 @@ public final class ConfigFile {
     return out;
   }
 
-  private static void syncDirectory(Path dir) {
-    try (FileChannel ch = FileChannel.open(dir, StandardOpenOption.READ)) {
-      ch.force(true);
-    } catch (IOException e) {
-      // some platforms (Windows) cannot open a directory; they order the rename themselves
-    }
-  }
-
   /** Writes to a temporary file beside {@code file}, fsyncs, renames over it, fsyncs the dir. */
   private static void writeAtomically(Path file, String text) {
-    Path abs = file.toAbsolutePath();
-    Path dir = abs.getParent();
-    Path tmp = dir.resolve(abs.getFileName() + ".tmp");
     try {
-      Files.createDirectories(dir);
-      try (FileChannel ch =
-          FileChannel.open(
-              tmp,
-              StandardOpenOption.CREATE,
-              StandardOpenOption.TRUNCATE_EXISTING,
-              StandardOpenOption.WRITE)) {
-        ch.write(java.nio.ByteBuffer.wrap(text.getBytes(StandardCharsets.UTF_8)));
-        ch.force(true);
-      }
-      try {
-        Files.move(tmp, abs, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-      } catch (AtomicMoveNotSupportedException e) {
-        Files.move(tmp, abs, StandardCopyOption.REPLACE_EXISTING);
-      }
-      syncDirectory(dir);
+      Directories.replace(file, text.getBytes(StandardCharsets.UTF_8), ".tmp");
     } catch (IOException e) {
       throw new ConfigException(file, "cannot write: " + e.getMessage());
     }

@@ -19,6 +19,8 @@ import dev.loci.spi.Event;
 import dev.loci.spi.JournalEntry;
 import dev.loci.spi.Layer;
 import dev.loci.spi.SnapshotRecords;
+import dev.loci.spi.SubjectMention;
+import dev.loci.spi.SubjectRecords;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.EnumMap;
@@ -46,7 +48,7 @@ import java.util.TreeMap;
  *
  * <p>Not thread-safe on its own: the engine runs decisions and reads under its locks.
  */
-public final class GovernLayer implements Layer {
+public final class GovernLayer implements Layer, SubjectRecords {
   /** The layer's name and event prefix. */
   public static final String NAME = "govern";
 
@@ -78,6 +80,11 @@ public final class GovernLayer implements Layer {
       } else {
         openBySlot.remove(c.slotKey(), c.id());
       }
+    }
+
+    /** Takes a record's newest version out of the indexes, before its versions are replaced. */
+    void unindexNewest(List<Memory> versions) {
+      unindex(versions.get(versions.size() - 1));
     }
 
     Memory newest(String id) {
@@ -709,6 +716,38 @@ public final class GovernLayer implements Layer {
       }
       default -> throw new IllegalArgumentException("unknown govern snapshot record: " + record);
     }
+  }
+
+  // ---------------------------------------------------------------- subjects
+
+  @Override
+  public List<SubjectMention> mentions(JournalEntry entry, Event event) {
+    return GovernErasure.mentions(event);
+  }
+
+  @Override
+  public Event scrub(JournalEntry entry, Event event, Set<String> recordKeys) {
+    return GovernErasure.scrub(entry, event, recordKeys);
+  }
+
+  @Override
+  public void erase(Set<String> recordKeys) {
+    shelves.forEach(
+        (ns, s) -> {
+          for (String id : List.copyOf(s.memories.keySet())) {
+            if (recordKeys.contains(SubjectMention.key(ns, id))) {
+              List<Memory> versions = s.memories.remove(id);
+              s.unindexNewest(versions);
+              versions.forEach(m -> s.put(GovernErasure.erased(m)));
+            }
+          }
+          for (Conflict c : List.copyOf(s.conflicts.values())) {
+            if (GovernErasure.touches(c, recordKeys)) {
+              s.openBySlot.remove(c.slotKey(), c.id());
+              s.put(GovernErasure.erased(c));
+            }
+          }
+        });
   }
 
   @Override

@@ -22,6 +22,8 @@ import dev.loci.spi.Event;
 import dev.loci.spi.JournalEntry;
 import dev.loci.spi.Layer;
 import dev.loci.spi.SnapshotRecords;
+import dev.loci.spi.SubjectMention;
+import dev.loci.spi.SubjectRecords;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -62,7 +64,7 @@ import java.util.function.UnaryOperator;
  * <p>Not thread-safe by itself: the engine serializes changes and guards reads (see {@link
  * dev.loci.spi.Layer}).
  */
-public final class PathwayLayer implements Layer {
+public final class PathwayLayer implements Layer, SubjectRecords {
   /** The layer's name and event-type prefix. */
   public static final String NAME = "pathway";
 
@@ -418,7 +420,7 @@ public final class PathwayLayer implements Layer {
     return Event.ofJson(type, json, w);
   }
 
-  private static JsonNode tree(PathwayTrace t) {
+  static JsonNode tree(PathwayTrace t) {
     return PathwayJson.MAPPER.valueToTree(t);
   }
 
@@ -741,6 +743,45 @@ public final class PathwayLayer implements Layer {
 
   private static Instant latest(Instant a, Instant b) {
     return a.isAfter(b) ? a : b;
+  }
+
+  // ---------------------------------------------------------------- subjects
+
+  @Override
+  public List<SubjectMention> mentions(JournalEntry entry, Event e) {
+    return switch (e.type()) {
+      case INSERTED, REVISED ->
+          List.of(
+              PathwayErasure.mention(
+                  e.decoded()
+                      .map(PathwayWrite.class::cast)
+                      .orElseGet(() -> readWrite(e.data()))
+                      .trace()));
+      case IMPORTED ->
+          PathwayErasure.imported(e.data()).stream().map(PathwayErasure::mention).toList();
+      case REPLAYED -> List.of(SubjectMention.touch("pathway_trace", text(e.data(), "trace_uid")));
+      default -> List.of();
+    };
+  }
+
+  @Override
+  public Event scrub(JournalEntry entry, Event e, Set<String> recordKeys) {
+    return switch (e.type()) {
+      case INSERTED, REVISED, IMPORTED -> PathwayErasure.scrub(entry, e, recordKeys);
+      default -> e;
+    };
+  }
+
+  @Override
+  public void erase(Set<String> recordKeys) {
+    shelves.forEach(
+        (ns, s) -> {
+          for (PathwayTrace t : List.copyOf(s.byUid.values())) {
+            if (recordKeys.contains(SubjectMention.key(ns, t.traceUid()))) {
+              s.byUid.put(t.traceUid(), PathwayErasure.erased(t));
+            }
+          }
+        });
   }
 
   private void checkNew(Namespace ns, PathwayTrace t, Set<String> added) {

@@ -1,0 +1,312 @@
+package dev.loci.subjects.internal;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.loci.internal.Json;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+
+/**
+ * The per-subject audit logs: one JSON Lines file per subject, {@code
+ * <data>/subjects/audit/<ref>.jsonl}, named by the subject's reference so that no file name holds a
+ * subject id. Each line is an {@link AuditEntry} followed by {@code key} (the id of the key that
+ * signed it), {@code prev} (the previous line's mac, 64 zeros for the first) and {@code mac}:
+ * HMAC-SHA256 under that key of the line's UTF-8 bytes before {@code ,"mac":"}. So an edit,
+ * deletion, swap or insertion of a line breaks the chain, and a truncation leaves fewer entries
+ * than the subject index counted, which {@link #verify} checks too.
+ *
+ * <p>Entries come from the journal, so appends need no fsync of their own: an entry lost with a
+ * crash is made again when the journal is replayed, and an entry already in the file (by its
+ * number) is not written twice. {@link #force} runs before every snapshot, after which those
+ * batches are no longer replayed. Not thread-safe; the subject layer calls it under the engine's
+ * exclusive access.
+ */
+final class AuditLog {
+  static final String ZERO_MAC = "0".repeat(64);
+  private static final byte[] MAC_MARK = ",\"mac\":\"".getBytes(StandardCharsets.UTF_8);
+  private static final Pattern FILE = Pattern.compile("[0-9a-f]{64}\\.jsonl");
+  private static final int OPEN_FILES = 64;
+
+  private final Path dir;
+  private final AuditKeys keys;
+  private final Map<String, Tail> tails = new HashMap<>();
+  private final LinkedHashMap<String, FileChannel> open =
+      new LinkedHashMap<>(16, 0.75f, true) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<String, FileChannel> eldest) {
+          if (size() > OPEN_FILES) {
+            closeQuietly(eldest.getValue());
+            return true;
+          }
+          return false;
+        }
+      };
+
+  /** The last entry of a file: its number and mac, and the key that signed it. */
+  private record Tail(long n, String mac, String key) {}
+
+  AuditLog(Path dir, AuditKeys keys) {
+    this.dir = dir;
+    this.keys = keys;
+  }
+
+  static Path file(Path dir, String ref) {
+    return dir.resolve(ref + ".jsonl");
+  }
+
+  /** Appends {@code e} unless its subject's file already holds an entry numbered {@code e.n()}. */
+  void append(AuditEntry e) throws IOException {
+    Tail tail = tail(e.ref());
+    if (e.n() <= tail.n()) {
+      return;
+    }
+    write(e.ref(), e.toJson(), tail);
+  }
+
+  /** Records a key rotation at the end of every subject's chain, signed by the new key. */
+  void rotated(String oldKey, String newKey) throws IOException {
+    for (String ref : refs()) {
+      Tail tail = tail(ref);
+      ObjectNode n = Json.object();
+      n.put("n", tail.n());
+      n.put("action", "key_rotated");
+      n.put("old_key", oldKey);
+      n.put("new_key", newKey);
+      write(ref, n, tail);
+    }
+  }
+
+  private void write(String ref, ObjectNode body, Tail tail) throws IOException {
+    String key = keys.current();
+    body.put("key", key);
+    body.put("prev", tail.mac());
+    String text = Json.write(body);
+    String head = text.substring(0, text.length() - 1);
+    String mac = keys.mac(key, head.getBytes(StandardCharsets.UTF_8));
+    byte[] line = (head + ",\"mac\":\"" + mac + "\"}\n").getBytes(StandardCharsets.UTF_8);
+    FileChannel ch = channel(ref);
+    ByteBuffer buf = ByteBuffer.wrap(line);
+    while (buf.hasRemaining()) {
+      ch.write(buf);
+    }
+    tails.put(ref, new Tail(body.path("n").asLong(), mac, key));
+  }
+
+  private FileChannel channel(String ref) throws IOException {
+    FileChannel ch = open.get(ref);
+    if (ch == null) {
+      Files.createDirectories(dir);
+      ch =
+          FileChannel.open(
+              file(dir, ref),
+              StandardOpenOption.CREATE,
+              StandardOpenOption.WRITE,
+              StandardOpenOption.APPEND);
+      open.put(ref, ch);
+    }
+    return ch;
+  }
+
+  private Tail tail(String ref) throws IOException {
+    Tail t = tails.get(ref);
+    if (t == null) {
+      t = new Tail(0, ZERO_MAC, "");
+      Path f = file(dir, ref);
+      if (Files.exists(f)) {
+        byte[] bytes = Files.readAllBytes(f);
+        int end = bytes.length;
+        if (end > 0 && bytes[end - 1] != '\n') {
+          // a torn final line from a crash: cut it; the journal makes the entry again
+          int cut = lastIndexOf(bytes, end, (byte) '\n') + 1;
+          try (FileChannel ch = FileChannel.open(f, StandardOpenOption.WRITE)) {
+            ch.truncate(cut);
+          }
+          end = cut;
+        }
+        if (end > 0) {
+          int start = lastIndexOf(bytes, end - 1, (byte) '\n') + 1;
+          JsonNode last = Json.MAPPER.readTree(new String(bytes, start, end - 1 - start, UTF8));
+          t =
+              new Tail(
+                  last.path("n").asLong(), last.path("mac").asText(), last.path("key").asText());
+        }
+      }
+      tails.put(ref, t);
+    }
+    return t;
+  }
+
+  private static final java.nio.charset.Charset UTF8 = StandardCharsets.UTF_8;
+
+  private static int lastIndexOf(byte[] b, int before, byte v) {
+    for (int i = before - 1; i >= 0; i--) {
+      if (b[i] == v) {
+        return i;
+      }
+    }
+    return -1;
+  }
+
+  /** Forces every open file to disk. */
+  void force() throws IOException {
+    for (FileChannel ch : open.values()) {
+      ch.force(false);
+    }
+  }
+
+  /** The subject references that have a log. */
+  List<String> refs() throws IOException {
+    if (!Files.isDirectory(dir)) {
+      return List.of();
+    }
+    try (Stream<Path> files = Files.list(dir)) {
+      return files
+          .map(p -> p.getFileName().toString())
+          .filter(n -> FILE.matcher(n).matches())
+          .map(n -> n.substring(0, 64))
+          .sorted()
+          .toList();
+    }
+  }
+
+  void close() {
+    open.values().forEach(AuditLog::closeQuietly);
+    open.clear();
+  }
+
+  private static void closeQuietly(FileChannel ch) {
+    try {
+      ch.close();
+    } catch (IOException e) {
+      // nothing was pending: entries are written through
+    }
+  }
+
+  /** What {@link #verify} found. */
+  record Verification(int logs, long entries, List<String> problems) {}
+
+  /**
+   * Recomputes the chains of {@code refs} (every log when empty) under {@code keys}, and checks
+   * that each holds exactly the number of entries {@code expected} says (a missing number is not
+   * checked).
+   */
+  static Verification verify(
+      Path dir, AuditKeys keys, Optional<List<String>> refs, Map<String, Long> expected)
+      throws IOException {
+    AuditLog log = new AuditLog(dir, keys);
+    List<String> which = refs.orElse(log.refs());
+    List<String> problems = new ArrayList<>();
+    long entries = 0;
+    for (String ref : which) {
+      Path f = file(dir, ref);
+      long[] count = {0};
+      Optional<String> bad = Files.exists(f) ? verifyFile(f, keys, count) : Optional.empty();
+      entries += count[0];
+      if (bad.isPresent()) {
+        problems.add(f.getFileName() + ": " + bad.get());
+      } else if (expected.containsKey(ref) && expected.get(ref) != count[0]) {
+        problems.add(
+            f.getFileName()
+                + ": the log ends at entry "
+                + count[0]
+                + " but the journal records "
+                + expected.get(ref)
+                + " (entries were truncated or are missing)");
+      }
+    }
+    return new Verification(which.size(), entries, problems);
+  }
+
+  /** Checks one file's chain; returns the first problem, naming the line. */
+  private static Optional<String> verifyFile(Path f, AuditKeys keys, long[] count)
+      throws IOException {
+    byte[] bytes = Files.readAllBytes(f);
+    String prevMac = ZERO_MAC;
+    String prevKey = null;
+    long prevN = 0;
+    int lineNo = 0;
+    int start = 0;
+    while (start < bytes.length) {
+      int nl = indexOf(bytes, start, (byte) '\n');
+      if (nl < 0) {
+        return Optional.of("line " + (lineNo + 1) + " is cut short (no line end)");
+      }
+      lineNo++;
+      String where = "line " + lineNo;
+      int mark = indexOf(bytes, start, nl, MAC_MARK);
+      if (mark < 0) {
+        return Optional.of(where + " has no mac");
+      }
+      JsonNode e;
+      try {
+        e = Json.MAPPER.readTree(new String(bytes, start, nl - start, UTF8));
+      } catch (IOException ex) {
+        return Optional.of(where + " is not JSON");
+      }
+      String key = e.path("key").asText();
+      if (!keys.has(key)) {
+        return Optional.of(where + " is signed by unknown key '" + key + "'");
+      }
+      byte[] head = java.util.Arrays.copyOfRange(bytes, start, mark);
+      if (!keys.mac(key, head).equals(e.path("mac").asText())) {
+        return Optional.of(where + " (entry " + e.path("n").asLong() + ") fails its mac: edited");
+      }
+      if (!e.path("prev").asText().equals(prevMac)) {
+        return Optional.of(
+            where + " (entry " + e.path("n").asLong() + ") does not follow the line before it");
+      }
+      boolean rotation = "key_rotated".equals(e.path("action").asText());
+      long n = e.path("n").asLong();
+      if (rotation ? n != prevN : n != prevN + 1) {
+        return Optional.of(
+            where + " is entry " + n + " where entry " + (prevN + 1) + " was expected");
+      }
+      if (prevKey != null && !prevKey.equals(key) && !rotation) {
+        return Optional.of(where + " changes key without a recorded rotation");
+      }
+      if (!rotation) {
+        count[0]++;
+      }
+      prevMac = e.path("mac").asText();
+      prevKey = key;
+      prevN = n;
+      start = nl + 1;
+    }
+    return Optional.empty();
+  }
+
+  private static int indexOf(byte[] b, int from, byte v) {
+    for (int i = from; i < b.length; i++) {
+      if (b[i] == v) {
+        return i;
+      }
+    }
+    return -1;
+  }
+
+  private static int indexOf(byte[] b, int from, int to, byte[] mark) {
+    outer:
+    for (int i = to - mark.length; i >= from; i--) {
+      for (int j = 0; j < mark.length; j++) {
+        if (b[i + j] != mark[j]) {
+          continue outer;
+        }
+      }
+      return i;
+    }
+    return -1;
+  }
+}

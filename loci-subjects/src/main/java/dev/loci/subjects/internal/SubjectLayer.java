@@ -1,0 +1,647 @@
+package dev.loci.subjects.internal;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.loci.Namespace;
+import dev.loci.NamespaceScope;
+import dev.loci.internal.Json;
+import dev.loci.internal.Timestamps;
+import dev.loci.spi.BatchObserver;
+import dev.loci.spi.Decision;
+import dev.loci.spi.Event;
+import dev.loci.spi.JournalEntry;
+import dev.loci.spi.Layer;
+import dev.loci.spi.SnapshotRecords;
+import dev.loci.spi.SubjectMention;
+import dev.loci.spi.SubjectRecords;
+import dev.loci.subjects.Erasure;
+import dev.loci.subjects.HeldRecord;
+import dev.loci.subjects.SubjectManifest;
+import dev.loci.subjects.SubjectPolicy;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalInt;
+import java.util.Set;
+
+/**
+ * The subject index: which records of every other layer name each data subject, every version of
+ * them, the subject's policy and erasure state, and (through {@link AuditLog}) the subject's
+ * HMAC-chained audit log. It follows the other layers as a {@link BatchObserver}: each layer that
+ * holds {@link SubjectRecords} says which records an event writes and whom they name; a record
+ * keeps the subjects it ever named, and a revision inherits its predecessor's.
+ *
+ * <p>Subjects are keyed by their reference, the SHA-256 of the id, never by the id itself: the
+ * subject layer's own events, snapshots and audit files hold no subject id, so erasing the records
+ * that name a subject leaves no copy of the id behind.
+ *
+ * <p>Events: {@code subjects.policy_set} (a subject's policy), {@code subjects.ns_policy_set} (a
+ * namespace's), {@code subjects.erased} (records erased for a subject or expired by retention, with
+ * each affected subject's audit count at that point, so that a replay of the scrubbed journal lands
+ * on the same counts).
+ */
+public final class SubjectLayer implements Layer, BatchObserver {
+  /** The layer's name and event prefix. */
+  public static final String NAME = "subjects";
+
+  static final String POLICY_SET = NAME + ".policy_set";
+  static final String NS_POLICY_SET = NAME + ".ns_policy_set";
+  static final String ERASED = NAME + ".erased";
+  static final String AUDIT_EXPORTED = NAME + ".audit_exported";
+  private static final String LEGAL_READ = "audit.legal_read";
+  private static final Runnable NOTHING = () -> {};
+  private static final System.Logger LOG = System.getLogger(SubjectLayer.class.getName());
+
+  /** One subject's state. */
+  static final class Subject {
+    final LinkedHashMap<String, Held> records = new LinkedHashMap<>(); // qualified key -> record
+    SubjectPolicy policy = SubjectPolicy.NONE;
+    Erasure erasure;
+    long auditEntries;
+  }
+
+  /** One record a subject holds, mutable under exclusive access. */
+  static final class Held {
+    final String layer;
+    final String kind;
+    final Namespace ns;
+    final String id;
+    final List<Long> versions = new ArrayList<>();
+    Instant last;
+
+    Held(String layer, String kind, Namespace ns, String id) {
+      this.layer = layer;
+      this.kind = kind;
+      this.ns = ns;
+      this.id = id;
+    }
+
+    HeldRecord view() {
+      return new HeldRecord(layer, kind, ns, id, versions, last);
+    }
+  }
+
+  private final Map<String, Subject> subjects = new HashMap<>();
+  private final Map<String, Set<String>> subjectsOf = new HashMap<>(); // qualified key -> refs
+  private final Map<Namespace, SubjectPolicy> nsPolicies = new HashMap<>();
+  private final List<AuditEntry> pending = new ArrayList<>();
+  private final Set<String> completedIntents = new LinkedHashSet<>();
+  private Map<String, Layer> layers = Map.of();
+  private List<String> recordLayers = List.of();
+  private Path dataDir;
+  private AuditLog audit;
+  private AuditKeys keys;
+
+  @Override
+  public String name() {
+    return NAME;
+  }
+
+  @Override
+  public int snapshotVersion() {
+    return 1;
+  }
+
+  /** The reference of subject {@code id}: the SHA-256 of its UTF-8 bytes, in hex. */
+  public static String ref(String id) {
+    try {
+      return HexFormat.of()
+          .formatHex(
+              MessageDigest.getInstance("SHA-256").digest(id.getBytes(StandardCharsets.UTF_8)));
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException("the JDK lacks SHA-256", e);
+    }
+  }
+
+  static String qualified(String layer, Namespace ns, String id) {
+    return layer + "|" + SubjectMention.key(ns, id);
+  }
+
+  // ---------------------------------------------------------------- wiring
+
+  @Override
+  public void bind(List<Layer> all) {
+    Map<String, Layer> byName = new LinkedHashMap<>();
+    List<String> holders = new ArrayList<>();
+    for (Layer l : all) {
+      byName.put(l.name(), l);
+      if (l instanceof SubjectRecords) {
+        holders.add(l.name());
+      }
+    }
+    layers = byName;
+    recordLayers = List.copyOf(holders);
+  }
+
+  @Override
+  public void attach(Path dir) {
+    this.dataDir = dir;
+    this.keys = AuditKeys.open(keyFile(dir));
+    this.audit = new AuditLog(auditDir(dir), keys);
+  }
+
+  static Path auditDir(Path dataDir) {
+    return dataDir.resolve("subjects").resolve("audit");
+  }
+
+  static Path keyFile(Path dataDir) {
+    return dataDir.resolve("keys").resolve("audit.keys");
+  }
+
+  static Path intentDir(Path dataDir) {
+    return dataDir.resolve("subjects").resolve("erasures");
+  }
+
+  Optional<Path> dataDir() {
+    return Optional.ofNullable(dataDir);
+  }
+
+  Optional<AuditLog> audit() {
+    return Optional.ofNullable(audit);
+  }
+
+  @Override
+  public void started(dev.loci.Loci loci) {
+    Eraser.completePending(loci, this);
+  }
+
+  // ---------------------------------------------------------------- reads
+
+  /** The manifest of subject {@code id}, limited to the records in {@code scope}. */
+  public SubjectManifest manifest(String id, NamespaceScope scope) {
+    Subject s = subjects.get(ref(id));
+    if (s == null) {
+      return new SubjectManifest(
+          id, List.of(), SubjectPolicy.NONE, Optional.empty(), Optional.empty(), 0);
+    }
+    List<HeldRecord> held =
+        s.records.values().stream().filter(h -> scope.contains(h.ns)).map(Held::view).toList();
+    Optional<String> vertical = s.policy.vertical();
+    for (int i = 0; vertical.isEmpty() && i < held.size(); i++) {
+      vertical = namespacePolicy(held.get(i).namespace()).vertical();
+    }
+    return new SubjectManifest(
+        id, held, s.policy, vertical, Optional.ofNullable(s.erasure), s.auditEntries);
+  }
+
+  /** The policy of namespace {@code ns}: its own, else its nearest ancestor's, else none. */
+  public SubjectPolicy namespacePolicy(Namespace ns) {
+    for (Optional<Namespace> n = Optional.of(ns); n.isPresent(); n = n.get().parent()) {
+      SubjectPolicy p = nsPolicies.get(n.get());
+      if (p != null) {
+        return p;
+      }
+    }
+    return SubjectPolicy.NONE;
+  }
+
+  /** The policy of the subject with reference {@code ref}. */
+  SubjectPolicy subjectPolicy(String ref) {
+    Subject s = subjects.get(ref);
+    return s == null ? SubjectPolicy.NONE : s.policy;
+  }
+
+  /** Every subject reference with its records, for the retention sweep. */
+  Map<String, List<HeldRecord>> allHeld() {
+    Map<String, List<HeldRecord>> out = new LinkedHashMap<>();
+    subjects.forEach(
+        (ref, s) -> out.put(ref, s.records.values().stream().map(Held::view).toList()));
+    return out;
+  }
+
+  /** The references of the subjects record {@code qualified} names. */
+  Set<String> subjectsOf(String qualified) {
+    return Set.copyOf(subjectsOf.getOrDefault(qualified, Set.of()));
+  }
+
+  /** Whether the erasure with intent id {@code id} has been recorded. */
+  boolean completed(String id) {
+    return completedIntents.contains(id);
+  }
+
+  /** How many audit entries each subject's log should hold. */
+  Map<String, Long> expectedAuditEntries() {
+    Map<String, Long> out = new HashMap<>();
+    subjects.forEach((ref, s) -> out.put(ref, s.auditEntries));
+    return out;
+  }
+
+  // ---------------------------------------------------------------- decisions
+
+  public Decision<SubjectPolicy> decidePolicy(String ref, SubjectPolicy p, String holder) {
+    ObjectNode d = policyJson(p);
+    d.put("ref", ref);
+    d.put("holder", holder);
+    return new Decision<>(List.of(new Event(POLICY_SET, d)), Set.of("subject:" + ref), p);
+  }
+
+  public Decision<String> decideAuditExported(String ref, String holder) {
+    ObjectNode d = Json.object();
+    d.put("ref", ref);
+    d.put("holder", holder);
+    return new Decision<>(List.of(new Event(AUDIT_EXPORTED, d)), Set.of("subject:" + ref), ref);
+  }
+
+  public Decision<SubjectPolicy> decideNamespacePolicy(
+      Namespace ns, SubjectPolicy p, String holder) {
+    ObjectNode d = policyJson(p);
+    d.put("holder", holder);
+    return new Decision<>(List.of(new Event(NS_POLICY_SET, d)), Set.of("ns-policy:" + ns), p);
+  }
+
+  /**
+   * Decides the event that records {@code intent} done: the records it erased, for its subject or
+   * for retention, with every affected subject's audit count now.
+   */
+  Decision<Integer> decideErased(Eraser.Intent intent) {
+    ObjectNode d = Json.object();
+    d.put("intent", intent.id());
+    intent.ref().ifPresent(r -> d.put("ref", r));
+    d.put("action", intent.action());
+    d.put("holder", intent.holder());
+    d.put("reason", intent.reason());
+    ArrayNode recs = d.putArray("records");
+    intent.records().forEach(recs::add);
+    ObjectNode counts = d.putObject("counts");
+    Set<String> affected = new LinkedHashSet<>();
+    intent.ref().ifPresent(affected::add);
+    intent.records().forEach(q -> affected.addAll(subjectsOf.getOrDefault(q, Set.of())));
+    for (String r : affected) {
+      Subject s = subjects.get(r);
+      counts.put(r, s == null ? 0 : s.auditEntries);
+    }
+    Set<String> keys = new LinkedHashSet<>();
+    affected.forEach(r -> keys.add("subject:" + r));
+    return new Decision<>(List.of(new Event(ERASED, d)), keys, intent.records().size());
+  }
+
+  private static ObjectNode policyJson(SubjectPolicy p) {
+    ObjectNode d = Json.object();
+    p.retainDays().ifPresent(v -> d.put("retain_days", v));
+    d.put("legal_hold", p.legalHold());
+    p.vertical().ifPresent(v -> d.put("vertical", v));
+    p.legalBasis().ifPresent(v -> d.put("legal_basis", v));
+    return d;
+  }
+
+  private static SubjectPolicy policyFrom(JsonNode d) {
+    return new SubjectPolicy(
+        d.has("retain_days") ? OptionalInt.of(d.path("retain_days").asInt()) : OptionalInt.empty(),
+        d.path("legal_hold").asBoolean(),
+        Optional.ofNullable(d.get("vertical")).map(JsonNode::asText),
+        Optional.ofNullable(d.get("legal_basis")).map(JsonNode::asText));
+  }
+
+  // ---------------------------------------------------------------- projection
+
+  @Override
+  public Runnable prepare(JournalEntry entry, List<Event> events) {
+    List<Runnable> steps = new ArrayList<>();
+    for (Event e : events) {
+      JsonNode d = e.data();
+      switch (e.type()) {
+        case POLICY_SET -> {
+          SubjectPolicy p = policyFrom(d);
+          String ref = d.path("ref").asText();
+          String holder = d.path("holder").asText();
+          steps.add(
+              () -> {
+                Subject s = subjects.computeIfAbsent(ref, k -> new Subject());
+                s.policy = p;
+                note(ref, s, entry, "legal:" + holder, "policy_set", List.of());
+              });
+        }
+        case NS_POLICY_SET -> {
+          SubjectPolicy p = policyFrom(d);
+          steps.add(() -> nsPolicies.put(entry.namespace(), p));
+        }
+        case ERASED -> steps.add(() -> applyErased(entry, d));
+        case AUDIT_EXPORTED -> {
+          String ref = d.path("ref").asText();
+          String holder = d.path("holder").asText();
+          steps.add(
+              () ->
+                  note(
+                      ref,
+                      subjects.computeIfAbsent(ref, k -> new Subject()),
+                      entry,
+                      "legal:" + holder,
+                      "legal_read:audit_export",
+                      List.of()));
+        }
+        default -> throw new IllegalStateException("unknown subjects event '" + e.type() + "'");
+      }
+    }
+    return () -> steps.forEach(Runnable::run);
+  }
+
+  private void applyErased(JournalEntry entry, JsonNode d) {
+    List<String> records = new ArrayList<>();
+    d.path("records").forEach(n -> records.add(n.asText()));
+    String action = d.path("action").asText();
+    String holder = d.path("holder").asText();
+    Optional<String> erasedRef = Optional.ofNullable(d.get("ref")).map(JsonNode::asText);
+    Set<String> gone = Set.copyOf(records);
+    completedIntents.add(d.path("intent").asText());
+    d.path("counts")
+        .fields()
+        .forEachRemaining(
+            c -> {
+              Subject s = subjects.computeIfAbsent(c.getKey(), k -> new Subject());
+              List<AuditEntry.Touched> touched = new ArrayList<>();
+              for (String q : records) {
+                Held h = s.records.remove(q);
+                if (h != null) {
+                  touched.add(new AuditEntry.Touched(h.kind, h.id, 0));
+                }
+              }
+              s.auditEntries = c.getValue().asLong();
+              if (erasedRef.isPresent() && erasedRef.get().equals(c.getKey())) {
+                s.erasure = new Erasure(entry.ts(), holder, records.size());
+              }
+              note(c.getKey(), s, entry, "legal:" + holder, action, touched);
+            });
+    gone.forEach(subjectsOf::remove);
+  }
+
+  @Override
+  public Runnable observe(JournalEntry entry) {
+    List<Object> found = null;
+    for (Event e : entry.events()) {
+      Layer l = layers.get(e.layer());
+      if (l instanceof SubjectRecords r) {
+        for (SubjectMention m : r.mentions(entry, e)) {
+          if (found == null) {
+            found = new ArrayList<>();
+          }
+          found.add(new Found(l.name(), e.type(), m));
+        }
+      } else if (e.type().equals(LEGAL_READ)) {
+        if (found == null) {
+          found = new ArrayList<>();
+        }
+        found.add(e.data());
+      }
+    }
+    if (found == null) {
+      return NOTHING;
+    }
+    List<Object> all = found;
+    return () -> record(entry, all);
+  }
+
+  private record Found(String layer, String type, SubjectMention mention) {}
+
+  /** What one batch did to each subject: the actions and records, for one audit entry each. */
+  private static final class Touches {
+    final Set<String> actions = new LinkedHashSet<>();
+    final List<AuditEntry.Touched> records = new ArrayList<>();
+    String actor;
+  }
+
+  private void record(JournalEntry entry, List<Object> found) {
+    Map<String, Touches> bySubject = new LinkedHashMap<>();
+    for (Object o : found) {
+      if (o instanceof Found f) {
+        SubjectMention m = f.mention();
+        String q = qualified(f.layer(), entry.namespace(), m.recordId());
+        Set<String> refs = new LinkedHashSet<>();
+        m.subjectIds().forEach(id -> refs.add(ref(id)));
+        refs.addAll(subjectsOf.getOrDefault(q, Set.of()));
+        m.inheritsFrom()
+            .ifPresent(p -> refs.addAll(subjectsOf.getOrDefault(f.layer() + "|" + p, Set.of())));
+        if (refs.isEmpty()) {
+          continue;
+        }
+        subjectsOf.computeIfAbsent(q, k -> new LinkedHashSet<>()).addAll(refs);
+        for (String ref : refs) {
+          Held h =
+              subjects
+                  .computeIfAbsent(ref, k -> new Subject())
+                  .records
+                  .computeIfAbsent(
+                      q, k -> new Held(f.layer(), m.kind(), entry.namespace(), m.recordId()));
+          if (h.versions.isEmpty() || h.versions.get(h.versions.size() - 1) != entry.seq()) {
+            h.versions.add(entry.seq());
+          }
+          h.last = entry.ts();
+          Touches t = bySubject.computeIfAbsent(ref, k -> new Touches());
+          t.actions.add(f.type());
+          t.actor = entry.actor();
+          t.records.add(new AuditEntry.Touched(m.kind(), m.recordId(), m.version()));
+        }
+      } else {
+        JsonNode read = (JsonNode) o;
+        for (JsonNode id : read.path("records")) {
+          for (String layer : recordLayers) {
+            String q = qualified(layer, entry.namespace(), id.asText());
+            for (String ref : subjectsOf.getOrDefault(q, Set.of())) {
+              Touches t = bySubject.computeIfAbsent(ref, k -> new Touches());
+              t.actions.add("legal_read:" + read.path("action").asText());
+              t.actor = "legal:" + read.path("holder").asText();
+              t.records.add(
+                  new AuditEntry.Touched(subjects.get(ref).records.get(q).kind, id.asText(), 0));
+            }
+          }
+        }
+      }
+    }
+    bySubject.forEach(
+        (ref, t) -> {
+          Subject s = subjects.get(ref);
+          note(ref, s, entry, t.actor, String.join(",", t.actions), t.records);
+        });
+  }
+
+  private void note(
+      String ref,
+      Subject s,
+      JournalEntry entry,
+      String actor,
+      String action,
+      List<AuditEntry.Touched> records) {
+    s.auditEntries++;
+    pending.add(
+        new AuditEntry(
+            ref,
+            s.auditEntries,
+            entry.seq(),
+            entry.ts(),
+            actor,
+            entry.namespace().value(),
+            action,
+            records));
+  }
+
+  @Override
+  public void applied(long appliedSeq) {
+    flush();
+  }
+
+  @Override
+  public void recovered(long appliedSeq) {
+    flush();
+  }
+
+  /** Writes pending audit entries; on failure keeps them for the next try and logs why. */
+  private void flush() {
+    if (audit == null) {
+      pending.clear();
+      return;
+    }
+    int done = 0;
+    try {
+      for (AuditEntry e : pending) {
+        audit.append(e);
+        done++;
+      }
+    } catch (IOException | RuntimeException e) {
+      LOG.log(
+          System.Logger.Level.WARNING,
+          "subject audit log: "
+              + (pending.size() - done)
+              + " entries not written yet, retried after the next write: "
+              + e.getMessage());
+    }
+    pending.subList(0, done).clear();
+  }
+
+  /** Rotates the audit key: a new key signs from now on, each chain records the rotation. */
+  String[] rotateKey() throws IOException {
+    flush();
+    String[] ids = keys.rotate();
+    audit.rotated(ids[0], ids[1]);
+    audit.force();
+    return ids;
+  }
+
+  // ---------------------------------------------------------------- snapshots
+
+  @Override
+  public Iterable<String> capture() {
+    if (audit != null) {
+      flush();
+      try {
+        audit.force(); // the snapshot ends replay of these batches: their entries must be on disk
+      } catch (IOException e) {
+        throw new dev.loci.StorageException("cannot force the audit logs: " + e.getMessage(), e);
+      }
+    }
+    List<String> out = new ArrayList<>();
+    subjects.forEach(
+        (ref, s) -> {
+          ObjectNode n = Json.object();
+          n.put("record", "subject");
+          n.put("ref", ref);
+          n.set("policy", policyJson(s.policy));
+          n.put("audit_entries", s.auditEntries);
+          if (s.erasure != null) {
+            ObjectNode er = n.putObject("erasure");
+            er.put("at", Timestamps.format(s.erasure.at()));
+            er.put("holder", s.erasure.holder());
+            er.put("records", s.erasure.records());
+          }
+          ArrayNode recs = n.putArray("records");
+          s.records.forEach(
+              (q, h) -> {
+                ObjectNode r = recs.addObject();
+                r.put("layer", h.layer);
+                r.put("kind", h.kind);
+                r.put("ns", h.ns.value());
+                r.put("id", h.id);
+                ArrayNode v = r.putArray("versions");
+                h.versions.forEach(v::add);
+                r.put("last", Timestamps.format(h.last));
+              });
+          out.add(Json.write(n));
+        });
+    completedIntents.forEach(
+        id -> {
+          ObjectNode n = Json.object();
+          n.put("record", "erasure_done");
+          n.put("intent", id);
+          out.add(Json.write(n));
+        });
+    nsPolicies.forEach(
+        (ns, p) -> {
+          ObjectNode n = Json.object();
+          n.put("record", "ns_policy");
+          n.put("ns", ns.value());
+          n.set("policy", policyJson(p));
+          out.add(Json.write(n));
+        });
+    return out;
+  }
+
+  @Override
+  public void restore(String record, int version) {
+    JsonNode n = SnapshotRecords.read(Json.MAPPER, NAME, record, version, 1);
+    switch (n.path("record").asText()) {
+      case "subject" -> {
+        String ref = n.path("ref").asText();
+        Subject s = subjects.computeIfAbsent(ref, k -> new Subject());
+        s.policy = policyFrom(n.path("policy"));
+        s.auditEntries = n.path("audit_entries").asLong();
+        JsonNode er = n.get("erasure");
+        if (er != null) {
+          s.erasure =
+              new Erasure(
+                  Timestamps.parse(er.path("at").asText()),
+                  er.path("holder").asText(),
+                  er.path("records").asInt());
+        }
+        for (JsonNode r : n.path("records")) {
+          Namespace ns = Namespace.of(r.path("ns").asText());
+          Held h =
+              new Held(
+                  r.path("layer").asText(), r.path("kind").asText(), ns, r.path("id").asText());
+          r.path("versions").forEach(v -> h.versions.add(v.asLong()));
+          h.last = Timestamps.parse(r.path("last").asText());
+          String q = qualified(h.layer, ns, h.id);
+          s.records.put(q, h);
+          subjectsOf.computeIfAbsent(q, k -> new LinkedHashSet<>()).add(ref);
+        }
+      }
+      case "erasure_done" -> completedIntents.add(n.path("intent").asText());
+      case "ns_policy" ->
+          nsPolicies.put(Namespace.of(n.path("ns").asText()), policyFrom(n.path("policy")));
+      default -> throw new IllegalArgumentException("unknown subjects snapshot record: " + record);
+    }
+  }
+
+  @Override
+  public void clear() {
+    subjects.clear();
+    subjectsOf.clear();
+    nsPolicies.clear();
+    pending.clear();
+    completedIntents.clear();
+  }
+
+  @Override
+  public void close(long appliedSeq) {
+    if (audit != null) {
+      if (appliedSeq >= 0) {
+        flush();
+        try {
+          audit.force();
+        } catch (IOException e) {
+          LOG.log(System.Logger.Level.WARNING, "cannot force the audit logs: " + e.getMessage());
+        }
+      }
+      audit.close();
+    }
+  }
+}
