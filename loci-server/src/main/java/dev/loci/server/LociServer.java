@@ -13,9 +13,11 @@ import dev.loci.server.internal.Metrics;
 import dev.loci.server.internal.OpsRoutes;
 import dev.loci.server.internal.PathwayRoutes;
 import dev.loci.server.internal.RecallRoutes;
+import dev.loci.server.internal.SubjectRoutes;
 import dev.loci.server.internal.TraceRoutes;
 import dev.loci.server.spi.Route;
 import dev.loci.server.spi.RouteSet;
+import dev.loci.subjects.Subjects;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.nio.file.Path;
@@ -81,7 +83,8 @@ public final class LociServer implements AutoCloseable {
         new TraceRoutes(loci.traces()),
         new PathwayRoutes(PathwayMemory.of(loci)),
         new RecallRoutes(RecallMemory.of(loci, embeddings)),
-        new GovernRoutes(GovernedMemory.of(loci)));
+        new GovernRoutes(GovernedMemory.of(loci)),
+        new SubjectRoutes(Subjects.of(loci), java.time.Clock.systemUTC()));
   }
 
   /** The port the server listens on (the one chosen when the configuration said 0). */

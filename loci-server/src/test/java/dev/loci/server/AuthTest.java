@@ -54,7 +54,11 @@ class AuthTest {
               "POST /v1/ns/{ns}/ingest",
               "{\"pack\":\"markdown:contract\",\"documents\":[{\"path\":\"terms.md\","
                   + "\"text\":\"1. The buyer pays within 30 days.\"}]}"),
-          Map.entry("POST /v1/ns/{ns}/recall", "{\"query\":\"alpha\",\"mode\":\"lexical\"}"));
+          Map.entry("POST /v1/ns/{ns}/recall", "{\"query\":\"alpha\",\"mode\":\"lexical\"}"),
+          Map.entry("POST /v1/ns/{ns}/subjects/{subject_id}/erase", "{\"reason\":\"request 1\"}"),
+          Map.entry("PUT /v1/ns/{ns}/subjects/{subject_id}/policy", "{\"legal_hold\":true}"),
+          Map.entry("PUT /v1/ns/{ns}/retention", "{\"retain_days\":3650}"),
+          Map.entry("POST /v1/ns/{ns}/retention/sweep", "{\"dry_run\":true}"));
 
   /** The query string a route's sample request sends, by "METHOD path". */
   private static final Map<String, String> SAMPLE_QUERIES =
@@ -65,6 +69,9 @@ class AuthTest {
           EDGE_KEY,
           "DELETE /v1/ns/{ns}/edges",
           EDGE_KEY);
+
+  /** The subject the sample requests to subject routes name. */
+  private static final String SUBJECT = "subj-7";
 
   @TempDir Path dir;
   private ServerFixture http;
@@ -132,6 +139,7 @@ class AuthTest {
     GovernedMemory gov = GovernedMemory.of(http.server.loci());
     Namespace ns = Namespace.of(NS);
     Reviewer reviewer = new Reviewer("setup");
+    gov.propose(ns, draft("the subject").withSubjects(List.of(SUBJECT)));
     String m = "/v1/ns/{ns}/memories/{memory_id}";
     String c = "/v1/ns/{ns}/candidates/{memory_id}";
     for (String key :
@@ -233,6 +241,7 @@ class AuthTest {
                     "{conflict_id}",
                     existing ? governIds.getOrDefault(key, "-") : "no-such-conflict")
                 .replace("{key}", existing ? governIds.getOrDefault(key, "k-new") : "no-such-key")
+                .replace("{subject_id}", existing ? SUBJECT : "no-such-subject")
             + SAMPLE_QUERIES.getOrDefault(key, "");
     Optional<String> body =
         route.takesBody()
@@ -322,7 +331,13 @@ class AuthTest {
             "DELETE /v1/ns/{ns}/nodes/{id}",
             "DELETE /v1/ns/{ns}/edges",
             "POST /v1/ns/{ns}/ingest",
-            "POST /v1/ns/{ns}/recall");
+            "POST /v1/ns/{ns}/recall",
+            "GET /v1/ns/{ns}/subjects/{subject_id}",
+            "GET /v1/ns/{ns}/subjects/{subject_id}/audit",
+            "POST /v1/ns/{ns}/subjects/{subject_id}/erase",
+            "PUT /v1/ns/{ns}/subjects/{subject_id}/policy",
+            "PUT /v1/ns/{ns}/retention",
+            "POST /v1/ns/{ns}/retention/sweep");
     assertThat(checked).hasSize(http.server.routes().size());
   }
 
@@ -439,7 +454,12 @@ class AuthTest {
       List<String> legalRoutes = new ArrayList<>();
       for (Route route : open.server.routes()) {
         if (route.role().equals(Optional.of(Role.LEGAL))) {
-          String path = route.path().replace("{ns}", NS).replace("{uid}", "any");
+          String path =
+              route
+                  .path()
+                  .replace("{ns}", NS)
+                  .replace("{uid}", "any")
+                  .replace("{subject_id}", "any");
           Reply r = open.send(route.method().name(), path, Optional.empty(), Optional.empty());
           HttpApiTest.assertProblem(r, 403, "forbidden");
           assertThat(r.json().get("detail").asText()).contains("requires a legal credential");
@@ -450,7 +470,12 @@ class AuthTest {
           .containsExactlyInAnyOrder(
               "GET /v1/ns/{ns}/traces/{uid}/history",
               "GET /v1/ns/{ns}/pathway-traces/{uid}/versions",
-              "GET /v1/ns/{ns}/pathway-state");
+              "GET /v1/ns/{ns}/pathway-state",
+              "GET /v1/ns/{ns}/subjects/{subject_id}/audit",
+              "POST /v1/ns/{ns}/subjects/{subject_id}/erase",
+              "PUT /v1/ns/{ns}/subjects/{subject_id}/policy",
+              "PUT /v1/ns/{ns}/retention",
+              "POST /v1/ns/{ns}/retention/sweep");
       assertThat(open.get("/v1/ns/" + NS + "/pathway-stats").status()).isEqualTo(200);
     }
   }

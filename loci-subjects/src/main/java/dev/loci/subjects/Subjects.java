@@ -183,6 +183,11 @@ public final class Subjects {
    * it. A legal hold on any subject a record names keeps it.
    */
   public SweepReport sweep(Instant now, boolean dryRun) {
-    return SubjectAccess.sweep(loci, layer, now, dryRun);
+    return SubjectAccess.sweep(loci, layer, Optional.empty(), now, dryRun);
+  }
+
+  /** {@link #sweep(Instant, boolean)} limited to the records in the namespaces of {@code scope}. */
+  public SweepReport sweep(NamespaceScope scope, Instant now, boolean dryRun) {
+    return SubjectAccess.sweep(loci, layer, Optional.of(scope), now, dryRun);
   }
 }

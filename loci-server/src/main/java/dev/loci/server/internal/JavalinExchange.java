@@ -134,6 +134,11 @@ final class JavalinExchange implements Exchange {
   }
 
   @Override
+  public boolean reads(NamespaceScope scope) {
+    return principal.covers(scope);
+  }
+
+  @Override
   public LegalCapability legal(String field) {
     return principal
         .credential()

@@ -88,6 +88,12 @@ public interface Exchange {
    */
   boolean allows(Role role);
 
+  /**
+   * Returns true if the credential may read every namespace of {@code scope} (always true on a
+   * server with no credential configured).
+   */
+  boolean reads(NamespaceScope scope);
+
   /** Sets a response header. */
   void responseHeader(String name, String value);
 

@@ -118,7 +118,8 @@ public final class SubjectAccess {
   }
 
   /** The retention sweep. */
-  public static SweepReport sweep(Loci loci, SubjectLayer layer, Instant now, boolean dryRun) {
+  public static SweepReport sweep(
+      Loci loci, SubjectLayer layer, Optional<NamespaceScope> scope, Instant now, boolean dryRun) {
     List<Expiry> expired = new ArrayList<>();
     int[] held = {0};
     loci.executor()
@@ -129,11 +130,13 @@ public final class SubjectAccess {
               all.values()
                   .forEach(
                       list ->
-                          list.forEach(
-                              r ->
-                                  byKey.putIfAbsent(
-                                      SubjectLayer.qualified(r.layer(), r.namespace(), r.id()),
-                                      r)));
+                          list.stream()
+                              .filter(r -> scope.map(x -> x.contains(r.namespace())).orElse(true))
+                              .forEach(
+                                  r ->
+                                      byKey.putIfAbsent(
+                                          SubjectLayer.qualified(r.layer(), r.namespace(), r.id()),
+                                          r)));
               byKey.forEach(
                   (q, r) -> {
                     Set<String> refs = layer.subjectsOf(q);

@@ -19,6 +19,7 @@ import dev.loci.subjects.Erasure;
 import dev.loci.subjects.HeldRecord;
 import dev.loci.subjects.SubjectManifest;
 import dev.loci.subjects.SubjectPolicy;
+import dev.loci.subjects.SubjectsWire;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -241,7 +242,7 @@ public final class SubjectLayer implements Layer, BatchObserver {
   // ---------------------------------------------------------------- decisions
 
   public Decision<SubjectPolicy> decidePolicy(String ref, SubjectPolicy p, String holder) {
-    ObjectNode d = policyJson(p);
+    ObjectNode d = SubjectsWire.policy(p);
     d.put("ref", ref);
     d.put("holder", holder);
     return new Decision<>(List.of(new Event(POLICY_SET, d)), Set.of("subject:" + ref), p);
@@ -256,7 +257,7 @@ public final class SubjectLayer implements Layer, BatchObserver {
 
   public Decision<SubjectPolicy> decideNamespacePolicy(
       Namespace ns, SubjectPolicy p, String holder) {
-    ObjectNode d = policyJson(p);
+    ObjectNode d = SubjectsWire.policy(p);
     d.put("holder", holder);
     return new Decision<>(List.of(new Event(NS_POLICY_SET, d)), Set.of("ns-policy:" + ns), p);
   }
@@ -285,15 +286,6 @@ public final class SubjectLayer implements Layer, BatchObserver {
     Set<String> keys = new LinkedHashSet<>();
     affected.forEach(r -> keys.add("subject:" + r));
     return new Decision<>(List.of(new Event(ERASED, d)), keys, intent.records().size());
-  }
-
-  private static ObjectNode policyJson(SubjectPolicy p) {
-    ObjectNode d = Json.object();
-    p.retainDays().ifPresent(v -> d.put("retain_days", v));
-    d.put("legal_hold", p.legalHold());
-    p.vertical().ifPresent(v -> d.put("vertical", v));
-    p.legalBasis().ifPresent(v -> d.put("legal_basis", v));
-    return d;
   }
 
   private static SubjectPolicy policyFrom(JsonNode d) {
@@ -545,7 +537,7 @@ public final class SubjectLayer implements Layer, BatchObserver {
           ObjectNode n = Json.object();
           n.put("record", "subject");
           n.put("ref", ref);
-          n.set("policy", policyJson(s.policy));
+          n.set("policy", SubjectsWire.policy(s.policy));
           n.put("audit_entries", s.auditEntries);
           if (s.erasure != null) {
             ObjectNode er = n.putObject("erasure");
@@ -579,7 +571,7 @@ public final class SubjectLayer implements Layer, BatchObserver {
           ObjectNode n = Json.object();
           n.put("record", "ns_policy");
           n.put("ns", ns.value());
-          n.set("policy", policyJson(p));
+          n.set("policy", SubjectsWire.policy(p));
           out.add(Json.write(n));
         });
     return out;
