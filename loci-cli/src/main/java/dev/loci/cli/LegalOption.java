@@ -49,11 +49,20 @@ final class LegalOption {
    *     token was given, or it is not a legal token of the configuration that covers {@code scope}
    */
   LegalCapability capability(LociCommand command, NamespaceScope scope, String why) {
+    return capability(
+        command,
+        Optional.of(scope),
+        why + " returns superseded versions, which may carry personal data");
+  }
+
+  /**
+   * The capability of the given token, which must cover {@code scope} when present; {@code why}
+   * says what needs it, in the error when no token was given.
+   */
+  LegalCapability capability(LociCommand command, Optional<NamespaceScope> scope, String why) {
     if (!given()) {
       throw command.usageError(
-          why
-              + " returns superseded versions, which may carry personal data: pass --legal-token"
-              + " (or LOCI_LEGAL_TOKEN) with a token of the legal role");
+          why + ": pass --legal-token (or LOCI_LEGAL_TOKEN) with a token of the legal role");
     }
     Path file = config.orElse(command.main().dataDir().resolve(ConfigFile.NAME));
     ServerConfig cfg = ConfigFile.load(file);
@@ -68,9 +77,9 @@ final class LegalOption {
                   + c.role().label()
                   + " role, not legal");
         }
-        if (!c.covers(scope)) {
+        if (scope.isPresent() && !c.covers(scope.get())) {
           throw command.usageError(
-              "--legal-token: token " + c.id() + " does not cover namespace " + scope);
+              "--legal-token: token " + c.id() + " does not cover namespace " + scope.get());
         }
         return new LegalCapability(c.id());
       }

@@ -49,6 +49,9 @@ import picocli.CommandLine.ScopeType;
       RecallCommands.Demo.class,
       InteropCommands.Import.class,
       InteropCommands.Export.class,
+      SubjectCommands.Subject.class,
+      SubjectCommands.Audit.class,
+      SubjectCommands.Retention.class,
       AdminCommands.Verify.class,
       AdminCommands.Compact.class,
       BenchCommands.class

@@ -93,6 +93,12 @@ public final class Subjects {
     return engine.read(() -> layer.manifest(id, scope));
   }
 
+  /** What is held about subject {@code id} in every namespace. */
+  public SubjectManifest manifest(String id) {
+    checkId(id, "subject_id");
+    return engine.read(() -> layer.manifest(id, ns -> true));
+  }
+
   /**
    * Sets subject {@code id}'s policy (retention, legal hold, vertical, legal basis); recorded in
    * the subject's audit log with {@code legal}'s holder.

@@ -182,13 +182,20 @@ public final class SubjectLayer implements Layer, BatchObserver {
 
   /** The manifest of subject {@code id}, limited to the records in {@code scope}. */
   public SubjectManifest manifest(String id, NamespaceScope scope) {
+    return manifest(id, scope::contains);
+  }
+
+  /**
+   * The manifest of subject {@code id}, limited to the records in namespaces {@code in} accepts.
+   */
+  public SubjectManifest manifest(String id, java.util.function.Predicate<Namespace> in) {
     Subject s = subjects.get(ref(id));
     if (s == null) {
       return new SubjectManifest(
           id, List.of(), SubjectPolicy.NONE, Optional.empty(), Optional.empty(), 0);
     }
     List<HeldRecord> held =
-        s.records.values().stream().filter(h -> scope.contains(h.ns)).map(Held::view).toList();
+        s.records.values().stream().filter(h -> in.test(h.ns)).map(Held::view).toList();
     Optional<String> vertical = s.policy.vertical();
     for (int i = 0; vertical.isEmpty() && i < held.size(); i++) {
       vertical = namespacePolicy(held.get(i).namespace()).vertical();
