@@ -64,8 +64,20 @@ final class ServerCommands {
         description = "The port to listen on, 0 for any (default: loci.toml's, else 7070).")
     Optional<Integer> port = Optional.empty();
 
+    @Option(
+        names = "--retention-sweep-hours",
+        paramLabel = "HOURS",
+        defaultValue = "24",
+        description =
+            "How often to erase subject records past their retention, in hours; 0 never"
+                + " (default: ${DEFAULT-VALUE}).")
+    int sweepHours;
+
     @Override
     public Integer call() throws InterruptedException {
+      if (sweepHours < 0) {
+        throw usageError("--retention-sweep-hours: expected 0 or more, found " + sweepHours);
+      }
       Path configFile = config.resolve(main());
       ServerConfig cfg = ConfigFile.load(configFile);
       if (host.isPresent()) {
@@ -82,6 +94,7 @@ final class ServerCommands {
               .config(cfg)
               .configFile(configFile)
               .embeddings(opened -> embedding.open(opened.dataDir()))
+              .retentionSweepEvery(java.time.Duration.ofHours(sweepHours))
               .accessLog(
                   line -> {
                     synchronized (out) {

@@ -13,6 +13,7 @@ import dev.loci.server.internal.Metrics;
 import dev.loci.server.internal.OpsRoutes;
 import dev.loci.server.internal.PathwayRoutes;
 import dev.loci.server.internal.RecallRoutes;
+import dev.loci.server.internal.RetentionSweeper;
 import dev.loci.server.internal.SubjectRoutes;
 import dev.loci.server.internal.TraceRoutes;
 import dev.loci.server.spi.Route;
@@ -21,6 +22,7 @@ import dev.loci.subjects.Subjects;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -49,7 +51,7 @@ public final class LociServer implements AutoCloseable {
   private final List<Route> routes;
   private final String host;
   private final Optional<ConfigWatcher> watcher;
-  private final Optional<AutoCloseable> embeddings;
+  private final List<AutoCloseable> owned;
   private final Object stopLock = new Object();
   private boolean stopped;
 
@@ -59,13 +61,13 @@ public final class LociServer implements AutoCloseable {
       List<Route> routes,
       String host,
       Optional<ConfigWatcher> watcher,
-      Optional<AutoCloseable> embeddings) {
+      List<AutoCloseable> owned) {
     this.loci = loci;
     this.pipeline = pipeline;
     this.routes = routes;
     this.host = host;
     this.watcher = watcher;
-    this.embeddings = embeddings;
+    this.owned = owned;
   }
 
   /** Starts configuring a server over the data directory {@code loci} will open. */
@@ -84,7 +86,7 @@ public final class LociServer implements AutoCloseable {
         new PathwayRoutes(PathwayMemory.of(loci)),
         new RecallRoutes(RecallMemory.of(loci, embeddings)),
         new GovernRoutes(GovernedMemory.of(loci)),
-        new SubjectRoutes(Subjects.of(loci), java.time.Clock.systemUTC()));
+        new SubjectRoutes(Subjects.of(loci), Clock.systemUTC()));
   }
 
   /** The port the server listens on (the one chosen when the configuration said 0). */
@@ -150,7 +152,7 @@ public final class LociServer implements AutoCloseable {
         pipeline.stop();
       } finally {
         try {
-          closeQuietly(embeddings);
+          owned.forEach(LociServer::closeQuietly);
           loci.close();
         } finally {
           stopped = true;
@@ -164,15 +166,12 @@ public final class LociServer implements AutoCloseable {
    * Closes {@code resource} if present. What the server opens this way is derived state (a vector
    * cache), whose loss costs recomputation, so a failure to close it does not stop the shutdown.
    */
-  private static void closeQuietly(Optional<AutoCloseable> resource) {
-    resource.ifPresent(
-        r -> {
-          try {
-            r.close();
-          } catch (Exception e) {
-            // nothing left to do with it
-          }
-        });
+  private static void closeQuietly(AutoCloseable resource) {
+    try {
+      resource.close();
+    } catch (Exception e) {
+      // nothing left to do with it
+    }
   }
 
   /** Configures and starts a {@link LociServer}; not thread-safe. */
@@ -188,6 +187,7 @@ public final class LociServer implements AutoCloseable {
     private Function<Loci, EmbeddingProvider> embeddings =
         opened -> HashingEmbeddingProvider.create();
     private boolean ownsEmbeddings;
+    private Duration sweepEvery = Duration.ofDays(1);
 
     private Builder(Loci.Builder loci) {
       this.loci = Objects.requireNonNull(loci, "loci");
@@ -259,6 +259,20 @@ public final class LociServer implements AutoCloseable {
       return this;
     }
 
+    /**
+     * How often the retention sweep erases subject records past their retention (see {@link
+     * Subjects#sweep}); default daily, {@link Duration#ZERO} never (then only {@code POST
+     * retention/sweep} or {@code loci retention sweep} runs it).
+     */
+    public Builder retentionSweepEvery(Duration every) {
+      if (every.isNegative()) {
+        throw new IllegalArgumentException(
+            "retentionSweepEvery: expected zero or more, found " + every);
+      }
+      this.sweepEvery = every;
+      return this;
+    }
+
     /** How long {@link #close()} waits for requests in flight; default 30 s. */
     public Builder drain(Duration drain) {
       this.drain = Objects.requireNonNull(drain, "drain");
@@ -274,11 +288,11 @@ public final class LociServer implements AutoCloseable {
       checkSafeBind();
       Metrics metrics = new Metrics();
       Loci opened = loci.appendListener(metrics::journalAppend).open();
-      Optional<AutoCloseable> owned = Optional.empty();
+      List<AutoCloseable> owned = new ArrayList<>();
       try {
         EmbeddingProvider provider = embeddings.apply(opened);
         if (ownsEmbeddings && provider instanceof AutoCloseable closeable) {
-          owned = Optional.of(closeable);
+          owned.add(closeable);
         }
         List<Route> routes = new ArrayList<>(new OpsRoutes(opened, metrics).routes());
         standardRoutes(opened, provider).forEach(set -> routes.addAll(set.routes()));
@@ -292,10 +306,14 @@ public final class LociServer implements AutoCloseable {
           watcher.ifPresent(ConfigWatcher::close);
           throw e;
         }
-        return new LociServer(opened, pipeline, List.copyOf(routes), config.host(), watcher, owned);
+        if (!sweepEvery.isZero()) {
+          owned.add(0, RetentionSweeper.start(Subjects.of(opened), sweepEvery, Clock.systemUTC()));
+        }
+        return new LociServer(
+            opened, pipeline, List.copyOf(routes), config.host(), watcher, List.copyOf(owned));
       } catch (RuntimeException e) {
         try {
-          closeQuietly(owned);
+          owned.forEach(LociServer::closeQuietly);
           opened.close();
         } catch (RuntimeException cleanup) {
           e.addSuppressed(cleanup);
