@@ -121,6 +121,16 @@ public final class Loci implements AutoCloseable {
     return engine.eraseRecords(idsByLayer);
   }
 
+  /** The check every boundary that would send content off the machine must pass. */
+  public Egress egress() {
+    return new Egress(
+        engine,
+        layers.stream()
+            .filter(l -> l instanceof dev.loci.spi.EgressPolicy)
+            .map(l -> (dev.loci.spi.EgressPolicy) l)
+            .toList());
+  }
+
   /** The actor recorded as the author of writes made through this instance's facades. */
   public String actor() {
     return actor;

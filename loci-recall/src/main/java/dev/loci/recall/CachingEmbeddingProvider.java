@@ -125,6 +125,12 @@ public final class CachingEmbeddingProvider implements EmbeddingProvider, AutoCl
     }
   }
 
+  /** Local when the model it caches is: a miss sends the text to it. */
+  @Override
+  public boolean local() {
+    return delegate.local();
+  }
+
   @Override
   public String modelId() {
     return delegate.modelId();

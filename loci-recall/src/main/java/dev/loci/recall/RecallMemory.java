@@ -1,5 +1,6 @@
 package dev.loci.recall;
 
+import dev.loci.Egress;
 import dev.loci.InvalidRequestException;
 import dev.loci.LegalCapability;
 import dev.loci.LegalReads;
@@ -78,6 +79,7 @@ public final class RecallMemory {
   private final EmbeddingProvider embeddings;
   private final LegalReads legalReads;
   private final IngestLimits limits;
+  private final Egress egress;
 
   private RecallMemory(
       CommandExecutor engine,
@@ -85,7 +87,9 @@ public final class RecallMemory {
       String actor,
       EmbeddingProvider embeddings,
       LegalReads legalReads,
-      IngestLimits limits) {
+      IngestLimits limits,
+      Egress egress) {
+    this.egress = egress;
     this.engine = engine;
     this.layer = layer;
     this.actor = actor;
@@ -97,7 +101,13 @@ public final class RecallMemory {
   /** The same memory, with {@code limits} on what one ingest may write. */
   public RecallMemory withIngestLimits(IngestLimits limits) {
     return new RecallMemory(
-        engine, layer, actor, embeddings, legalReads, Objects.requireNonNull(limits, "limits"));
+        engine,
+        layer,
+        actor,
+        embeddings,
+        legalReads,
+        Objects.requireNonNull(limits, "limits"),
+        egress);
   }
 
   /**
@@ -120,7 +130,13 @@ public final class RecallMemory {
           return null;
         });
     return new RecallMemory(
-        engine, layer, loci.actor(), embeddings, loci.legalReads(), IngestLimits.defaults());
+        engine,
+        layer,
+        loci.actor(),
+        embeddings,
+        loci.legalReads(),
+        IngestLimits.defaults(),
+        loci.egress());
   }
 
   /** The same memory, recording {@code actor} as the author of its writes. */
@@ -129,7 +145,7 @@ public final class RecallMemory {
     if (actor.isBlank()) {
       throw new IllegalArgumentException("actor must not be blank");
     }
-    return new RecallMemory(engine, layer, actor, embeddings, legalReads, limits);
+    return new RecallMemory(engine, layer, actor, embeddings, legalReads, limits, egress);
   }
 
   /** The embedding provider recall uses. */
@@ -144,7 +160,9 @@ public final class RecallMemory {
     Objects.requireNonNull(node, "node");
     RecordVersion<MemoryNode> v =
         write(ns, List.of(node), List.of(), List.of(), List.of()).nodes().get(node.id());
-    embedPending(ns, Progress.NONE, false);
+    if (mayEmbed(ns)) {
+      embedPending(ns, Progress.NONE, false);
+    }
     return v;
   }
 
@@ -536,6 +554,26 @@ public final class RecallMemory {
     return embedPending(ns, progress, true);
   }
 
+  /**
+   * Whether {@code ns}'s content may go to the model: a write in a namespace that must stay local
+   * still succeeds, unembedded, and only recall that needs the remote model is refused.
+   */
+  private boolean mayEmbed(Namespace ns) {
+    try {
+      checkEgress(ns);
+      return true;
+    } catch (dev.loci.EgressRefusedException e) {
+      return false;
+    }
+  }
+
+  /** Refuses to send {@code ns}'s content to a remote model when a policy keeps it local. */
+  private void checkEgress(Namespace ns) {
+    if (!embeddings.local()) {
+      egress.check(ns, List.of(), "the remote embedding model " + embeddings.modelId());
+    }
+  }
+
   private static <T> List<T> slice(List<T> list, int from, int to, int offset) {
     int a = Math.max(0, Math.min(list.size(), from - offset));
     int b = Math.max(0, Math.min(list.size(), to - offset));
@@ -684,6 +722,7 @@ public final class RecallMemory {
     Objects.requireNonNull(query, "query");
     Optional<float[]> vector = Optional.empty();
     if (query.mode() != RecallMode.LEXICAL) {
+      checkEgress(ns);
       embedPending(ns, Progress.NONE, false);
       vector = Optional.of(RecallLayer.checked(embeddings, embeddings.embedQuery(query.text())));
     }
@@ -703,6 +742,7 @@ public final class RecallMemory {
    * the next call).
    */
   private int embedPending(Namespace ns, Progress progress, boolean untilNone) {
+    checkEgress(ns);
     int done = 0;
     while (true) {
       List<RecallLayer.Missing> missing =

@@ -47,8 +47,9 @@ import java.util.Optional;
  * regardless. {@link #sweep} erases (as above) every subject record past its retention.
  *
  * <p><b>Verticals</b>: a subject or namespace marked with a vertical whose policy is local-only
- * ({@code healthcare}) never has its content sent off the machine: {@link Loci#checkEgress}
- * refuses.
+ * ({@code healthcare}) never has its content sent off the machine: {@link Loci#egress} refuses
+ * (checked today where recall would send content to an embedding model that declares itself
+ * remote).
  *
  * <p>Reading manifests and policies needs no capability beyond the caller's own scope; everything
  * that returns audit entries, changes retention or erases takes a {@link LegalCapability} whose

@@ -12,6 +12,15 @@ import java.util.List;
  * #modelId()}, so two providers with different vectors must have different ids.
  */
 public interface EmbeddingProvider {
+  /**
+   * Whether the model runs on this machine, so that texts never leave it; true by default. A
+   * provider that calls a remote service must say false: then recall asks {@link dev.loci.Egress}
+   * before sending it the content of a namespace, and a local-only vertical (healthcare) refuses.
+   */
+  default boolean local() {
+    return true;
+  }
+
   /** Identifies the model and its version, for example {@code hashing-384-v1}. */
   String modelId();
 

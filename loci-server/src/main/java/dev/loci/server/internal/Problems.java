@@ -3,6 +3,7 @@ package dev.loci.server.internal;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.loci.ConflictException;
+import dev.loci.EgressRefusedException;
 import dev.loci.InvalidRequestException;
 import dev.loci.LimitExceededException;
 import dev.loci.NotFoundException;
@@ -40,6 +41,10 @@ final class Problems {
           "the journal cannot take writes now and nothing of this request was written; retry after"
               + " the Retry-After seconds",
           Optional.empty());
+    }
+    if (e instanceof EgressRefusedException ere) {
+      return new HttpProblem(
+          403, "egress-refused", "Egress refused", ere.getMessage(), Optional.empty());
     }
     if (e instanceof LimitExceededException lee) {
       return new HttpProblem(

@@ -9,6 +9,7 @@ import dev.loci.internal.Json;
 import dev.loci.internal.Timestamps;
 import dev.loci.spi.BatchObserver;
 import dev.loci.spi.Decision;
+import dev.loci.spi.EgressPolicy;
 import dev.loci.spi.Event;
 import dev.loci.spi.JournalEntry;
 import dev.loci.spi.Layer;
@@ -53,7 +54,7 @@ import java.util.Set;
  * each affected subject's audit count at that point, so that a replay of the scrubbed journal lands
  * on the same counts).
  */
-public final class SubjectLayer implements Layer, BatchObserver {
+public final class SubjectLayer implements Layer, BatchObserver, EgressPolicy {
   /** The layer's name and event prefix. */
   public static final String NAME = "subjects";
 
@@ -213,6 +214,26 @@ public final class SubjectLayer implements Layer, BatchObserver {
       }
     }
     return SubjectPolicy.NONE;
+  }
+
+  /** The verticals whose content never leaves the machine. */
+  public static final Set<String> LOCAL_ONLY = Set.of("healthcare");
+
+  @Override
+  public Optional<String> refusal(Namespace ns, java.util.Collection<String> subjectIds) {
+    Optional<String> v = namespacePolicy(ns).vertical();
+    if (v.isPresent() && LOCAL_ONLY.contains(v.get())) {
+      return Optional.of(
+          "namespace " + ns + " belongs to the " + v.get() + " vertical, which stays local");
+    }
+    for (String id : subjectIds) {
+      Optional<String> sv = subjectPolicy(ref(id)).vertical();
+      if (sv.isPresent() && LOCAL_ONLY.contains(sv.get())) {
+        return Optional.of(
+            "a subject it names belongs to the " + sv.get() + " vertical, which stays local");
+      }
+    }
+    return Optional.empty();
   }
 
   /** The policy of the subject with reference {@code ref}. */
