@@ -664,6 +664,7 @@ public final class Engine implements CommandExecutor, AutoCloseable {
    * @return how many journal batches were rewritten
    * @throws IllegalArgumentException if a named layer holds no subject records
    * @throws StorageException if the journal cannot be rewritten
+   * @throws dev.loci.ConflictException if the journal keeps no rewritable batches (PostgreSQL)
    */
   public long eraseRecords(Map<String, Set<String>> idsByLayer) {
     Map<String, SubjectRecords> holders = new LinkedHashMap<>();
@@ -678,19 +679,7 @@ public final class Engine implements CommandExecutor, AutoCloseable {
     snapshotLock.lock();
     combiner.lock();
     try {
-      long rewritten =
-          journal.rewrite(
-              entry -> {
-                List<Event> out = new ArrayList<>(entry.events().size());
-                boolean changed = false;
-                for (Event e : entry.events()) {
-                  SubjectRecords r = holders.get(e.layer());
-                  Event scrubbed = r == null ? e : r.scrub(entry, e, idsByLayer.get(e.layer()));
-                  changed |= scrubbed != e;
-                  out.add(scrubbed);
-                }
-                return changed ? Optional.of(out) : Optional.empty();
-              });
+      long rewritten = rewrite(holders, idsByLayer);
       stateLock.writeLock().lock();
       try {
         holders.forEach((name, r) -> r.erase(idsByLayer.get(name)));
@@ -706,6 +695,26 @@ public final class Engine implements CommandExecutor, AutoCloseable {
       combiner.unlock();
       snapshotLock.unlock();
       handOver();
+    }
+  }
+
+  /** Rewrites the journal through each holder's scrub; a journal that cannot is a conflict. */
+  private long rewrite(Map<String, SubjectRecords> holders, Map<String, Set<String>> idsByLayer) {
+    try {
+      return journal.rewrite(
+          entry -> {
+            List<Event> out = new ArrayList<>(entry.events().size());
+            boolean changed = false;
+            for (Event e : entry.events()) {
+              SubjectRecords r = holders.get(e.layer());
+              Event scrubbed = r == null ? e : r.scrub(entry, e, idsByLayer.get(e.layer()));
+              changed |= scrubbed != e;
+              out.add(scrubbed);
+            }
+            return changed ? Optional.of(out) : Optional.empty();
+          });
+    } catch (UnsupportedOperationException e) {
+      throw new dev.loci.ConflictException(e.getMessage());
     }
   }
 

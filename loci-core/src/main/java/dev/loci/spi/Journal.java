@@ -103,7 +103,9 @@ public interface Journal extends AutoCloseable {
   default long rewrite(
       java.util.function.Function<JournalEntry, java.util.Optional<java.util.List<Event>>> scrub) {
     throw new UnsupportedOperationException(
-        getClass().getSimpleName() + " cannot rewrite stored batches");
+        getClass().getSimpleName()
+            + " cannot rewrite stored batches, so records cannot be erased from it (erasure needs"
+            + " the file journal)");
   }
 
   /** Makes everything durable and releases the journal's resources. */
