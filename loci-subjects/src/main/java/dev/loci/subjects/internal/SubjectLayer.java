@@ -6,7 +6,6 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.loci.Namespace;
 import dev.loci.NamespaceScope;
 import dev.loci.internal.Json;
-import dev.loci.internal.Timestamps;
 import dev.loci.spi.BatchObserver;
 import dev.loci.spi.Decision;
 import dev.loci.spi.EgressPolicy;
@@ -316,7 +315,7 @@ public final class SubjectLayer implements Layer, BatchObserver, EgressPolicy {
     return new Decision<>(List.of(new Event(ERASED, d)), keys, intent.records().size());
   }
 
-  private static SubjectPolicy policyFrom(JsonNode d) {
+  static SubjectPolicy policyFrom(JsonNode d) {
     return new SubjectPolicy(
         d.has("retain_days") ? OptionalInt.of(d.path("retain_days").asInt()) : OptionalInt.empty(),
         d.path("legal_hold").asBoolean(),
@@ -559,86 +558,17 @@ public final class SubjectLayer implements Layer, BatchObserver, EgressPolicy {
         throw new dev.loci.StorageException("cannot force the audit logs: " + e.getMessage(), e);
       }
     }
-    List<String> out = new ArrayList<>();
-    subjects.forEach(
-        (ref, s) -> {
-          ObjectNode n = Json.object();
-          n.put("record", "subject");
-          n.put("ref", ref);
-          n.set("policy", SubjectsWire.policy(s.policy));
-          n.put("audit_entries", s.auditEntries);
-          if (s.erasure != null) {
-            ObjectNode er = n.putObject("erasure");
-            er.put("at", Timestamps.format(s.erasure.at()));
-            er.put("holder", s.erasure.holder());
-            er.put("records", s.erasure.records());
-          }
-          ArrayNode recs = n.putArray("records");
-          s.records.forEach(
-              (q, h) -> {
-                ObjectNode r = recs.addObject();
-                r.put("layer", h.layer);
-                r.put("kind", h.kind);
-                r.put("ns", h.ns.value());
-                r.put("id", h.id);
-                ArrayNode v = r.putArray("versions");
-                h.versions.forEach(v::add);
-                r.put("last", Timestamps.format(h.last));
-              });
-          out.add(Json.write(n));
-        });
-    completedIntents.forEach(
-        id -> {
-          ObjectNode n = Json.object();
-          n.put("record", "erasure_done");
-          n.put("intent", id);
-          out.add(Json.write(n));
-        });
-    nsPolicies.forEach(
-        (ns, p) -> {
-          ObjectNode n = Json.object();
-          n.put("record", "ns_policy");
-          n.put("ns", ns.value());
-          n.set("policy", SubjectsWire.policy(p));
-          out.add(Json.write(n));
-        });
-    return out;
+    return SubjectSnapshots.capture(subjects, completedIntents, nsPolicies);
   }
 
   @Override
   public void restore(String record, int version) {
-    JsonNode n = SnapshotRecords.read(Json.MAPPER, NAME, record, version, 1);
-    switch (n.path("record").asText()) {
-      case "subject" -> {
-        String ref = n.path("ref").asText();
-        Subject s = subjects.computeIfAbsent(ref, k -> new Subject());
-        s.policy = policyFrom(n.path("policy"));
-        s.auditEntries = n.path("audit_entries").asLong();
-        JsonNode er = n.get("erasure");
-        if (er != null) {
-          s.erasure =
-              new Erasure(
-                  Timestamps.parse(er.path("at").asText()),
-                  er.path("holder").asText(),
-                  er.path("records").asInt());
-        }
-        for (JsonNode r : n.path("records")) {
-          Namespace ns = Namespace.of(r.path("ns").asText());
-          Held h =
-              new Held(
-                  r.path("layer").asText(), r.path("kind").asText(), ns, r.path("id").asText());
-          r.path("versions").forEach(v -> h.versions.add(v.asLong()));
-          h.last = Timestamps.parse(r.path("last").asText());
-          String q = qualified(h.layer, ns, h.id);
-          s.records.put(q, h);
-          subjectsOf.computeIfAbsent(q, k -> new LinkedHashSet<>()).add(ref);
-        }
-      }
-      case "erasure_done" -> completedIntents.add(n.path("intent").asText());
-      case "ns_policy" ->
-          nsPolicies.put(Namespace.of(n.path("ns").asText()), policyFrom(n.path("policy")));
-      default -> throw new IllegalArgumentException("unknown subjects snapshot record: " + record);
-    }
+    SubjectSnapshots.restore(
+        SnapshotRecords.read(Json.MAPPER, NAME, record, version, 1),
+        subjects,
+        subjectsOf,
+        completedIntents,
+        nsPolicies);
   }
 
   @Override
