@@ -56,7 +56,7 @@ class AuthTest {
                   + "\"text\":\"1. The buyer pays within 30 days.\"}]}"),
           Map.entry("POST /v1/ns/{ns}/recall", "{\"query\":\"alpha\",\"mode\":\"lexical\"}"),
           Map.entry("POST /v1/ns/{ns}/subjects/{subject_id}/erase", "{\"reason\":\"request 1\"}"),
-          Map.entry("PUT /v1/ns/{ns}/subjects/{subject_id}/policy", "{\"legal_hold\":true}"),
+          Map.entry("PUT /v1/ns/{ns}/subjects/{subject_id}/policy", "{\"retain_days\":3650}"),
           Map.entry("PUT /v1/ns/{ns}/retention", "{\"retain_days\":3650}"),
           Map.entry("POST /v1/ns/{ns}/retention/sweep", "{\"dry_run\":true}"));
 

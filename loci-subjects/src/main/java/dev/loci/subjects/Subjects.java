@@ -174,6 +174,8 @@ public final class Subjects {
    *
    * @param reason why (the request's reference), recorded in the audit log; 1-512 characters
    * @throws InvalidRequestException naming {@code reason} or {@code subject_id}
+   * @throws dev.loci.ConflictException if the subject is under a legal hold, or the journal cannot
+   *     be rewritten (PostgreSQL)
    */
   public ErasureReport erase(
       LegalCapability legal, NamespaceScope scope, Namespace ns, String id, String reason) {

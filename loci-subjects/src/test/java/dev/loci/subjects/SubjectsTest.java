@@ -227,6 +227,24 @@ class SubjectsTest {
   }
 
   @Test
+  void erase_underALegalHold_isRefusedAndChangesNothing_untilTheHoldIsLifted() {
+    Seeded s = seed();
+    subjects.setPolicy(LEGAL, NS, ALICE, policy(OptionalInt.empty(), true, Optional.empty()));
+    long seq = loci.lastSeq();
+
+    assertThatThrownBy(
+            () -> subjects.erase(LEGAL, NamespaceScope.of("acme.*"), NS, ALICE, "request 2"))
+        .isInstanceOf(dev.loci.ConflictException.class)
+        .hasMessageContaining("legal hold");
+    assertThat(loci.lastSeq()).isEqualTo(seq);
+    assertThat(loci.traces().get(NS, s.aliceTrace().uid()).content()).contains("ALPHA");
+
+    subjects.setPolicy(LEGAL, NS, ALICE, SubjectPolicy.NONE);
+    assertThat(subjects.erase(LEGAL, NamespaceScope.of("acme.*"), NS, ALICE, "request 2").records())
+        .isEqualTo(4);
+  }
+
+  @Test
   void erase_limitedToTheScope_keepsTheSubjectsRecordsOutsideIt() {
     Seeded s = seed();
     subjects.erase(LEGAL, NamespaceScope.exactly(OTHER), OTHER, ALICE, "sales only");

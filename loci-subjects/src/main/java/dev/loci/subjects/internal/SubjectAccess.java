@@ -101,6 +101,11 @@ public final class SubjectAccess {
       String holder,
       String reason) {
     SubjectManifest m = loci.executor().read(() -> layer.manifest(id, scope));
+    if (m.policy().legalHold()) {
+      throw new dev.loci.ConflictException(
+          "subject_id: the subject is under a legal hold, which keeps every record; lift the hold"
+              + " (set a policy without legal_hold) before erasing");
+    }
     List<String> keys = new ArrayList<>();
     for (HeldRecord r : m.records()) {
       keys.add(SubjectLayer.qualified(r.layer(), r.namespace(), r.id()));
