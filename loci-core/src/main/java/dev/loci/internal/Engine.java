@@ -700,8 +700,13 @@ public final class Engine implements CommandExecutor, AutoCloseable {
 
   /** Rewrites the journal through each holder's scrub; a journal that cannot is a conflict. */
   private long rewrite(Map<String, SubjectRecords> holders, Map<String, Set<String>> idsByLayer) {
+    Set<String> ids = new HashSet<>();
+    idsByLayer
+        .values()
+        .forEach(keys -> keys.forEach(k -> ids.add(k.substring(k.indexOf('/') + 1))));
     try {
       return journal.rewrite(
+          ids,
           entry -> {
             List<Event> out = new ArrayList<>(entry.events().size());
             boolean changed = false;

@@ -23,6 +23,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.Set;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -537,21 +538,27 @@ public final class FileJournal implements Journal {
   }
 
   @Override
-  public long rewrite(Function<JournalEntry, Optional<List<Event>>> scrub) {
+  public long rewrite(Set<String> tokens, Function<JournalEntry, Optional<List<Event>>> scrub) {
+    TokenFilter filter = TokenFilter.of(tokens);
     writeLock.lock();
     try {
       checkUsable();
       if (segmentSize > 0) {
         rollLocked(lastSeq + 1); // the active segment is then empty and is never rewritten
       }
-      long rewritten = 0;
-      for (Path seg : segments(dir)) {
-        if (!seg.equals(segment)) {
-          rewritten += rewriteSegment(seg, scrub);
-        }
-      }
-      return rewritten;
-    } catch (IOException e) {
+      // segments are independent: rewrite them on every core (scrub is a pure function)
+      List<Path> closed = segments(dir).stream().filter(seg -> !seg.equals(segment)).toList();
+      return closed.parallelStream()
+          .mapToLong(
+              seg -> {
+                try {
+                  return rewriteSegment(seg, filter, scrub);
+                } catch (IOException e) {
+                  throw new UncheckedIOException(e);
+                }
+              })
+          .sum();
+    } catch (IOException | UncheckedIOException e) {
       throw new StorageException("journal rewrite in " + dir + " failed: " + e.getMessage(), e);
     } finally {
       writeLock.unlock();
@@ -562,7 +569,8 @@ public final class FileJournal implements Journal {
    * Rewrites one closed segment through {@code scrub} into a temporary file, forces it and renames
    * it over the segment; returns how many batches changed (0: the segment is left untouched).
    */
-  private static long rewriteSegment(Path seg, Function<JournalEntry, Optional<List<Event>>> scrub)
+  private static long rewriteSegment(
+      Path seg, TokenFilter filter, Function<JournalEntry, Optional<List<Event>>> scrub)
       throws IOException {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     Map<String, Namespace> namespaces = JournalLines.namespaceCache();
@@ -571,9 +579,13 @@ public final class FileJournal implements Journal {
         seg,
         (offset, buf, off, len, terminated) -> {
           byte[] line = null;
+          // a line that names none of the records is kept byte for byte without decoding
           try {
-            JournalEntry entry = JournalLines.decode(buf, off, len, namespaces);
-            Optional<List<Event>> events = scrub.apply(entry);
+            JournalEntry entry =
+                filter.mayHold(buf, off, len)
+                    ? JournalLines.decode(buf, off, len, namespaces)
+                    : null;
+            Optional<List<Event>> events = entry == null ? Optional.empty() : scrub.apply(entry);
             if (events.isPresent()) {
               Batch b = new Batch(entry.ts(), entry.namespace(), entry.actor(), events.get());
               line = JournalLines.encode(entry.seq(), b, JournalLines.encodeEvents(events.get()));

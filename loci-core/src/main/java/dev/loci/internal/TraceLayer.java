@@ -619,11 +619,14 @@ public final class TraceLayer implements Layer, SubjectRecords {
 
   @Override
   public void erase(Set<String> recordKeys) {
-    shelves.forEach(
-        (ns, shelf) ->
-            List.copyOf(shelf.byUid.values()).stream()
-                .filter(t -> recordKeys.contains(SubjectMention.key(ns, t.uid())))
-                .forEach(t -> shelf.put(erased(t))));
+    for (String key : recordKeys) {
+      int slash = key.indexOf('/');
+      Shelf shelf = shelves.get(Namespace.of(key.substring(0, slash)));
+      Trace t = shelf == null ? null : shelf.byUid.get(key.substring(slash + 1));
+      if (t != null) {
+        shelf.put(erased(t));
+      }
+    }
   }
 
   // ---------------------------------------------------------------- codecs and checks

@@ -95,12 +95,18 @@ public interface Journal extends AutoCloseable {
    * and where it returns events the batch is stored with those instead, keeping its sequence
    * number, time, namespace and actor. Appends wait meanwhile. Each storage unit is replaced
    * atomically and durably, so a crash leaves each one old or new; lines that cannot be read are
-   * kept as they are.
+   * kept as they are. {@code scrub} must be a pure function: it may be called from several threads
+   * at once, one per storage unit.
+   *
+   * <p>{@code tokens}, when not empty, lets the journal skip decoding: only batches whose stored
+   * form holds one of them as a whole JSON string need be passed to {@code scrub} (the ids of the
+   * records to erase, which every event that writes them names).
    *
    * @return how many batches were rewritten
    * @throws UnsupportedOperationException if this journal cannot rewrite
    */
   default long rewrite(
+      java.util.Set<String> tokens,
       java.util.function.Function<JournalEntry, java.util.Optional<java.util.List<Event>>> scrub) {
     throw new UnsupportedOperationException(
         getClass().getSimpleName()
