@@ -9,6 +9,7 @@ import dev.loci.bench.JournalBenchmark;
 import dev.loci.bench.LocomoBenchmark;
 import dev.loci.bench.PathwayBenchmark;
 import dev.loci.bench.RecallBenchmark;
+import dev.loci.bench.SubjectsBenchmark;
 import dev.loci.embed.onnx.Embeddings;
 import dev.loci.recall.CachingEmbeddingProvider;
 import dev.loci.recall.DomainPacks;
@@ -44,7 +45,8 @@ import picocli.CommandLine.Parameters;
       BenchCommands.Cases.class,
       BenchCommands.Recall.class,
       BenchCommands.Cluster.class,
-      BenchCommands.Govern.class
+      BenchCommands.Govern.class,
+      BenchCommands.SubjectsBench.class
     })
 final class BenchCommands {
   private BenchCommands() {}
@@ -564,6 +566,47 @@ final class BenchCommands {
       GovernBenchmark.Report report =
           GovernBenchmark.run(
               new GovernBenchmark.Options(places.workDir, sizes, queries, seconds),
+              main().errStream());
+      return places.print(this, report.toMarkdown(), report.toJson());
+    }
+  }
+
+  @Command(
+      name = "subjects",
+      mixinStandardHelpOptions = true,
+      description = {
+        "Subjects: durable trace adds per second with the subject index and audit log against"
+            + " the trace store alone (4 writers, same run), audit verification rate, and the time"
+            + " to erase one subject's records from a large store.",
+        "Prints a Markdown table with the ratio and the issue's goals on stdout, progress on"
+            + " stderr."
+      })
+  static final class SubjectsBench extends LociCommand {
+    @Mixin Places places;
+
+    @Option(
+        names = "--store",
+        paramLabel = "N",
+        description = "Records in the erasure store. Default: 1000000.")
+    int store = 1_000_000;
+
+    @Option(
+        names = "--records",
+        paramLabel = "N",
+        description = "Of them, records naming the erased subject. Default: 1000.")
+    int records = 1_000;
+
+    @Option(
+        names = "--seconds",
+        paramLabel = "SECONDS",
+        description = "Per write measurement. Default: 5.")
+    double seconds = 5;
+
+    @Override
+    public Integer call() {
+      SubjectsBenchmark.Report report =
+          SubjectsBenchmark.run(
+              new SubjectsBenchmark.Options(places.workDir, store, records, seconds),
               main().errStream());
       return places.print(this, report.toMarkdown(), report.toJson());
     }

@@ -38,7 +38,7 @@ final class AuditLog {
   static final String ZERO_MAC = "0".repeat(64);
   private static final byte[] MAC_MARK = ",\"mac\":\"".getBytes(StandardCharsets.UTF_8);
   private static final Pattern FILE = Pattern.compile("[0-9a-f]{64}\\.jsonl");
-  private static final int OPEN_FILES = 64;
+  private static final int OPEN_FILES = 512;
 
   private final Path dir;
   private final AuditKeys keys;

@@ -43,14 +43,26 @@ public final class SubjectAccess {
 
   /** The lines of the log of subject {@code ref}, after writing every pending entry. */
   public static List<String> lines(Loci loci, String ref) throws IOException {
-    Path f = AuditLog.file(SubjectLayer.auditDir(dataDir(loci.layer(SubjectLayer.class))), ref);
-    return Files.exists(f) ? Files.readAllLines(f, StandardCharsets.UTF_8) : List.of();
+    SubjectLayer layer = loci.layer(SubjectLayer.class);
+    Path f = AuditLog.file(SubjectLayer.auditDir(dataDir(layer)), ref);
+    hold(loci, layer);
+    try {
+      return Files.exists(f) ? Files.readAllLines(f, StandardCharsets.UTF_8) : List.of();
+    } finally {
+      layer.releaseAudit();
+    }
   }
 
   /** Verifies the logs of {@code ref}, or of every subject. */
   public static AuditVerification verify(Loci loci, SubjectLayer layer, Optional<String> ref) {
     Path dir = dataDir(layer);
-    Map<String, Long> expected = loci.executor().read(layer::expectedAuditEntries);
+    Map<String, Long> expected =
+        loci.executor()
+            .read(
+                () -> {
+                  layer.holdAudit();
+                  return layer.expectedAuditEntries();
+                });
     try {
       AuditLog.Verification v;
       AuditKeys keys = AuditKeys.read(SubjectLayer.keyFile(dir));
@@ -72,7 +84,19 @@ public final class SubjectAccess {
       return new AuditVerification(v.logs(), v.entries(), v.problems());
     } catch (IOException e) {
       throw new StorageException("cannot read the audit logs: " + e.getMessage(), e);
+    } finally {
+      layer.releaseAudit();
     }
+  }
+
+  /** Writes the queued entries and holds further writes; the caller must release. */
+  private static void hold(Loci loci, SubjectLayer layer) {
+    loci.executor()
+        .read(
+            () -> {
+              layer.holdAudit();
+              return null;
+            });
   }
 
   /** Rotates the audit key under exclusive access; returns the new key id. */

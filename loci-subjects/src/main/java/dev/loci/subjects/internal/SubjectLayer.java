@@ -97,12 +97,11 @@ public final class SubjectLayer implements Layer, BatchObserver, EgressPolicy {
   private final Map<String, Subject> subjects = new HashMap<>();
   private final Map<String, Set<String>> subjectsOf = new HashMap<>(); // qualified key -> refs
   private final Map<Namespace, SubjectPolicy> nsPolicies = new HashMap<>();
-  private final List<AuditEntry> pending = new ArrayList<>();
   private final Set<String> completedIntents = new LinkedHashSet<>();
   private Map<String, Layer> layers = Map.of();
   private List<String> recordLayers = List.of();
   private Path dataDir;
-  private AuditLog audit;
+  private AuditWriter audit;
   private AuditKeys keys;
 
   @Override
@@ -150,7 +149,7 @@ public final class SubjectLayer implements Layer, BatchObserver, EgressPolicy {
   public void attach(Path dir) {
     this.dataDir = dir;
     this.keys = AuditKeys.open(keyFile(dir));
-    this.audit = new AuditLog(auditDir(dir), keys);
+    this.audit = new AuditWriter(new AuditLog(auditDir(dir), keys));
   }
 
   static Path auditDir(Path dataDir) {
@@ -167,10 +166,6 @@ public final class SubjectLayer implements Layer, BatchObserver, EgressPolicy {
 
   Optional<Path> dataDir() {
     return Optional.ofNullable(dataDir);
-  }
-
-  Optional<AuditLog> audit() {
-    return Optional.ofNullable(audit);
   }
 
   @Override
@@ -492,7 +487,10 @@ public final class SubjectLayer implements Layer, BatchObserver, EgressPolicy {
       String action,
       List<AuditEntry.Touched> records) {
     s.auditEntries++;
-    pending.add(
+    if (audit == null) {
+      return;
+    }
+    audit.add(
         new AuditEntry(
             ref,
             s.auditEntries,
@@ -504,46 +502,28 @@ public final class SubjectLayer implements Layer, BatchObserver, EgressPolicy {
             records));
   }
 
-  @Override
-  public void applied(long appliedSeq) {
-    flush();
+  /**
+   * Writes every queued audit entry and holds off further writes to the logs until {@link
+   * #releaseAudit}, so that a reader sees whole files that match the counts. Call under the
+   * engine's shared access, so that nothing is queued meanwhile.
+   */
+  void holdAudit() {
+    if (audit != null) {
+      audit.hold();
+      audit.flush();
+    }
   }
 
-  @Override
-  public void recovered(long appliedSeq) {
-    flush();
-  }
-
-  /** Writes pending audit entries; on failure keeps them for the next try and logs why. */
-  private void flush() {
-    if (audit == null) {
-      pending.clear();
-      return;
+  /** Ends {@link #holdAudit}. */
+  void releaseAudit() {
+    if (audit != null) {
+      audit.release();
     }
-    int done = 0;
-    try {
-      for (AuditEntry e : pending) {
-        audit.append(e);
-        done++;
-      }
-    } catch (IOException | RuntimeException e) {
-      LOG.log(
-          System.Logger.Level.WARNING,
-          "subject audit log: "
-              + (pending.size() - done)
-              + " entries not written yet, retried after the next write: "
-              + e.getMessage());
-    }
-    pending.subList(0, done).clear();
   }
 
   /** Rotates the audit key: a new key signs from now on, each chain records the rotation. */
   String[] rotateKey() throws IOException {
-    flush();
-    String[] ids = keys.rotate();
-    audit.rotated(ids[0], ids[1]);
-    audit.force();
-    return ids;
+    return audit.rotate(keys);
   }
 
   // ---------------------------------------------------------------- snapshots
@@ -551,7 +531,6 @@ public final class SubjectLayer implements Layer, BatchObserver, EgressPolicy {
   @Override
   public Iterable<String> capture() {
     if (audit != null) {
-      flush();
       try {
         audit.force(); // the snapshot ends replay of these batches: their entries must be on disk
       } catch (IOException e) {
@@ -576,7 +555,9 @@ public final class SubjectLayer implements Layer, BatchObserver, EgressPolicy {
     subjects.clear();
     subjectsOf.clear();
     nsPolicies.clear();
-    pending.clear();
+    if (audit != null) {
+      audit.clear();
+    }
     completedIntents.clear();
   }
 
@@ -584,7 +565,6 @@ public final class SubjectLayer implements Layer, BatchObserver, EgressPolicy {
   public void close(long appliedSeq) {
     if (audit != null) {
       if (appliedSeq >= 0) {
-        flush();
         try {
           audit.force();
         } catch (IOException e) {
