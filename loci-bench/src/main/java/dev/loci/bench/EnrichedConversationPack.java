@@ -159,7 +159,8 @@ record EnrichedConversationPack(boolean dated, int window, boolean termEdges)
         n.confidence(),
         n.usageCount(),
         n.decayFactor(),
-        n.sourceRef());
+        n.sourceRef(),
+        n.subjectIds());
   }
 
   private static void appendIfSameSession(

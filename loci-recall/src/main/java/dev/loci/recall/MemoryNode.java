@@ -1,6 +1,12 @@
 package dev.loci.recall;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonSetter;
+import com.fasterxml.jackson.annotation.Nulls;
 import dev.loci.InvalidRequestException;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -27,6 +33,9 @@ import java.util.regex.Pattern;
  * @param usageCount how often it was used, at least 0
  * @param decayFactor how much of its weight it keeps, in [0, 1]
  * @param sourceRef where it came from
+ * @param subjectIds the data subjects (people) the node's content is about, each 1-128 characters
+ *     without control characters, without duplicates; empty when it names none. The subject index
+ *     lists the node in their manifests and erasure of a subject erases the node's content.
  */
 public record MemoryNode(
     String id,
@@ -39,7 +48,9 @@ public record MemoryNode(
     double confidence,
     long usageCount,
     double decayFactor,
-    Optional<EvidenceRef> sourceRef) {
+    Optional<EvidenceRef> sourceRef,
+    @JsonSetter(nulls = Nulls.AS_EMPTY) @JsonInclude(JsonInclude.Include.NON_EMPTY)
+        List<String> subjectIds) {
 
   /** The rule node types and edge types follow. */
   static final Pattern TYPE = Pattern.compile("[a-z][a-z0-9_]{0,62}");
@@ -72,6 +83,60 @@ public record MemoryNode(
       throw new InvalidRequestException("usage_count", "expected 0 or more, found " + usageCount);
     }
     Objects.requireNonNull(sourceRef, "source_ref");
+    subjectIds = checkSubjects("subject_ids", subjectIds);
+  }
+
+  /** A node without subjects, as before nodes could name them. */
+  public MemoryNode(
+      String id,
+      String type,
+      String content,
+      Map<String, String> attributes,
+      double importance,
+      double risk,
+      double novelty,
+      double confidence,
+      long usageCount,
+      double decayFactor,
+      Optional<EvidenceRef> sourceRef) {
+    this(
+        id,
+        type,
+        content,
+        attributes,
+        importance,
+        risk,
+        novelty,
+        confidence,
+        usageCount,
+        decayFactor,
+        sourceRef,
+        List.of());
+  }
+
+  /** The same node naming {@code subjects} (replacing those it named). */
+  public MemoryNode withSubjectIds(List<String> subjects) {
+    return toBuilder().subjectIds(subjects).build();
+  }
+
+  static List<String> checkSubjects(String field, List<String> subjectIds) {
+    Objects.requireNonNull(subjectIds, field);
+    LinkedHashSet<String> seen = new LinkedHashSet<>();
+    for (int i = 0; i < subjectIds.size(); i++) {
+      String s = subjectIds.get(i);
+      if (s == null) {
+        throw new InvalidRequestException(field + "[" + i + "]", "expected a string, found null");
+      }
+      if (s.isBlank() || s.length() > 128 || s.chars().anyMatch(Character::isISOControl)) {
+        throw new InvalidRequestException(
+            field + "[" + i + "]",
+            "expected a subject id of 1-128 characters without control characters");
+      }
+      if (!seen.add(s)) {
+        throw new InvalidRequestException(field + "[" + i + "]", "'" + s + "' is given twice");
+      }
+    }
+    return List.copyOf(seen);
   }
 
   /** Starts a node with importance 0.5, no risk or novelty, confidence 1 and no decay. */
@@ -90,6 +155,7 @@ public record MemoryNode(
     b.usageCount = usageCount;
     b.decayFactor = decayFactor;
     b.sourceRef = sourceRef;
+    b.subjectIds = subjectIds;
     return b;
   }
 
@@ -136,6 +202,7 @@ public record MemoryNode(
     private long usageCount;
     private double decayFactor = 1;
     private Optional<EvidenceRef> sourceRef = Optional.empty();
+    private List<String> subjectIds = List.of();
 
     private Builder(String id, String type, String content) {
       this.id = id;
@@ -191,6 +258,12 @@ public record MemoryNode(
       return this;
     }
 
+    /** Sets the data subjects the node is about. */
+    public Builder subjectIds(List<String> ids) {
+      this.subjectIds = new ArrayList<>(ids);
+      return this;
+    }
+
     /**
      * Builds the node.
      *
@@ -208,7 +281,8 @@ public record MemoryNode(
           confidence,
           usageCount,
           decayFactor,
-          sourceRef);
+          sourceRef,
+          subjectIds);
     }
   }
 }

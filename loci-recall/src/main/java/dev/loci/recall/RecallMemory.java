@@ -433,7 +433,7 @@ public final class RecallMemory {
           true,
           "'" + d.path() + "' has " + bytes + " bytes, more than " + limits.bytesPerDocument());
     }
-    Ingestion ingestion = pack.read(d);
+    Ingestion ingestion = named(pack.read(d), d.subjectIds(), prefix + "subject_ids");
     long units = ingestion.graphs().stream().mapToLong(g -> g.nodes().size()).sum();
     long edges = ingestion.graphs().stream().mapToLong(g -> g.edges().size()).sum();
     if (units > limits.unitsPerDocument()) {
@@ -461,6 +461,25 @@ public final class RecallMemory {
               + limits.edgesPerDocument());
     }
     return ingestion;
+  }
+
+  /** {@code read} with every node naming {@code subjects} too (as it is when there are none). */
+  private static Ingestion named(Ingestion read, List<String> subjects, String field) {
+    if (subjects.isEmpty()) {
+      return read;
+    }
+    MemoryNode.checkSubjects(field, subjects);
+    List<Ingestion.Graph> graphs = new ArrayList<>(read.graphs().size());
+    for (Ingestion.Graph g : read.graphs()) {
+      List<MemoryNode> nodes = new ArrayList<>(g.nodes().size());
+      for (MemoryNode n : g.nodes()) {
+        LinkedHashSet<String> all = new LinkedHashSet<>(n.subjectIds());
+        all.addAll(subjects);
+        nodes.add(n.withSubjectIds(List.copyOf(all)));
+      }
+      graphs.add(new Ingestion.Graph(g.childLabel(), nodes, g.edges()));
+    }
+    return new Ingestion(graphs, read.skipped());
   }
 
   private static long utf8Length(String s) {
@@ -559,8 +578,13 @@ public final class RecallMemory {
    * still succeeds, unembedded, and only recall that needs the remote model is refused.
    */
   private boolean mayEmbed(Namespace ns) {
+    return mayEmbed(ns, List.of());
+  }
+
+  /** Whether content of {@code ns} naming {@code subjects} may go to the model. */
+  private boolean mayEmbed(Namespace ns, List<String> subjects) {
     try {
-      checkEgress(ns);
+      checkEgress(ns, subjects);
       return true;
     } catch (dev.loci.EgressRefusedException e) {
       return false;
@@ -569,8 +593,12 @@ public final class RecallMemory {
 
   /** Refuses to send {@code ns}'s content to a remote model when a policy keeps it local. */
   private void checkEgress(Namespace ns) {
+    checkEgress(ns, List.of());
+  }
+
+  private void checkEgress(Namespace ns, List<String> subjects) {
     if (!embeddings.local()) {
-      egress.check(ns, List.of(), "the remote embedding model " + embeddings.modelId());
+      egress.check(ns, subjects, "the remote embedding model " + embeddings.modelId());
     }
   }
 
@@ -745,8 +773,11 @@ public final class RecallMemory {
     checkEgress(ns);
     int done = 0;
     while (true) {
+      // a node naming a subject whose content stays local is left unembedded by a remote model
       List<RecallLayer.Missing> missing =
-          engine.read(() -> layer.missingVectors(embeddings, ns, Integer.MAX_VALUE));
+          engine.read(() -> layer.missingVectors(embeddings, ns, Integer.MAX_VALUE)).stream()
+              .filter(m -> m.subjectIds().isEmpty() || mayEmbed(ns, m.subjectIds()))
+              .toList();
       if (missing.isEmpty()) {
         return done;
       }

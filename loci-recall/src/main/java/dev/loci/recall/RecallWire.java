@@ -37,7 +37,8 @@ public final class RecallWire {
           "confidence",
           "usage_count",
           "decay_factor",
-          "source_ref");
+          "source_ref",
+          "subject_ids");
   private static final Set<String> EDGE_FIELDS =
       Set.of("from", "to", "edge_type", "weight", "confidence", "bidirectional", "source_ref");
   private static final Set<String> QUERY_FIELDS =
@@ -173,6 +174,9 @@ public final class RecallWire {
     if (in.has("source_ref")) {
       b.sourceRef(evidence(in.get("source_ref")));
     }
+    if (in.has("subject_ids")) {
+      b.subjectIds(strings(in.get("subject_ids"), "subject_ids"));
+    }
     return b.build();
   }
 
@@ -283,16 +287,18 @@ public final class RecallWire {
       }
       for (Iterator<String> it = d.fieldNames(); it.hasNext(); ) {
         String name = it.next();
-        if (!name.equals("path") && !name.equals("text")) {
+        if (!name.equals("path") && !name.equals("text") && !name.equals("subject_ids")) {
           throw new InvalidRequestException(
-              at + "." + name, "unknown member; expected only path, text");
+              at + "." + name, "unknown member; expected only path, text, subject_ids");
         }
       }
       String path = requireString(d, "path", at + ".path");
       if (path.isBlank()) {
         throw new InvalidRequestException(at + ".path", "expected a file name, found nothing");
       }
-      out.add(new SourceDocument(path, requireString(d, "text", at + ".text")));
+      List<String> subjects =
+          d.has("subject_ids") ? strings(d.get("subject_ids"), at + ".subject_ids") : List.of();
+      out.add(new SourceDocument(path, requireString(d, "text", at + ".text"), subjects));
     }
     return new IngestRequest(pack, out);
   }
@@ -317,6 +323,23 @@ public final class RecallWire {
       }
     }
     return in;
+  }
+
+  /** An array of strings; the checks of each string are the caller's. */
+  private static List<String> strings(JsonNode v, String field) {
+    if (!v.isArray()) {
+      throw new InvalidRequestException(
+          field, "expected an array of strings, found " + v.getNodeType());
+    }
+    List<String> out = new ArrayList<>(v.size());
+    for (int i = 0; i < v.size(); i++) {
+      if (!v.get(i).isTextual()) {
+        throw new InvalidRequestException(
+            field + "[" + i + "]", "expected a string, found " + v.get(i).getNodeType());
+      }
+      out.add(v.get(i).asText());
+    }
+    return out;
   }
 
   private static String requireString(JsonNode in, String name) {

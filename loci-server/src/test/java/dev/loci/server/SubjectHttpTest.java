@@ -109,6 +109,57 @@ class SubjectHttpTest {
   }
 
   @Test
+  void nodesAndIngestedDocuments_nameSubjects_andAreErasedWithThem() {
+    Reply put =
+        send(
+            "PUT",
+            "/v1/ns/acme.kb/nodes/n1",
+            writer,
+            "{\"type\":\"note\",\"content\":\"NODE-SECRET-1 about the candidate\","
+                + "\"subject_ids\":[\""
+                + SUBJECT
+                + "\"]}");
+    assertThat(put.status()).as(put.body()).isIn(200, 201);
+    assertThat(put.json().toString()).contains("\"subject_ids\":[\"" + SUBJECT + "\"]");
+    Reply ingest =
+        send(
+            "POST",
+            "/v1/ns/acme.kb/ingest",
+            writer,
+            "{\"pack\":\"markdown:contract\",\"documents\":[{\"path\":\"c.md\","
+                + "\"text\":\"# Terms\\n\\nNODE-SECRET-2 shall apply.\\n\","
+                + "\"subject_ids\":[\""
+                + SUBJECT
+                + "\"]}]}");
+    assertThat(ingest.status()).as(ingest.body()).isEqualTo(200);
+    HttpApiTest.assertProblem(
+        send(
+            "PUT",
+            "/v1/ns/acme.kb/nodes/n2",
+            writer,
+            "{\"type\":\"note\",\"content\":\"x\",\"subject_ids\":[\"a\",\"a\"]}"),
+        400,
+        "invalid-field");
+
+    JsonNode m = send("GET", "/v1/ns/acme.kb/subjects/" + SUBJECT, reader, null).json();
+    assertThat(m.get("counts_by_kind").get("node").asInt()).isGreaterThanOrEqualTo(2);
+
+    Reply erased =
+        send(
+            "POST",
+            "/v1/ns/acme.kb/subjects/" + SUBJECT + "/erase",
+            legal,
+            "{\"reason\":\"ticket 12\"}");
+    assertThat(erased.status()).as(erased.body()).isEqualTo(200);
+    assertThat(send("GET", "/v1/ns/acme.kb/nodes/n1", reader, null).body())
+        .doesNotContain("NODE-SECRET")
+        .contains("[erased]");
+    JsonNode recalled =
+        send("POST", "/v1/ns/acme.kb/recall", reader, "{\"query\":\"NODE-SECRET-2\"}").json();
+    assertThat(recalled.get("items").toString()).doesNotContain("NODE-SECRET");
+  }
+
+  @Test
   void retention_policyAndSweep() {
     trace("acme.hr", writer, "ALPHA-1");
     HttpApiTest.assertProblem(

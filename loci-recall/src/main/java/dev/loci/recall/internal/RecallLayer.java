@@ -17,6 +17,8 @@ import dev.loci.spi.Event;
 import dev.loci.spi.JournalEntry;
 import dev.loci.spi.Layer;
 import dev.loci.spi.SnapshotRecords;
+import dev.loci.spi.SubjectMention;
+import dev.loci.spi.SubjectRecords;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -61,7 +63,7 @@ import java.util.Set;
  * <p>Not thread-safe by itself: the engine serializes changes and guards reads (see {@link
  * dev.loci.spi.Layer}).
  */
-public final class RecallLayer implements Layer {
+public final class RecallLayer implements Layer, SubjectRecords {
   /** The layer's name and event-type prefix. */
   public static final String NAME = "recall";
 
@@ -623,8 +625,8 @@ public final class RecallLayer implements Layer {
 
   // ---------------------------------------------------------------- vectors
 
-  /** A live node whose vector a model lacks. */
-  public record Missing(String id, int version, String content) {}
+  /** A live node whose vector a model lacks, with the subjects its content names. */
+  public record Missing(String id, int version, String content, List<String> subjectIds) {}
 
   /**
    * Starts using the vectors of {@code provider}'s model: opens its persisted indexes and brings
@@ -663,7 +665,8 @@ public final class RecallLayer implements Layer {
       }
       Chain<MemoryNode> c = g.nodes.get(p.getKey());
       if (c != null && c.live() && c.head().version() == p.getValue()) {
-        out.add(new Missing(p.getKey(), p.getValue(), c.head().value().content()));
+        MemoryNode n = c.head().value();
+        out.add(new Missing(p.getKey(), p.getValue(), n.content(), n.subjectIds()));
       }
     }
     return out;
@@ -1028,6 +1031,66 @@ public final class RecallLayer implements Layer {
       throw new IllegalStateException("event lacks '" + field + "'");
     }
     return n.asText();
+  }
+
+  // ---------------------------------------------------------------- subjects
+
+  @Override
+  public List<SubjectMention> mentions(JournalEntry entry, Event e) {
+    return switch (e.type()) {
+      case NODE_PUT -> {
+        NodePut p = e.decoded().map(NodePut.class::cast).orElseGet(() -> readNodePut(e.data()));
+        yield List.of(RecallErasure.mention(p.node(), p.version()));
+      }
+      case NODE_REMOVED -> List.of(SubjectMention.touch(RecallErasure.KIND, text(e.data(), "id")));
+      default -> List.of();
+    };
+  }
+
+  @Override
+  public Event scrub(JournalEntry entry, Event e, Set<String> recordKeys) {
+    return e.type().equals(NODE_PUT)
+        ? RecallErasure.scrub(entry, e, readNodePut(e.data()).node(), recordKeys)
+        : e;
+  }
+
+  /**
+   * Erases the nodes' content in every version, re-indexes the live ones with the erased text,
+   * merges away the deleted index documents that held the old text and vectors, and commits the
+   * indexes, so that no index file keeps them.
+   */
+  @Override
+  public void erase(Set<String> recordKeys) {
+    Set<Namespace> touched = new HashSet<>();
+    for (String key : recordKeys) {
+      int slash = key.indexOf('/');
+      Namespace ns = Namespace.of(key.substring(0, slash));
+      String id = key.substring(slash + 1);
+      Graph g = graphs.get(ns);
+      Chain<MemoryNode> c = g == null ? null : g.nodes.get(id);
+      if (c == null) {
+        continue;
+      }
+      c.versions.replaceAll(
+          v ->
+              new RecordVersion<>(
+                  RecallErasure.erased(v.value()), v.version(), v.at(), v.removed()));
+      g.packs = null;
+      touched.add(ns);
+      if (indexing && c.live()) {
+        text.put(ns, id, c.head().version(), RecallErasure.ERASED_CONTENT);
+        vectors.changed(ns, id, c.head().version());
+      }
+    }
+    if (indexing && !touched.isEmpty()) {
+      touched.forEach(
+          ns -> {
+            text.shards().find(ns).ifPresent(IndexShard::expungeDeletes);
+            vectors.expungeDeletes(ns);
+          });
+      text.shards().commit(appliedSeq, false);
+      vectors.commit(appliedSeq, false);
+    }
   }
 
   // ---------------------------------------------------------------- snapshots

@@ -171,6 +171,11 @@ final class VectorIndex {
     }
   }
 
+  /** Merges away the deleted vector documents of {@code ns} in every model (see erasure). */
+  void expungeDeletes(Namespace ns) {
+    models.values().forEach(m -> m.shards.find(ns).ifPresent(IndexShard::expungeDeletes));
+  }
+
   /** Node {@code id} was removed: its vectors go. */
   void removed(Namespace ns, String id) {
     for (Model m : models.values()) {

@@ -1,5 +1,6 @@
 package dev.loci.recall.spi;
 
+import java.util.List;
 import java.util.Objects;
 
 /**
@@ -7,12 +8,20 @@ import java.util.Objects;
  *
  * @param path the path, recorded in every {@code EvidenceRef} the pack makes
  * @param text the whole content
+ * @param subjectIds the data subjects (people) the document is about: every node an ingest of it
+ *     writes names them (see {@code MemoryNode#subjectIds}); empty when it names none
  */
-public record SourceDocument(String path, String text) {
-  /** Checks presence. */
+public record SourceDocument(String path, String text, List<String> subjectIds) {
+  /** Checks presence and copies the subject ids (checked where the nodes are made). */
   public SourceDocument {
     Objects.requireNonNull(path, "path");
     Objects.requireNonNull(text, "text");
+    subjectIds = List.copyOf(subjectIds);
+  }
+
+  /** A document about no data subject. */
+  public SourceDocument(String path, String text) {
+    this(path, text, List.of());
   }
 
   /**

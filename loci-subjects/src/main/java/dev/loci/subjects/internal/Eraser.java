@@ -92,7 +92,16 @@ final class Eraser {
     }
     List<Path> files;
     try (Stream<Path> s = Files.list(dir.get())) {
-      files = s.filter(p -> p.toString().endsWith(".json")).sorted().toList();
+      List<Path> all = s.sorted().toList();
+      // an intent cut short before its rename was never acted on: the erasure did not start
+      for (Path p : all) {
+        if (p.toString().endsWith(".json.tmp")) {
+          LOG.log(System.Logger.Level.WARNING, "dropping an unfinished erasure intent " + p);
+          Files.delete(p);
+          Directories.sync(dir.get());
+        }
+      }
+      files = all.stream().filter(p -> p.toString().endsWith(".json")).toList();
     } catch (IOException e) {
       throw new StorageException("cannot list pending erasures: " + e.getMessage(), e);
     }
