@@ -3,6 +3,7 @@ package dev.loci.subjects.internal;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.loci.internal.Json;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -12,10 +13,12 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
@@ -43,12 +46,14 @@ final class AuditLog {
   private final Path dir;
   private final AuditKeys keys;
   private final Map<String, Tail> tails = new HashMap<>();
+  private final Set<String> unforced = new HashSet<>(); // closed, not forced
   private final LinkedHashMap<String, FileChannel> open =
       new LinkedHashMap<>(16, 0.75f, true) {
         @Override
         protected boolean removeEldestEntry(Map.Entry<String, FileChannel> eldest) {
           if (size() > OPEN_FILES) {
             closeQuietly(eldest.getValue());
+            unforced.add(eldest.getKey());
             return true;
           }
           return false;
@@ -67,13 +72,25 @@ final class AuditLog {
     return dir.resolve(ref + ".jsonl");
   }
 
-  /** Appends {@code e} unless its subject's file already holds an entry numbered {@code e.n()}. */
-  void append(AuditEntry e) throws IOException {
-    Tail tail = tail(e.ref());
-    if (e.n() <= tail.n()) {
-      return;
+  /**
+   * Appends {@code entries} (each subject's in order), each unless its subject's file already holds
+   * an entry of its number, with one write per subject: a batch naming many subjects opens each
+   * subject's file once, not once per entry. A failure may leave some written: appending them again
+   * skips those (by number).
+   */
+  void appendAll(List<AuditEntry> entries) throws IOException {
+    LinkedHashMap<String, List<AuditEntry>> bySubject = new LinkedHashMap<>();
+    entries.forEach(e -> bySubject.computeIfAbsent(e.ref(), k -> new ArrayList<>()).add(e));
+    for (Map.Entry<String, List<AuditEntry>> s : bySubject.entrySet()) {
+      Tail tail = tail(s.getKey());
+      ByteArrayOutputStream lines = new ByteArrayOutputStream();
+      for (AuditEntry e : s.getValue()) {
+        if (e.n() > tail.n()) {
+          tail = line(e.toJson(), tail, lines);
+        }
+      }
+      write(s.getKey(), lines.toByteArray(), tail);
     }
-    write(e.ref(), e.toJson(), tail);
   }
 
   /** Records a key rotation at the end of every subject's chain, signed by the new key. */
@@ -85,24 +102,34 @@ final class AuditLog {
       n.put("action", "key_rotated");
       n.put("old_key", oldKey);
       n.put("new_key", newKey);
-      write(ref, n, tail);
+      ByteArrayOutputStream line = new ByteArrayOutputStream();
+      Tail after = line(n, tail, line);
+      write(ref, line.toByteArray(), after);
     }
   }
 
-  private void write(String ref, ObjectNode body, Tail tail) throws IOException {
+  /** Signs {@code body} as the entry after {@code tail}, adds its line to {@code out}. */
+  private Tail line(ObjectNode body, Tail tail, ByteArrayOutputStream out) {
     String key = keys.current();
     body.put("key", key);
     body.put("prev", tail.mac());
     String text = Json.write(body);
     String head = text.substring(0, text.length() - 1);
     String mac = keys.mac(key, head.getBytes(StandardCharsets.UTF_8));
-    byte[] line = (head + ",\"mac\":\"" + mac + "\"}\n").getBytes(StandardCharsets.UTF_8);
-    FileChannel ch = channel(ref);
-    ByteBuffer buf = ByteBuffer.wrap(line);
-    while (buf.hasRemaining()) {
-      ch.write(buf);
+    out.writeBytes((head + ",\"mac\":\"" + mac + "\"}\n").getBytes(StandardCharsets.UTF_8));
+    return new Tail(body.path("n").asLong(), mac, key);
+  }
+
+  /** Appends {@code lines} to {@code ref}'s file; {@code after} is its tail then. */
+  private void write(String ref, byte[] lines, Tail after) throws IOException {
+    if (lines.length > 0) {
+      FileChannel ch = channel(ref);
+      ByteBuffer buf = ByteBuffer.wrap(lines);
+      while (buf.hasRemaining()) {
+        ch.write(buf);
+      }
     }
-    tails.put(ref, new Tail(body.path("n").asLong(), mac, key));
+    tails.put(ref, after);
   }
 
   private FileChannel channel(String ref) throws IOException {
@@ -160,10 +187,18 @@ final class AuditLog {
     return -1;
   }
 
-  /** Forces every open file to disk. */
+  /** Forces every file written since the last force to disk, open or closed since. */
   void force() throws IOException {
     for (FileChannel ch : open.values()) {
       ch.force(false);
+    }
+    for (String ref : List.copyOf(unforced)) {
+      if (!open.containsKey(ref)) {
+        try (FileChannel ch = FileChannel.open(file(dir, ref), StandardOpenOption.WRITE)) {
+          ch.force(false);
+        }
+      }
+      unforced.remove(ref);
     }
   }
 

@@ -60,21 +60,18 @@ final class AuditWriter implements AutoCloseable {
         batch = queue;
         queue = new ArrayList<>();
       }
-      int done = 0;
       try {
-        for (AuditEntry e : batch) {
-          log.append(e);
-          done++;
-        }
+        log.appendAll(batch);
       } catch (IOException | RuntimeException ex) {
         LOG.log(
             System.Logger.Level.WARNING,
-            "subject audit log: "
-                + (batch.size() - done)
+            "subject audit log: up to "
+                + batch.size()
                 + " entries not written yet, tried again within a second: "
                 + ex.getMessage());
+        // those written are skipped (by number) when the batch is appended again
         synchronized (queueLock) {
-          List<AuditEntry> back = new ArrayList<>(batch.subList(done, batch.size()));
+          List<AuditEntry> back = new ArrayList<>(batch);
           back.addAll(queue);
           queue = back;
         }
