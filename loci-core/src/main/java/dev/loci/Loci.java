@@ -152,12 +152,22 @@ public final class Loci implements AutoCloseable {
   }
 
   /**
-   * Why this instance cannot take writes right now, if it cannot (a PostgreSQL journal whose
-   * database is unreachable); reads are served from the last applied state meanwhile, and writes
-   * resume without a reopen when the journal can take them again.
+   * Why this instance cannot take writes right now, if it cannot (a full disk, a PostgreSQL journal
+   * whose database is unreachable, writes stopped after a failed fsync); reads are served from the
+   * last applied state meanwhile, and writes resume without a reopen when the journal can take them
+   * again.
    */
   public Optional<String> unavailable() {
     return engine.unavailable();
+  }
+
+  /**
+   * Takes writes again after a journal failure stopped them, where that can be done exactly (what
+   * is not durable was never acknowledged and is cut off); returns why writes are still refused, if
+   * they are. Writes also try this on their own, at most once a second.
+   */
+  public Optional<String> resume() {
+    return engine.resume();
   }
 
   /**

@@ -2,13 +2,11 @@ package dev.loci;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -28,19 +26,12 @@ class FullDiskTest {
 
   @BeforeEach
   void mountSmallFilesystem() throws Exception {
-    mount = tmp.resolve("small");
-    Files.createDirectories(mount);
-    Process p =
-        new ProcessBuilder("mount", "-t", "tmpfs", "-o", "size=1m", "tmpfs", mount.toString())
-            .redirectErrorStream(true)
-            .start();
-    boolean done = p.waitFor(10, TimeUnit.SECONDS);
-    assumeTrue(done && p.exitValue() == 0, "cannot mount a small tmpfs here (needs root)");
+    mount = SmallDisk.mount(tmp.resolve("small"), "1m");
   }
 
   @AfterEach
   void unmount() throws Exception {
-    new ProcessBuilder("umount", mount.toString()).start().waitFor(10, TimeUnit.SECONDS);
+    SmallDisk.unmount(mount);
   }
 
   @Test
@@ -61,6 +52,8 @@ class FullDiskTest {
       }
       assertThat(full).as("the disk filled up").isNotNull();
       assertThat(full.getMessage()).contains("nothing was written");
+      assertThat(full).isInstanceOf(dev.loci.spi.JournalUnavailableException.class);
+      assertThat(loci.unavailable()).get().asString().startsWith("disk full");
       long seq = loci.lastSeq();
       assertThat(seq).isEqualTo(acknowledged.size());
       assertThat(loci.traces().count(NamespaceScope.exactly(NS))).isEqualTo(acknowledged.size());
@@ -68,6 +61,7 @@ class FullDiskTest {
           .isInstanceOf(StorageException.class);
 
       Files.delete(filler);
+      assertThat(loci.unavailable()).as("health clears once there is room").isEmpty();
       acknowledged.add(loci.traces().add(NS, content, List.of("after")));
     }
     try (Loci loci = Loci.builder().dataDir(data).snapshotAfter(0).open()) {

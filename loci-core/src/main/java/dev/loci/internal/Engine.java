@@ -85,6 +85,8 @@ public final class Engine implements CommandExecutor, AutoCloseable {
   private volatile long appliedSeq; // written by the combiner under the state write lock
   private volatile long snapshotSeq;
   private volatile LociException failure;
+  private volatile boolean failureResumable; // the journal stopped writes, and may resume them
+  private volatile long resumeTriedNanos = System.nanoTime();
   private Instant lastNow = Instant.EPOCH; // guarded by combiner
   private volatile boolean closed;
   private volatile AppendListener appendListener = AppendListener.NONE;
@@ -243,9 +245,55 @@ public final class Engine implements CommandExecutor, AutoCloseable {
     return appliedSeq;
   }
 
-  /** Why writes cannot be taken now, if they cannot; see {@link Journal#unavailable()}. */
+  /**
+   * Why writes cannot be taken now, if they cannot: writes stopped after a failure, or what the
+   * journal reports ({@link Journal#unavailable()}: a disk that is full, a database that cannot be
+   * reached).
+   */
   public Optional<String> unavailable() {
+    LociException f = failure;
+    if (f != null) {
+      return Optional.of(
+          "writes are stopped after a failure ("
+              + f.getMessage()
+              + ")"
+              + (failureResumable ? "; they resume when the journal can take them" : ""));
+    }
     return journal.unavailable();
+  }
+
+  /**
+   * Takes writes again after a journal failure that stopped them, if the journal can do so exactly
+   * (see {@link Journal#resume()}); a failure to apply a durable batch is not resumed (the
+   * projections may differ from the journal: reopen). Returns why writes are still refused, if they
+   * are. Also tried on its own, at most once a second, by writes that find writes stopped.
+   */
+  public Optional<String> resume() {
+    if (closed) {
+      throw new StorageException("this Loci instance is closed");
+    }
+    combiner.lock();
+    try {
+      resumeTriedNanos = System.nanoTime();
+      Optional<String> journalSays = journal.resume();
+      if (failure != null && failureResumable) {
+        LOG.log(System.Logger.Level.INFO, "writes resumed after: " + failure.getMessage());
+        failure = null;
+        failureResumable = false;
+      }
+      return failure != null ? unavailable() : journalSays;
+    } finally {
+      combiner.unlock();
+      handOver();
+    }
+  }
+
+  private void resumeIfDue() {
+    if (failure != null
+        && failureResumable
+        && System.nanoTime() - resumeTriedNanos > 1_000_000_000L) {
+      resume();
+    }
   }
 
   /** What the journal knows of its shared head; see {@link Journal#sharedHead()}. */
@@ -268,6 +316,7 @@ public final class Engine implements CommandExecutor, AutoCloseable {
    */
   @Override
   public <R> R execute(Namespace namespace, String actor, Command<R> command) {
+    resumeIfDue();
     checkUsable();
     Task<R> task = new Task<>(namespace, actor, command);
     queue.add(task);
@@ -328,6 +377,7 @@ public final class Engine implements CommandExecutor, AutoCloseable {
         LociException f =
             new StorageException("internal error while writing: " + e.getMessage(), e);
         failure = f;
+        failureResumable = false;
         round.forEach(task -> task.fail(f));
         deferred.forEach(task -> task.fail(f));
         deferred.clear();
@@ -464,6 +514,7 @@ public final class Engine implements CommandExecutor, AutoCloseable {
       staged.forEach(st -> st.task().fail(e));
       return;
     } catch (StorageException e) {
+      failureResumable = true; // the journal decides when it can take writes exactly again
       failure = e;
       staged.forEach(st -> st.task().fail(e));
       return;
@@ -486,6 +537,7 @@ public final class Engine implements CommandExecutor, AutoCloseable {
       LociException f =
           new StorageException("internal error: a durable batch did not apply: " + e, e);
       failure = f;
+      failureResumable = false;
       staged.forEach(st -> st.task().fail(f));
       return;
     } finally {

@@ -8,6 +8,7 @@ import dev.loci.spi.Batch;
 import dev.loci.spi.Event;
 import dev.loci.spi.Journal;
 import dev.loci.spi.JournalEntry;
+import dev.loci.spi.JournalUnavailableException;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -49,6 +50,27 @@ import java.util.stream.Stream;
  * warning is kept in {@link #openDamage()}. Every other bad line is left in place and reported,
  * with file, offset and sequence, by {@link #read}.
  *
+ * <p>Full disk and failed fsyncs (the outcome of every write is exact: a batch whose append or
+ * durability wait failed is never readable after a restart, so a client that retries makes no
+ * duplicate).
+ *
+ * <ul>
+ *   <li>A write that fails (the disk is full) is truncated away; the append throws {@link
+ *       JournalUnavailableException}, the journal stays usable, and {@link #unavailable()} says
+ *       "disk full" until a later append succeeds or the file system has room again.
+ *   <li>After a failed fsync the file's state is unknown: the kernel may have dropped the dirty
+ *       pages (Linux marks them clean and reports the error once), so what a read shows may not be
+ *       on disk, and a retried fsync would succeed without writing them. Nothing written since the
+ *       last successful fsync is therefore trusted. Under {@code always} none of it was
+ *       acknowledged (acknowledging waits for the fsync), so the segment is reopened through a
+ *       fresh descriptor, truncated to the length the last good fsync covered, and that truncation
+ *       is fsynced; only then are the waiting writers told that nothing of their batches was kept
+ *       ({@link JournalUnavailableException}), and the journal takes writes again. If the rollback
+ *       itself fails, the outcome is unknown: the writers are told so, writes stop, and {@link
+ *       #resume()} retries the rollback. Under {@code interval} and {@code none}, batches were
+ *       acknowledged before their fsync and cannot be cut off: writes stop until reopen.
+ * </ul>
+ *
  * <p>Thread-safe.
  */
 public final class FileJournal implements Journal {
@@ -77,6 +99,11 @@ public final class FileJournal implements Journal {
   private long retryPreallocationAt; // guarded by writeLock: after a failure, wait for growth
   private long lastSeq; // guarded by writeLock
   private volatile long durableSeq;
+  private long durableBytes; // guarded by writeLock: the active segment's length durableSeq covers
+  private volatile int generation; // bumped by each rollback: an append of an older one was cut
+  private volatile String full; // why the last append failed for want of space, until it has room
+  private volatile long fullNeeds; // bytes the failed append wanted
+  private Forcer forcer = ch -> ch.force(false);
   private final java.util.concurrent.atomic.AtomicLong fsyncs =
       new java.util.concurrent.atomic.AtomicLong();
   private volatile Throwable failure;
@@ -102,6 +129,7 @@ public final class FileJournal implements Journal {
     try {
       this.segmentSize = channel.size();
       this.allocated = segmentSize;
+      this.durableBytes = segmentSize;
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
@@ -212,20 +240,25 @@ public final class FileJournal implements Journal {
       try {
         writeAt(line, before);
       } catch (IOException e) {
+        String detail =
+            "journal write to " + segment + " failed: " + e.getMessage() + "; nothing was written";
         try {
+          reopenIfClosed(channel);
           channel.truncate(before);
         } catch (IOException cleanup) {
           e.addSuppressed(cleanup);
-          failure = e;
+          failure = e; // a cut-short line is no batch (it fails its checksum): dropped on open
+          throw new StorageException(detail, e);
         }
-        throw new StorageException(
-            "journal write to " + segment + " failed: " + e.getMessage() + "; nothing was written",
-            e);
+        full = "disk full or failing: " + detail;
+        fullNeeds = line.length;
+        throw new JournalUnavailableException(detail, e);
       }
       segmentSize = before + line.length;
       allocated = Math.max(allocated, segmentSize);
       lastSeq = seq;
-      return new Written(seq);
+      full = null;
+      return new Written(seq, generation);
     } finally {
       writeLock.unlock();
       if (interrupted) {
@@ -314,9 +347,11 @@ public final class FileJournal implements Journal {
 
   private final class Written implements Appended {
     private final long seq;
+    private final int generation;
 
-    Written(long seq) {
+    Written(long seq, int generation) {
       this.seq = seq;
+      this.generation = generation;
     }
 
     @Override
@@ -327,7 +362,7 @@ public final class FileJournal implements Journal {
     @Override
     public void awaitDurable() {
       if (durability.mode() == Durability.Mode.ALWAYS) {
-        syncThrough(seq);
+        syncThrough(seq, generation);
       } else {
         checkUsable();
       }
@@ -344,15 +379,23 @@ public final class FileJournal implements Journal {
    * groups small.) An fsync cut short by an interrupt closes the channel; it is reopened and the
    * fsync repeated, which flushes the file whichever descriptor wrote it.
    */
-  private void syncThrough(long seq) {
-    if (durableSeq >= seq) {
+  private void syncThrough(long seq, int gen) {
+    if (gen == generation && durableSeq >= seq) {
       return;
     }
     boolean interrupted = Thread.interrupted();
     syncLock.lock();
     try {
       int attempts = 0;
-      while (durableSeq < seq) {
+      while (durableSeq < seq || gen != generation) {
+        if (gen != generation) {
+          throw new JournalUnavailableException(
+              "journal fsync failed while batch "
+                  + seq
+                  + " waited for it; the batches written since the last durable one were cut off"
+                  + " again, so nothing of it was kept",
+              null);
+        }
         checkUsable();
         if (syncing) {
           synced.awaitUninterruptibly();
@@ -361,7 +404,7 @@ public final class FileJournal implements Journal {
         syncing = true;
         syncLock.unlock();
         try {
-          interrupted |= forceOnce(seq, attempts++);
+          interrupted |= forceOnce(seq, gen, attempts++);
         } finally {
           syncLock.lock();
           syncing = false;
@@ -377,19 +420,34 @@ public final class FileJournal implements Journal {
   }
 
   /** One fsync by the leader; returns whether an interrupt had to be set aside. */
-  private boolean forceOnce(long seq, int attempt) {
+  private boolean forceOnce(long seq, int gen, int attempt) {
     FileChannel ch;
     long target;
+    long bytes;
+    Path seg;
     writeLock.lock();
     try {
+      if (gen != generation) {
+        return false; // cut off by a rollback: the caller's loop reports it
+      }
       ch = channel;
       target = lastSeq;
+      bytes = segmentSize;
+      seg = segment;
     } finally {
       writeLock.unlock();
     }
     try {
-      ch.force(false);
+      forcer.force(ch);
       fsyncs.incrementAndGet();
+      writeLock.lock();
+      try {
+        if (seg.equals(segment) && gen == generation) {
+          durableBytes = Math.max(durableBytes, bytes);
+        }
+      } finally {
+        writeLock.unlock();
+      }
       advanceDurable(target);
       return false;
     } catch (ClosedChannelException e) {
@@ -400,20 +458,20 @@ public final class FileJournal implements Journal {
       }
       if (durableSeq < seq) {
         if (attempt >= MAX_INTERRUPTED_RETRIES) {
-          throw fail(e);
+          throw failSync(e);
         }
         writeLock.lock();
         try {
           reopenIfClosed(ch);
         } catch (IOException reopen) {
-          throw fail(reopen);
+          throw failSync(reopen);
         } finally {
           writeLock.unlock();
         }
       }
       return interrupt;
     } catch (IOException e) {
-      throw fail(e);
+      throw failSync(e);
     }
   }
 
@@ -427,7 +485,7 @@ public final class FileJournal implements Journal {
         writeLock.unlock();
       }
       if (target > durableSeq && failure == null && !closed) {
-        syncThrough(target);
+        syncThrough(target, generation);
       }
     } catch (RuntimeException e) {
       LOG.log(System.Logger.Level.ERROR, "journal background fsync failed", e);
@@ -440,10 +498,136 @@ public final class FileJournal implements Journal {
     }
   }
 
-  private StorageException fail(IOException e) {
-    failure = e;
-    return new StorageException(
-        "journal fsync of " + segment + " failed: " + e.getMessage() + "; reopen to recover", e);
+  /**
+   * What a failed fsync leaves (see the class comment): under {@code always}, the undurable tail
+   * cut off and the journal usable ({@link JournalUnavailableException}); otherwise, or if the cut
+   * fails, writes stopped with the outcome of the undurable batches unknown.
+   */
+  private StorageException failSync(IOException e) {
+    writeLock.lock();
+    try {
+      String what = "journal fsync of " + segment + " failed: " + e.getMessage();
+      if (durability.mode() == Durability.Mode.ALWAYS && failure == null && rollBackLocked(e)) {
+        full = "disk failing: " + what;
+        fullNeeds = 0;
+        return new JournalUnavailableException(
+            what
+                + "; the batches written since the last durable one were cut off, so nothing of"
+                + " them was kept",
+            e);
+      }
+      failure = e;
+      return new StorageException(
+          what
+              + "; whether the batches since the last durable one are kept is unknown; writes are"
+              + " stopped until the journal is resumed or reopened",
+          e);
+    } finally {
+      writeLock.unlock();
+    }
+  }
+
+  /**
+   * Cuts the active segment back to what the last good fsync covered, through a fresh descriptor,
+   * and fsyncs the cut; call under writeLock. Returns false (keeping the cause in {@code e}) if it
+   * could not.
+   */
+  private boolean rollBackLocked(IOException e) {
+    try {
+      try {
+        channel.close();
+      } catch (IOException ignored) {
+        e.addSuppressed(ignored); // the old descriptor's state is what is not trusted
+      }
+      channel = FileChannel.open(segment, StandardOpenOption.WRITE);
+      channel.truncate(durableBytes);
+      forcer.force(channel); // fdatasync: the file's new size is what the data needs
+      Directories.sync(dir);
+    } catch (IOException cut) {
+      e.addSuppressed(cut);
+      return false;
+    }
+    LOG.log(
+        System.Logger.Level.WARNING,
+        "journal fsync failed ("
+            + e.getMessage()
+            + "); cut "
+            + segment
+            + " back to "
+            + durableBytes
+            + " bytes, batch "
+            + durableSeq
+            + ", which the last good fsync covered");
+    segmentSize = durableBytes;
+    allocated = durableBytes;
+    retryPreallocationAt = durableBytes + Math.min(PREALLOCATE_BYTES, segmentBytes);
+    lastSeq = durableSeq;
+    generation++;
+    return true;
+  }
+
+  /** How the journal fsyncs a segment; a test replaces it to make an fsync fail. */
+  @FunctionalInterface
+  interface Forcer {
+    void force(FileChannel channel) throws IOException;
+  }
+
+  /** Replaces how segments are fsynced (fault injection in tests). */
+  void forcer(Forcer forcer) {
+    this.forcer = java.util.Objects.requireNonNull(forcer, "forcer");
+  }
+
+  /**
+   * Why the journal cannot take writes: its last append found the disk full (until the file system
+   * has room for it again or an append succeeds), or it failed in a way that stopped writes.
+   */
+  @Override
+  public Optional<String> unavailable() {
+    Throwable f = failure;
+    if (f != null && !closed) {
+      return Optional.of(
+          "journal in " + dir + " failed (" + f.getMessage() + "); writes are stopped");
+    }
+    String why = full;
+    if (why != null && roomFor(fullNeeds)) {
+      full = null;
+      return Optional.empty();
+    }
+    return Optional.ofNullable(why);
+  }
+
+  /** Whether the journal's file system has room for {@code bytes} and a margin. */
+  private boolean roomFor(long bytes) {
+    if (bytes <= 0) {
+      return false; // an fsync failed: only a write that succeeds shows the disk is well again
+    }
+    try {
+      return Files.getFileStore(dir).getUsableSpace() >= bytes + (64 << 10);
+    } catch (IOException e) {
+      return false;
+    }
+  }
+
+  /**
+   * Takes writes again after a failure that stopped them, if that can be done exactly: under {@code
+   * always}, cuts the unsynced tail off as a failed fsync does (what was written after the last
+   * good fsync was never acknowledged). Returns why writes are still refused, if they are.
+   */
+  @Override
+  public Optional<String> resume() {
+    writeLock.lock();
+    try {
+      Throwable f = failure;
+      if (f instanceof IOException io
+          && !closed
+          && durability.mode() == Durability.Mode.ALWAYS
+          && rollBackLocked(io)) {
+        failure = null;
+      }
+    } finally {
+      writeLock.unlock();
+    }
+    return unavailable();
   }
 
   private void checkUsable() {
@@ -465,14 +649,16 @@ public final class FileJournal implements Journal {
   private void rollLocked(long nextSeq) {
     try {
       trimPreallocation();
-      channel.force(false);
+      forcer.force(channel);
       advanceDurable(lastSeq);
+      durableBytes = segmentSize;
       channel.close();
       Path next = dir.resolve(segmentName(nextSeq));
       channel = FileChannel.open(next, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
       Directories.sync(dir);
       segment = next;
       segmentSize = 0;
+      durableBytes = 0;
       allocated = 0;
       retryPreallocationAt = 0;
     } catch (IOException e) {
@@ -639,7 +825,7 @@ public final class FileJournal implements Journal {
 
   @Override
   public void sync() {
-    syncThrough(lastSeq());
+    syncThrough(lastSeq(), generation);
   }
 
   @Override

@@ -64,6 +64,15 @@ public interface Journal extends AutoCloseable {
   }
 
   /**
+   * Tries to take writes again after a failure that stopped them, where the journal can do so
+   * without losing or reviving a batch whose outcome was reported; returns why writes are still
+   * refused, if they are. By default only reports {@link #unavailable()}.
+   */
+  default java.util.Optional<String> resume() {
+    return unavailable();
+  }
+
+  /**
    * Reads committed batches with sequence numbers from {@code fromSeq} on, in order. Lines that
    * cannot be read are skipped and passed to {@code damage}.
    */

@@ -34,7 +34,7 @@ class FileJournalTest {
 
   @TempDir Path dir;
 
-  private static Batch batch(String uid) {
+  static Batch batch(String uid) {
     ObjectNode data = Json.object();
     data.put("uid", uid);
     return new Batch(TS, NS, "test", List.of(new Event("trace.retired", data)));

@@ -320,6 +320,7 @@ class AuthTest {
         .contains(
             "GET /health open",
             "GET /metrics",
+            "POST /v1/admin/resume",
             "POST /v1/ns/{ns}/traces",
             "GET /v1/ns/{ns}/traces/{uid}/history",
             "GET /v1/ns/{ns}/legal-check",

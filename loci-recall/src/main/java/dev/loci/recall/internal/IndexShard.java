@@ -50,8 +50,16 @@ import org.apache.lucene.util.BytesRef;
  * {@link #commit} (a Lucene commit: files fsynced, then the commit point), so a crash leaves the
  * last commit, which is behind the journal, never ahead of what it records.
  *
+ * <p>Storage failures. An index is a projection, so a failure to write it (a full disk) must not
+ * fail a write whose batch is durable: {@link #put}, {@link #remove} and {@link #commit} keep
+ * going. A failed flush closes Lucene's writer for good (a "tragic" failure, after which every use
+ * throws {@code AlreadyClosedException}); the shard then counts as {@link #broken()}, changes are
+ * dropped, searches fail with a {@link StorageException} (503, never a 500), and the owner {@link
+ * #reopen}s it from its last commit and writes again the documents that differ from the graph.
+ *
  * <p>Thread-safe as Lucene's writer and searcher manager are; {@link #commit} and {@link #close}
- * must not run concurrently with changes (the recall layer calls them with exclusive access).
+ * must not run concurrently with changes (the recall layer calls them with exclusive access). A
+ * {@link #reopen} waits for searches in progress and searches wait for it.
  */
 final class IndexShard implements AutoCloseable {
   static final String ID = "id";
@@ -59,13 +67,18 @@ final class IndexShard implements AutoCloseable {
   private static final String SEQ_KEY = "loci.seq";
   private static final String FORMAT_KEY = "loci.format";
 
+  private static final System.Logger LOG = System.getLogger(IndexShard.class.getName());
+
   private final Optional<Path> path;
   private final String format;
   private final Directory dir;
-  private final IndexWriter writer;
-  private final SearcherManager searchers;
+  private final java.util.concurrent.locks.ReentrantReadWriteLock swap =
+      new java.util.concurrent.locks.ReentrantReadWriteLock();
+  private volatile IndexWriter writer;
+  private volatile SearcherManager searchers;
   private volatile long recordedSeq;
   private volatile boolean dirty;
+  private volatile Throwable broken;
 
   private IndexShard(
       Optional<Path> path, String format, Directory dir, IndexWriter writer, long recordedSeq)
@@ -76,6 +89,74 @@ final class IndexShard implements AutoCloseable {
     this.writer = writer;
     this.searchers = new SearcherManager(writer, null);
     this.recordedSeq = recordedSeq;
+  }
+
+  /** Whether a storage failure closed the writer: {@link #reopen} it. */
+  boolean broken() {
+    return broken != null;
+  }
+
+  private void broke(Exception e) {
+    if (broken == null) {
+      LOG.log(
+          System.Logger.Level.WARNING,
+          "index "
+              + path.map(Path::toString).orElse("in memory")
+              + " failed ("
+              + e
+              + "); searches answer 503 until it is reopened and caught up");
+    }
+    broken = e;
+    dirty = true;
+  }
+
+  /**
+   * Reopens a broken shard from its last commit (Lucene deletes the files the failed writer left),
+   * so that the owner can write again the documents that differ from its records. Returns whether
+   * the shard is usable; a shard that cannot be reopened yet (the disk is still full) stays broken.
+   */
+  boolean reopen(Analyzer analyzer, double segmentsPerTier) {
+    if (broken == null) {
+      return true;
+    }
+    swap.writeLock().lock();
+    try {
+      try {
+        searchers.close();
+      } catch (IOException | RuntimeException e) {
+        // the old reader is discarded either way
+      }
+      try {
+        writer.rollback();
+      } catch (IOException | RuntimeException e) {
+        // closed by the failure already
+      }
+      IndexWriter fresh = new IndexWriter(dir, config(analyzer, segmentsPerTier));
+      long seq = -1;
+      Map<String, String> data = fresh.getLiveCommitData() == null ? Map.of() : commitData(fresh);
+      if (format.equals(data.get(FORMAT_KEY)) && data.containsKey(SEQ_KEY)) {
+        seq = Long.parseLong(data.get(SEQ_KEY));
+      }
+      writer = fresh;
+      searchers = new SearcherManager(fresh, null);
+      recordedSeq = seq;
+      broken = null;
+      dirty = true;
+      return true;
+    } catch (IOException | RuntimeException e) {
+      broken = e;
+      return false;
+    } finally {
+      swap.writeLock().unlock();
+    }
+  }
+
+  private static Map<String, String> commitData(IndexWriter w) {
+    Map<String, String> out = new HashMap<>();
+    for (Map.Entry<String, String> e : w.getLiveCommitData()) {
+      out.put(e.getKey(), e.getValue());
+    }
+    return out;
   }
 
   /**
@@ -176,30 +257,39 @@ final class IndexShard implements AutoCloseable {
     doc.add(new StringField(ID, id, Field.Store.NO));
     doc.add(new BinaryDocValuesField(ID, new BytesRef(id)));
     doc.add(new NumericDocValuesField(VERSION, version));
+    if (broken != null) {
+      return; // dropped: the reopen catches the shard up from the records
+    }
     try {
       writer.updateDocument(new Term(ID, id), doc);
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
+    } catch (IOException | org.apache.lucene.store.AlreadyClosedException e) {
+      broke(e);
     }
     dirty = true;
   }
 
   /** Removes the document of node {@code id}, if any. */
   void remove(String id) {
+    if (broken != null) {
+      return; // dropped: the reopen catches the shard up from the records
+    }
     try {
       writer.deleteDocuments(new Term(ID, id));
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
+    } catch (IOException | org.apache.lucene.store.AlreadyClosedException e) {
+      broke(e);
     }
     dirty = true;
   }
 
   /** Removes every document. */
   void removeAll() {
+    if (broken != null) {
+      return; // dropped: the reopen catches the shard up from the records
+    }
     try {
       writer.deleteAll();
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
+    } catch (IOException | org.apache.lucene.store.AlreadyClosedException e) {
+      broke(e);
     }
     dirty = true;
   }
@@ -209,10 +299,13 @@ final class IndexShard implements AutoCloseable {
    * average length) are those of the live documents alone, as in a rebuilt index.
    */
   void expungeDeletes() {
+    if (broken != null) {
+      return; // dropped: the reopen catches the shard up from the records
+    }
     try {
       writer.forceMergeDeletes();
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
+    } catch (IOException | org.apache.lucene.store.AlreadyClosedException e) {
+      broke(e);
     }
     dirty = true;
   }
@@ -272,16 +365,39 @@ final class IndexShard implements AutoCloseable {
 
   /** Runs {@code search} over a refreshed searcher. */
   <T> T withSearcher(Search<T> search) {
+    swap.readLock().lock();
     try {
-      searchers.maybeRefreshBlocking();
-      IndexSearcher s = searchers.acquire();
+      checkNotBroken();
+      SearcherManager manager = searchers;
+      try {
+        manager.maybeRefreshBlocking(); // flushes what was added: may fail on a full disk
+      } catch (IOException | org.apache.lucene.store.AlreadyClosedException e) {
+        broke(e);
+        checkNotBroken();
+      }
+      IndexSearcher s = manager.acquire();
       try {
         return search.run(s);
       } finally {
-        searchers.release(s);
+        manager.release(s);
       }
     } catch (IOException e) {
       throw new UncheckedIOException(e);
+    } finally {
+      swap.readLock().unlock();
+    }
+  }
+
+  private void checkNotBroken() {
+    Throwable b = broken;
+    if (b != null) {
+      throw new StorageException(
+          "the index "
+              + path.map(Path::toString).orElse("in memory")
+              + " cannot be searched after a storage failure ("
+              + b.getMessage()
+              + "); it is reopened and caught up from the records once storage has room again",
+          b);
     }
   }
 
@@ -295,12 +411,23 @@ final class IndexShard implements AutoCloseable {
       dirty = false;
       return;
     }
+    if (broken != null) {
+      return; // the last good commit stays; the reopen catches up from it
+    }
     try {
       writer.setLiveCommitData(
           Map.of(SEQ_KEY, Long.toString(seq), FORMAT_KEY, format).entrySet(), true);
       writer.commit();
-    } catch (IOException e) {
-      throw new StorageException("cannot commit index " + path.get() + ": " + e.getMessage(), e);
+    } catch (IOException | org.apache.lucene.store.AlreadyClosedException e) {
+      if (!writer.isOpen()) {
+        broke(e);
+      } else {
+        // the commit was rolled back and the changes stay buffered: the next commit retries
+        LOG.log(
+            System.Logger.Level.WARNING,
+            "cannot commit index " + path.get() + " (" + e + "); retried at the next commit");
+      }
+      return;
     }
     recordedSeq = seq;
     dirty = false;
@@ -311,7 +438,11 @@ final class IndexShard implements AutoCloseable {
   public void close() {
     try {
       searchers.close();
-      writer.close();
+      if (broken != null) {
+        writer.rollback(); // a writer closed by a failure may not close cleanly
+      } else {
+        writer.close();
+      }
       dir.close();
     } catch (IOException e) {
       throw new UncheckedIOException(e);

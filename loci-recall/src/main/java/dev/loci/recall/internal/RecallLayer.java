@@ -611,6 +611,7 @@ public final class RecallLayer implements Layer, SubjectRecords {
   /** The BM25 matches of {@code query} in {@code ns}. */
   List<TextIndex.Hit> searchText(Namespace ns, String query, int k) {
     checkOpen();
+    repairIndexes();
     return text.search(ns, query, k);
   }
 
@@ -620,6 +621,7 @@ public final class RecallLayer implements Layer, SubjectRecords {
    */
   List<VectorIndex.Hit> searchVectors(String modelId, Namespace ns, float[] query, int k) {
     checkOpen();
+    repairIndexes();
     return vectors.model(modelId).map(m -> vectors.search(m, ns, query, k)).orElse(List.of());
   }
 
@@ -769,17 +771,7 @@ public final class RecallLayer implements Layer, SubjectRecords {
     appliedSeq = seq;
     ShardSet shards = text.shards();
     shards.retainOnly(graphs.keySet());
-    graphs.forEach(
-        (ns, g) -> {
-          Map<String, Integer> live = g.liveVersions();
-          count(
-              shards.reconcile(
-                  ns,
-                  seq,
-                  live,
-                  true,
-                  (id, v) -> text.put(ns, id, v, g.nodes.get(id).head().value().content())));
-        });
+    graphs.keySet().forEach(ns -> reconcileText(ns, seq));
     for (VectorIndex.Model m : vectors.models()) {
       reconcileVectors(m, seq);
     }
@@ -787,6 +779,20 @@ public final class RecallLayer implements Layer, SubjectRecords {
     shards.commit(seq, true);
     vectors.commit(seq, true);
     lastCommitNanos = System.nanoTime();
+  }
+
+  /** Brings the text shard of {@code ns} in step with its graph at {@code seq}. */
+  private void reconcileText(Namespace ns, long seq) {
+    Graph g = graphs.get(ns);
+    Map<String, Integer> live = g == null ? Map.of() : g.liveVersions();
+    count(
+        text.shards()
+            .reconcile(
+                ns,
+                seq,
+                live,
+                true,
+                (id, v) -> text.put(ns, id, v, g.nodes.get(id).head().value().content())));
   }
 
   private void reconcileVectors(VectorIndex.Model m, long seq) {
@@ -806,9 +812,46 @@ public final class RecallLayer implements Layer, SubjectRecords {
     }
   }
 
+  /**
+   * Reopens the index shards a storage failure closed (a full disk: Lucene closes its writer when a
+   * flush fails) and writes again the documents that differ from the graph, then commits them; a
+   * shard that cannot be reopened yet is tried again by the next search or write, at most every
+   * {@value #REPAIR_MILLIS} ms. Runs with shared or exclusive access; the graph does not change
+   * meanwhile, and searches of a shard wait while it is reopened.
+   */
+  private void repairIndexes() {
+    if (!indexing || !(text.shards().anyBroken() || vectors.anyBroken())) {
+      return;
+    }
+    synchronized (repairLock) {
+      long now = System.nanoTime();
+      if (now - repairTriedNanos < REPAIR_MILLIS * 1_000_000) {
+        return;
+      }
+      repairTriedNanos = now;
+      long seq = appliedSeq;
+      ShardSet shards = text.shards();
+      for (Namespace ns : shards.reopenBroken()) {
+        reconcileText(ns, seq);
+      }
+      shards.commit(seq, false);
+      for (VectorIndex.Model m : vectors.models()) {
+        if (!m.shards.reopenBroken().isEmpty()) {
+          reconcileVectors(m, seq);
+          m.shards.commit(seq, false);
+        }
+      }
+    }
+  }
+
+  private static final long REPAIR_MILLIS = 100;
+  private final Object repairLock = new Object();
+  private long repairTriedNanos; // guarded by repairLock
+
   @Override
   public void applied(long seq) {
     appliedSeq = seq;
+    repairIndexes();
     long now = System.nanoTime();
     if (now - lastCommitNanos >= commitNanos) {
       lastCommitNanos = now;

@@ -119,6 +119,32 @@ final class ShardSet {
     return changed ? Outcome.CAUGHT_UP : Outcome.REUSED;
   }
 
+  /** Whether a storage failure closed the writer of some shard. */
+  boolean anyBroken() {
+    for (IndexShard s : shards.values()) {
+      if (s.broken()) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /**
+   * Reopens the shards a storage failure closed, from their last commits; returns the namespaces
+   * reopened, which the caller then {@link #reconcile}s. A shard that cannot be reopened yet stays
+   * broken.
+   */
+  Set<Namespace> reopenBroken() {
+    Set<Namespace> out = new HashSet<>();
+    shards.forEach(
+        (ns, s) -> {
+          if (s.broken() && s.reopen(analyzer, segmentsPerTier)) {
+            out.add(ns);
+          }
+        });
+    return out;
+  }
+
   /** Closes and deletes the shards of namespaces not in {@code keep}, open or only on disk. */
   void retainOnly(Set<Namespace> keep) {
     Set<Namespace> all = new HashSet<>(shards.keySet());

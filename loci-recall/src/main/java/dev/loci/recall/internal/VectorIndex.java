@@ -301,6 +301,16 @@ final class VectorIndex {
             });
   }
 
+  /** Whether a storage failure closed the writer of some model's shard. */
+  boolean anyBroken() {
+    for (Model m : models.values()) {
+      if (m.shards.anyBroken()) {
+        return true;
+      }
+    }
+    return false;
+  }
+
   /** Commits every model's changed shards ({@code all}: every shard) recording {@code seq}. */
   void commit(long seq, boolean all) {
     models.values().forEach(m -> m.shards.commit(seq, all));

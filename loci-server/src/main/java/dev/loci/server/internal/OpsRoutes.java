@@ -4,6 +4,7 @@ import dev.loci.Loci;
 import dev.loci.govern.GovernedMemory;
 import dev.loci.server.Role;
 import dev.loci.server.spi.Exchange;
+import dev.loci.server.spi.HttpProblem;
 import dev.loci.server.spi.Route;
 import dev.loci.server.spi.Route.Method;
 import dev.loci.server.spi.Route.NamespaceAccess;
@@ -18,7 +19,9 @@ import java.util.OptionalLong;
 
 /**
  * The operator's routes: {@code /health} (open to anyone, for load balancers), {@code /metrics}
- * (Prometheus text, admin) and the OpenAPI document {@code /v1/openapi.json} (any credential).
+ * (Prometheus text, admin), {@code POST /v1/admin/resume} (admin: take writes again after a storage
+ * failure stopped them) and the OpenAPI document {@code /v1/openapi.json} (any credential). Both
+ * health and metrics say {@code degraded}, with the reason, while writes are refused.
  */
 public final class OpsRoutes implements RouteSet {
   /** Where the OpenAPI document lives on the class path. */
@@ -50,6 +53,11 @@ public final class OpsRoutes implements RouteSet {
         "loci_journal_lag",
         "Batches in the shared journal (PostgreSQL) not yet applied here; 0 for a file journal.",
         () -> Math.max(0, loci.sharedHead().orElse(0) - loci.lastSeq()));
+    metrics.gauge(
+        "loci_degraded",
+        "1 while writes are refused (a full disk, an unreachable database, writes stopped after a"
+            + " failure; loci_degraded_info says why), else 0.",
+        () -> loci.unavailable().isPresent() ? 1 : 0);
     metrics.gauge("loci_uptime_seconds", "Seconds since the server started.", this::uptimeSeconds);
   }
 
@@ -70,6 +78,8 @@ public final class OpsRoutes implements RouteSet {
     return List.of(
         Route.open(Method.GET, "/health", this::health),
         Route.of(Method.GET, "/metrics", Role.ADMIN, NamespaceAccess.NONE, false, this::metrics),
+        Route.of(
+            Method.POST, "/v1/admin/resume", Role.ADMIN, NamespaceAccess.NONE, false, this::resume),
         Route.of(
             Method.GET,
             "/v1/openapi.json",
@@ -108,7 +118,32 @@ public final class OpsRoutes implements RouteSet {
             + "}");
   }
 
+  /** Tries to take writes again; 503 with the reason while they are still refused. */
+  private void resume(Exchange ex) {
+    Optional<String> still = loci.resume();
+    if (still.isPresent()) {
+      throw new HttpProblem(
+          503,
+          "writes-refused",
+          "Writes refused",
+          "writes are still refused: " + still.get(),
+          Optional.empty());
+    }
+    ex.json(200, "{\"status\":\"ok\"}");
+  }
+
   private void metrics(Exchange ex) {
-    ex.respond(200, "text/plain; version=0.0.4; charset=utf-8", metrics.scrape());
+    String scrape = metrics.scrape();
+    Optional<String> why = loci.unavailable();
+    if (why.isPresent()) {
+      String label = why.get().replace("\\", "\\\\").replace("\"", "\\\"").replace("\n", "\\n");
+      scrape +=
+          "# HELP loci_degraded_info Why writes are refused, while they are.\n"
+              + "# TYPE loci_degraded_info gauge\n"
+              + "loci_degraded_info{reason=\""
+              + label
+              + "\"} 1\n";
+    }
+    ex.respond(200, "text/plain; version=0.0.4; charset=utf-8", scrape);
   }
 }
