@@ -3,8 +3,10 @@ package dev.loci.govern;
 import dev.loci.InvalidRequestException;
 import dev.loci.Loci;
 import dev.loci.Namespace;
+import dev.loci.govern.internal.ConflictDecisions;
 import dev.loci.govern.internal.ContextBuilder;
 import dev.loci.govern.internal.GovernLayer;
+import dev.loci.govern.internal.MemoryDecisions;
 import dev.loci.spi.CommandExecutor;
 import java.util.Comparator;
 import java.util.List;
@@ -37,11 +39,15 @@ public final class GovernedMemory {
 
   private final CommandExecutor engine;
   private final GovernLayer layer;
+  private final MemoryDecisions memories;
+  private final ConflictDecisions conflicts;
   private final String actor;
 
   private GovernedMemory(CommandExecutor engine, GovernLayer layer, String actor) {
     this.engine = engine;
     this.layer = layer;
+    this.conflicts = new ConflictDecisions(layer);
+    this.memories = new MemoryDecisions(layer, conflicts);
     this.actor = actor;
   }
 
@@ -71,7 +77,7 @@ public final class GovernedMemory {
    */
   public Written propose(Namespace ns, MemoryDraft draft) {
     Objects.requireNonNull(draft, "draft");
-    return engine.execute(ns, actor, ctx -> layer.decidePropose(ctx, ns, draft));
+    return engine.execute(ns, actor, ctx -> memories.decidePropose(ctx, ns, draft));
   }
 
   /**
@@ -81,7 +87,7 @@ public final class GovernedMemory {
   public Written add(Namespace ns, MemoryDraft draft, Reviewer reviewer) {
     Objects.requireNonNull(draft, "draft");
     String holder = holder(reviewer);
-    return engine.execute(ns, actor, ctx -> layer.decideAddActive(ctx, ns, draft, holder));
+    return engine.execute(ns, actor, ctx -> memories.decideAddActive(ctx, ns, draft, holder));
   }
 
   /**
@@ -91,7 +97,7 @@ public final class GovernedMemory {
    * @throws InvalidRequestException naming {@code status} unless a candidate or active
    */
   public Memory reinforce(Namespace ns, String id) {
-    return engine.execute(ns, actor, ctx -> layer.decideReinforce(ctx, ns, id));
+    return engine.execute(ns, actor, ctx -> memories.decideReinforce(ctx, ns, id));
   }
 
   /**
@@ -101,7 +107,7 @@ public final class GovernedMemory {
    */
   public Written promote(Namespace ns, String id, Reviewer reviewer) {
     String holder = holder(reviewer);
-    return engine.execute(ns, actor, ctx -> layer.decidePromote(ctx, ns, id, holder));
+    return engine.execute(ns, actor, ctx -> memories.decidePromote(ctx, ns, id, holder));
   }
 
   /**
@@ -113,14 +119,14 @@ public final class GovernedMemory {
   public Memory reject(Namespace ns, String id, String reason, Reviewer reviewer) {
     String holder = holder(reviewer);
     return engine.execute(
-        ns, actor, ctx -> layer.decideInvalidate(ctx, ns, id, reason, holder, true));
+        ns, actor, ctx -> memories.decideInvalidate(ctx, ns, id, reason, holder, true));
   }
 
   /** Invalidates a candidate or active memory, with a reason; it stays as history. */
   public Memory invalidate(Namespace ns, String id, String reason, Reviewer reviewer) {
     String holder = holder(reviewer);
     return engine.execute(
-        ns, actor, ctx -> layer.decideInvalidate(ctx, ns, id, reason, holder, false));
+        ns, actor, ctx -> memories.decideInvalidate(ctx, ns, id, reason, holder, false));
   }
 
   /**
@@ -130,7 +136,7 @@ public final class GovernedMemory {
    */
   public Written supersede(Namespace ns, String id, String by, Reviewer reviewer) {
     String holder = holder(reviewer);
-    return engine.execute(ns, actor, ctx -> layer.decideSupersede(ctx, ns, id, by, holder));
+    return engine.execute(ns, actor, ctx -> memories.decideSupersede(ctx, ns, id, by, holder));
   }
 
   /**
@@ -205,13 +211,13 @@ public final class GovernedMemory {
   public Conflict resolve(Namespace ns, String conflictId, String winner, Reviewer reviewer) {
     String holder = holder(reviewer);
     return engine.execute(
-        ns, actor, ctx -> layer.decideResolve(ctx, ns, conflictId, winner, holder));
+        ns, actor, ctx -> conflicts.decideResolve(ctx, ns, conflictId, winner, holder));
   }
 
   /** Dismisses an open conflict as no real conflict; every member stays as it is. */
   public Conflict dismiss(Namespace ns, String conflictId, Reviewer reviewer) {
     String holder = holder(reviewer);
-    return engine.execute(ns, actor, ctx -> layer.decideDismiss(ctx, ns, conflictId, holder));
+    return engine.execute(ns, actor, ctx -> conflicts.decideDismiss(ctx, ns, conflictId, holder));
   }
 
   /**
@@ -219,7 +225,7 @@ public final class GovernedMemory {
    * open; returns the conflicts it opened.
    */
   public List<Conflict> sweep(Namespace ns) {
-    return engine.execute(ns, actor, ctx -> layer.decideSweep(ctx, ns));
+    return engine.execute(ns, actor, ctx -> conflicts.decideSweep(ctx, ns));
   }
 
   // ---------------------------------------------------------------- trusted project state
@@ -247,14 +253,14 @@ public final class GovernedMemory {
           "value", "expected 1 to " + MemoryDraft.MAX_CONTENT + " characters");
     }
     String holder = holder(reviewer);
-    return engine.execute(ns, actor, ctx -> layer.decideStateSet(ctx, ns, key, value, holder));
+    return engine.execute(ns, actor, ctx -> memories.decideStateSet(ctx, ns, key, value, holder));
   }
 
   /** Deletes a key of trusted project state; only a reviewer may. */
   public StateEntry deleteState(Namespace ns, String key, Reviewer reviewer) {
     checkKey(key);
     holder(reviewer);
-    return engine.execute(ns, actor, ctx -> layer.decideStateDelete(ctx, ns, key));
+    return engine.execute(ns, actor, ctx -> memories.decideStateDelete(ctx, ns, key));
   }
 
   // ---------------------------------------------------------------- context

@@ -1,0 +1,215 @@
+package dev.loci.govern.internal;
+
+import dev.loci.InvalidRequestException;
+import dev.loci.Namespace;
+import dev.loci.NotFoundException;
+import dev.loci.govern.Conflict;
+import dev.loci.govern.GovernWire;
+import dev.loci.govern.Memory;
+import dev.loci.govern.MemoryStatus;
+import dev.loci.govern.StateEntry;
+import dev.loci.govern.Written;
+import dev.loci.spi.CommandContext;
+import dev.loci.spi.Decision;
+import dev.loci.spi.Event;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * Conflict detection and the reviewer's decisions on conflicts: flag, never block. A decision that
+ * activates a record checks the slot it claims against the other active records and trusted state
+ * of its namespace and opens or joins a conflict in the same batch; the sweep finds what write-time
+ * detection missed; only a reviewer resolves or dismisses. Decides against the layer's current
+ * state; the engine runs decisions one at a time.
+ */
+public final class ConflictDecisions {
+  private final GovernLayer layer;
+
+  /** Decisions over {@code layer}'s state. */
+  public ConflictDecisions(GovernLayer layer) {
+    this.layer = layer;
+  }
+
+  /** Closes an open conflict by keeping {@code winner} and superseding the other memories. */
+  public Decision<Conflict> decideResolve(
+      CommandContext ctx, Namespace ns, String conflictId, String winner, String reviewer) {
+    Conflict c = requireOpen(ns, conflictId);
+    if (!c.members().contains(winner)) {
+      throw new InvalidRequestException(
+          "winner",
+          "expected one of the conflict's members " + c.members() + ", found '" + winner + "'");
+    }
+    List<Event> events = new ArrayList<>();
+    Set<String> keys = new HashSet<>(Set.of(conflictId));
+    Optional<Memory> winning =
+        winner.startsWith("state:") ? Optional.empty() : Optional.of(layer.require(ns, winner));
+    for (String member : c.members()) {
+      if (member.equals(winner)) {
+        continue;
+      }
+      if (member.startsWith("state:")) {
+        // the reviewer chose a memory over trusted state: the state takes the winner's value
+        String key = member.substring("state:".length());
+        StateEntry e = new StateEntry(key, winning.orElseThrow().content(), reviewer, ctx.now());
+        events.add(new Event(GovernLayer.STATE_SET, GovernWire.state(e)));
+        continue;
+      }
+      Memory m = layer.require(ns, member);
+      if (m.status() == MemoryStatus.ACTIVE) {
+        events.add(GovernLayer.memoryEvent(m.supersededBy(winner, reviewer, ctx.now())));
+        keys.add(member);
+      }
+    }
+    Conflict closed = c.closed(Conflict.Status.RESOLVED, Optional.of(winner), reviewer, ctx.now());
+    events.add(GovernLayer.conflictEvent(closed));
+    return new Decision<>(events, keys, closed);
+  }
+
+  /** Closes an open conflict as no real conflict. */
+  public Decision<Conflict> decideDismiss(
+      CommandContext ctx, Namespace ns, String conflictId, String reviewer) {
+    Conflict closed =
+        requireOpen(ns, conflictId)
+            .closed(Conflict.Status.DISMISSED, Optional.empty(), reviewer, ctx.now());
+    return new Decision<>(List.of(GovernLayer.conflictEvent(closed)), Set.of(conflictId), closed);
+  }
+
+  /**
+   * Opens a conflict for every slot of {@code ns} whose active memories (and trusted state)
+   * disagree and that has no open conflict yet: the sweep that catches what write-time detection
+   * did not see (memories activated before a slot was set, imports).
+   */
+  public Decision<List<Conflict>> decideSweep(CommandContext ctx, Namespace ns) {
+    Shelf shelf = layer.shelf(ns);
+    Map<String, List<Memory>> bySlot = new LinkedHashMap<>();
+    shelf.activeBySlot.forEach((k, ids) -> bySlot.put(k, ids.stream().map(shelf::newest).toList()));
+    List<Event> events = new ArrayList<>();
+    List<Conflict> opened = new ArrayList<>();
+    for (List<Memory> group : bySlot.values()) {
+      Memory first = group.get(0);
+      List<String> members = disagreeing(ns, first, group);
+      if (!members.isEmpty() && openConflict(ns, first.slotKey().get()).isEmpty()) {
+        List<String> all = new ArrayList<>(members);
+        all.add(0, first.id());
+        Conflict c =
+            withAll(Conflict.opened(ctx.newId(), ns, first.slotKey().get(), ctx.now()), all);
+        events.add(GovernLayer.conflictEvent(c));
+        opened.add(c);
+      }
+    }
+    return new Decision<>(events, Set.of("conflicts"), opened);
+  }
+
+  /**
+   * The conflict event, if any, that setting trusted state {@code key} to {@code value} opens or
+   * joins: active memories whose slot is the key and that say otherwise.
+   */
+  Optional<Event> stateConflict(CommandContext ctx, Namespace ns, String key, String value) {
+    List<String> against = new ArrayList<>();
+    Shelf shelf = layer.shelf(ns);
+    shelf.activeBySlot.forEach(
+        (slotKey, ids) -> {
+          if (slotKey.endsWith("|" + key)) {
+            for (String id : ids) {
+              Memory m = shelf.newest(id);
+              if (!Shelf.normal(m.content()).equals(Shelf.normal(value))) {
+                against.add(m.id());
+              }
+            }
+          }
+        });
+    if (against.isEmpty()) {
+      return Optional.empty();
+    }
+    Conflict c = withAll(openOrNew(ctx, ns, "state|" + key).with("state:" + key), against);
+    return Optional.of(GovernLayer.conflictEvent(c));
+  }
+
+  /**
+   * The batch that writes {@code m} active (and {@code alsoWritten} beside it), with the conflict
+   * its slot opens or joins.
+   */
+  Decision<Written> activated(
+      CommandContext ctx, Namespace ns, Memory m, List<Memory> alsoWritten) {
+    List<Event> events = new ArrayList<>();
+    Set<String> keys = new HashSet<>(Set.of(m.id()));
+    for (Memory other : alsoWritten) {
+      events.add(GovernLayer.memoryEvent(other));
+      keys.add(other.id());
+    }
+    events.add(GovernLayer.memoryEvent(m));
+    List<Conflict> conflicts = new ArrayList<>();
+    if (m.slotKey().isPresent()) {
+      Shelf shelf = layer.shelf(ns);
+      List<Memory> sameSlot = new ArrayList<>();
+      for (String id : shelf.activeBySlot.getOrDefault(m.slotKey().get(), Set.of())) {
+        boolean replaced = alsoWritten.stream().anyMatch(a -> a.id().equals(id));
+        if (!replaced && !id.equals(m.id())) {
+          sameSlot.add(shelf.newest(id));
+        }
+      }
+      List<String> members = disagreeing(ns, m, sameSlot);
+      if (!members.isEmpty()) {
+        String slotKey = m.slotKey().get();
+        Conflict c = withAll(openOrNew(ctx, ns, slotKey), members).with(m.id());
+        events.add(GovernLayer.conflictEvent(c));
+        keys.add(c.id());
+        conflicts.add(c);
+      }
+    }
+    return new Decision<>(events, keys, new Written(m, conflicts));
+  }
+
+  /** The members of {@code group} and trusted state that disagree with {@code m}. */
+  private List<String> disagreeing(Namespace ns, Memory m, List<Memory> group) {
+    List<String> out = new ArrayList<>();
+    for (Memory other : group) {
+      if (!other.id().equals(m.id())
+          && !Shelf.normal(other.content()).equals(Shelf.normal(m.content()))) {
+        out.add(other.id());
+      }
+    }
+    if (m.slot().isPresent()) {
+      StateEntry e = layer.shelf(ns).state.get(m.slot().get());
+      if (e != null && !Shelf.normal(e.value()).equals(Shelf.normal(m.content()))) {
+        out.add("state:" + e.key());
+      }
+    }
+    return out;
+  }
+
+  /** The open conflict over {@code slotKey}, or a new one with no members yet. */
+  private Conflict openOrNew(CommandContext ctx, Namespace ns, String slotKey) {
+    return openConflict(ns, slotKey)
+        .orElseGet(() -> Conflict.opened(ctx.newId(), ns, slotKey, ctx.now()));
+  }
+
+  private static Conflict withAll(Conflict c, List<String> members) {
+    for (String m : members) {
+      c = c.with(m);
+    }
+    return c;
+  }
+
+  private Optional<Conflict> openConflict(Namespace ns, String slotKey) {
+    Shelf s = layer.shelf(ns);
+    return Optional.ofNullable(s.openBySlot.get(slotKey)).map(s.conflicts::get);
+  }
+
+  private Conflict requireOpen(Namespace ns, String conflictId) {
+    Conflict c = layer.shelf(ns).conflicts.get(conflictId);
+    if (c == null) {
+      throw new NotFoundException("id", "no conflict '" + conflictId + "' in " + ns);
+    }
+    if (c.status() != Conflict.Status.OPEN) {
+      throw new InvalidRequestException(
+          "status", "expected an open conflict, found " + c.status().label());
+    }
+    return c;
+  }
+}
