@@ -2,6 +2,11 @@ package dev.loci.cli;
 
 import dev.loci.ImportReport;
 import dev.loci.Loci;
+import dev.loci.mcp.LociMcpServer;
+import dev.loci.recall.DomainPacks;
+import dev.loci.recall.IngestReport;
+import dev.loci.recall.RecallMemory;
+import dev.loci.recall.RecallWire;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -22,8 +27,11 @@ import picocli.CommandLine.Parameters;
  * trace store of ADR-004.
  */
 final class InteropCommands {
-  /** The only format so far: the ADR-004 Go trace store log. */
+  /** The ADR-004 Go trace store log. */
   static final String ADR004_JSONL = "adr004-jsonl";
+
+  /** The JSON Lines file of the reference MCP memory server, imported as entity nodes. */
+  static final String MCP_MEMORY = LociMcpServer.MEMORY_PACK;
 
   private InteropCommands() {}
 
@@ -33,13 +41,19 @@ final class InteropCommands {
         names = "--format",
         defaultValue = ADR004_JSONL,
         paramLabel = "FORMAT",
-        description = "The file format; only " + ADR004_JSONL + " so far (the default).")
+        description =
+            "The file format: "
+                + ADR004_JSONL
+                + " (trace log, the default) or, for import, "
+                + MCP_MEMORY
+                + " (the memory.jsonl of the reference MCP memory server).")
     String format;
 
-    /** Throws a usage error unless the format is one this command knows. */
-    void check(LociCommand cmd) {
-      if (!format.equals(ADR004_JSONL)) {
-        throw cmd.usageError("--format: expected " + ADR004_JSONL + ", found '" + format + "'");
+    /** Throws a usage error unless the format is one of {@code known}. */
+    void check(LociCommand cmd, String... known) {
+      if (!java.util.List.of(known).contains(format)) {
+        throw cmd.usageError(
+            "--format: expected " + String.join(" or ", known) + ", found '" + format + "'");
       }
     }
   }
@@ -48,7 +62,9 @@ final class InteropCommands {
       name = "import",
       mixinStandardHelpOptions = true,
       description = {
-        "Import a trace log into a namespace.",
+        "Import a trace log, or the memory.jsonl of the reference MCP memory server (--format"
+            + " mcp-memory: entities and relations become memory-graph nodes and edges), into a"
+            + " namespace.",
         "Lines that do not parse or do not apply are skipped and reported; the exit code is"
             + " still 0."
       })
@@ -61,9 +77,12 @@ final class InteropCommands {
 
     @Override
     public Integer call() {
-      format.check(this);
+      format.check(this, ADR004_JSONL, MCP_MEMORY);
       if (!Files.isRegularFile(file)) {
         throw usageError("no such file: " + file);
+      }
+      if (format.format.equals(MCP_MEMORY)) {
+        return importMcpMemory();
       }
       ImportReport report;
       try (Loci loci = open();
@@ -73,6 +92,27 @@ final class InteropCommands {
         throw new UncheckedIOException(e);
       }
       output().imported(ns.ns, report);
+      return ExitCode.OK;
+    }
+
+    /** Ingests the file with the mcp-memory pack: re-importing an unchanged file writes nothing. */
+    private Integer importMcpMemory() {
+      IngestReport r;
+      try (Loci loci = open()) {
+        r =
+            RecallMemory.of(loci)
+                .ingest(ns.ns, DomainPacks.named(MCP_MEMORY), file, RecallMemory.Progress.NONE);
+      }
+      PrintWriter out = spec.commandLine().getOut();
+      if (main().output().json()) {
+        out.println(RecallWire.write(r));
+        return ExitCode.OK;
+      }
+      PrintWriter err = spec.commandLine().getErr();
+      r.skipped().forEach(s -> err.println("loci: skipped " + s.where() + ": " + s.reason()));
+      out.printf(
+          "%s: %d entities, %d relations into %s (%d written, %d removed), %d skipped%n",
+          r.source(), r.nodes(), r.edges(), ns.ns, r.written(), r.removed(), r.skipped().size());
       return ExitCode.OK;
     }
   }
@@ -93,7 +133,7 @@ final class InteropCommands {
 
     @Override
     public Integer call() {
-      format.check(this);
+      format.check(this, ADR004_JSONL);
       try (Loci loci = openExisting()) {
         if (out.isEmpty()) {
           PrintWriter stdout = spec.commandLine().getOut();

@@ -44,6 +44,7 @@ import picocli.CommandLine.ScopeType;
       GovernCommands.Conflicts.class,
       GovernCommands.State.class,
       GovernCommands.Context.class,
+      McpCommand.class,
       RecallCommands.Ingest.class,
       RecallCommands.Recall.class,
       RecallCommands.Demo.class,
@@ -125,12 +126,19 @@ public final class Main {
   private final PrintWriter out;
   private final PrintWriter err;
   private final PrintStream errStream;
+  private final PrintStream outStream;
 
-  private Main(InputStream stdin, PrintWriter out, PrintWriter err, PrintStream errStream) {
+  private Main(
+      InputStream stdin,
+      PrintWriter out,
+      PrintWriter err,
+      PrintStream errStream,
+      PrintStream outStream) {
     this.stdin = stdin;
     this.out = out;
     this.err = err;
     this.errStream = errStream;
+    this.outStream = outStream;
   }
 
   /** Runs the command line with the process's standard streams and exits with its exit code. */
@@ -155,7 +163,7 @@ public final class Main {
     PrintWriter o = new PrintWriter(new OutputStreamWriter(out, StandardCharsets.UTF_8), true);
     PrintWriter e = new PrintWriter(new OutputStreamWriter(err, StandardCharsets.UTF_8), true);
     try {
-      return commandLine(new Main(stdin, o, e, err)).execute(args);
+      return commandLine(new Main(stdin, o, e, err, out)).execute(args);
     } finally {
       o.flush();
       e.flush();
@@ -249,6 +257,11 @@ public final class Main {
   /** Standard error as a stream, for progress lines of long runs. */
   PrintStream errStream() {
     return errStream;
+  }
+
+  /** Standard output as a stream of bytes, for {@code loci mcp}'s JSON-RPC. */
+  PrintStream outStream() {
+    return outStream;
   }
 
   /** Where {@code --content -} reads from. */

@@ -1,5 +1,7 @@
 package dev.loci.cli;
 
+import dev.loci.Namespace;
+import dev.loci.mcp.LociMcpServer;
 import dev.loci.postgres.PostgresJournal;
 import dev.loci.server.ConfigFile;
 import dev.loci.server.Credential;
@@ -94,6 +96,9 @@ final class ServerCommands {
               .config(cfg)
               .configFile(configFile)
               .embeddings(opened -> embedding.open(opened.dataDir()))
+              .routes(
+                  (opened, provider) ->
+                      LociMcpServer.create(opened, provider, Namespace.of("default")).routes())
               .retentionSweepEvery(java.time.Duration.ofHours(sweepHours))
               .accessLog(
                   line -> {

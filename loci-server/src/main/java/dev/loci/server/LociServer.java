@@ -28,6 +28,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.function.BiFunction;
 import java.util.function.Consumer;
 import java.util.function.Function;
 
@@ -178,7 +179,8 @@ public final class LociServer implements AutoCloseable {
   public static final class Builder {
     private final Loci.Builder loci;
     private ServerConfig config = ServerConfig.defaults();
-    private final List<Function<Loci, RouteSet>> extraRoutes = new ArrayList<>();
+    private final List<BiFunction<Loci, EmbeddingProvider, RouteSet>> extraRoutes =
+        new ArrayList<>();
     private Consumer<String> accessLog = line -> {};
     private Duration drain = Duration.ofSeconds(30);
     private String configHint = ConfigFile.NAME;
@@ -249,6 +251,16 @@ public final class LociServer implements AutoCloseable {
 
     /** Adds routes beyond {@link #standardRoutes}, built once the data directory is open. */
     public Builder routes(Function<Loci, RouteSet> routes) {
+      Objects.requireNonNull(routes, "routes");
+      extraRoutes.add((opened, provider) -> routes.apply(opened));
+      return this;
+    }
+
+    /**
+     * Adds routes beyond {@link #standardRoutes} that need the embedding provider the recall routes
+     * use (an MCP endpoint's recall tool), built once the data directory is open.
+     */
+    public Builder routes(BiFunction<Loci, EmbeddingProvider, RouteSet> routes) {
       extraRoutes.add(Objects.requireNonNull(routes, "routes"));
       return this;
     }
@@ -296,7 +308,7 @@ public final class LociServer implements AutoCloseable {
         }
         List<Route> routes = new ArrayList<>(new OpsRoutes(opened, metrics).routes());
         standardRoutes(opened, provider).forEach(set -> routes.addAll(set.routes()));
-        extraRoutes.forEach(f -> routes.addAll(f.apply(opened).routes()));
+        extraRoutes.forEach(f -> routes.addAll(f.apply(opened, provider).routes()));
         HttpPipeline pipeline = new HttpPipeline(config, routes, accessLog, drain, metrics);
         Optional<ConfigWatcher> watcher =
             watched.map(f -> ConfigWatcher.start(f, pipeline, reloadEvery));

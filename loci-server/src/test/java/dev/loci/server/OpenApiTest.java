@@ -3,11 +3,10 @@ package dev.loci.server;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.networknt.schema.JsonSchema;
-import com.networknt.schema.JsonSchemaFactory;
+import com.networknt.schema.Schema;
 import com.networknt.schema.SchemaLocation;
-import com.networknt.schema.SpecVersion;
-import com.networknt.schema.ValidationMessage;
+import com.networknt.schema.SchemaRegistry;
+import com.networknt.schema.SpecificationVersion;
 import dev.loci.server.ServerFixture.Reply;
 import dev.loci.server.ServerFixture.Seen;
 import dev.loci.server.internal.OpsRoutes;
@@ -73,7 +72,7 @@ class OpenApiTest {
   void everyResponseSeen_matchesTheDocument() throws Exception {
     walkEveryRoute();
     JsonNode doc = document();
-    JsonSchemaFactory factory = JsonSchemaFactory.getInstance(SpecVersion.VersionFlag.V202012);
+    SchemaRegistry factory = SchemaRegistry.withDefaultDialect(SpecificationVersion.DRAFT_2020_12);
     List<String> problems = new ArrayList<>();
     int validated = 0;
     for (Seen s : ServerFixture.SEEN) {
@@ -108,11 +107,12 @@ class OpenApiTest {
         continue; // not one JSON document (JSON Lines: each line is checked where it is made)
       }
       JsonNode schemaNode = content.get("schema");
-      JsonSchema schema =
+      Schema schema =
           schemaNode.has("$ref")
               ? factory.getSchema(SchemaLocation.of(DOC + schemaNode.get("$ref").asText()))
               : factory.getSchema(schemaNode);
-      Set<ValidationMessage> errors = schema.validate(ServerFixture.MAPPER.readTree(s.body()));
+      List<com.networknt.schema.Error> errors =
+          schema.validate(ServerFixture.MAPPER.readTree(s.body()));
       if (!errors.isEmpty()) {
         problems.add(where + ": " + errors + " in " + s.body());
       }

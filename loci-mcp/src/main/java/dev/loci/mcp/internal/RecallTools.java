@@ -1,0 +1,212 @@
+package dev.loci.mcp.internal;
+
+import static dev.loci.mcp.internal.Schemas.array;
+import static dev.loci.mcp.internal.Schemas.bool;
+import static dev.loci.mcp.internal.Schemas.integer;
+import static dev.loci.mcp.internal.Schemas.namespace;
+import static dev.loci.mcp.internal.Schemas.object;
+import static dev.loci.mcp.internal.Schemas.oneOf;
+import static dev.loci.mcp.internal.Schemas.optional;
+import static dev.loci.mcp.internal.Schemas.required;
+import static dev.loci.mcp.internal.Schemas.string;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.loci.Namespace;
+import dev.loci.NamespaceScope;
+import dev.loci.recall.DomainPacks;
+import dev.loci.recall.EvidenceRef;
+import dev.loci.recall.IngestReport;
+import dev.loci.recall.PathStep;
+import dev.loci.recall.RecallItem;
+import dev.loci.recall.RecallMemory;
+import dev.loci.recall.RecallMode;
+import dev.loci.recall.RecallQuery;
+import dev.loci.recall.RecallResult;
+import dev.loci.recall.RecallWire;
+import dev.loci.server.Role;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * The memory-graph tools: {@code recall}, whose items come with their evidence paths rendered
+ * compactly, and {@code ingest}, documents read by a domain pack. Requests are read by {@link
+ * RecallWire}, as over HTTP, so arguments are checked by the same rules.
+ */
+public final class RecallTools {
+  /** How many items {@code recall} returns unless asked for another number. */
+  public static final int DEFAULT_K = 5;
+
+  private static final int MAX_CONTENT = 400;
+
+  private final RecallMemory recall;
+
+  /** Tools over {@code recall}. */
+  public RecallTools(RecallMemory recall) {
+    this.recall = recall;
+  }
+
+  /** The tools, in the order {@code tools/list} shows them. */
+  public List<ToolSpec> tools() {
+    List<String> modes = Arrays.stream(RecallMode.values()).map(RecallMode::wireName).toList();
+    return List.of(
+        new ToolSpec(
+            "recall",
+            "Recall",
+            "Find what memory holds about a question. Each item comes with its score, its"
+                + " evidence path (how recall reached it: the seed node, then the edges followed)"
+                + " and its sources (file, section, lines), so you can cite and check it. Use"
+                + " hybrid (default) for most questions, weighted_graph or ppr when the answer"
+                + " depends on linked records (an exception to a clause, a related entity).",
+            object(
+                true,
+                required("query", string("The question or keywords.")),
+                optional("mode", oneOf("How to find and rank (default hybrid).", modes)),
+                optional(
+                    "k",
+                    integer(
+                        "How many items at most (default " + DEFAULT_K + ").",
+                        1,
+                        RecallQuery.MAX_K)),
+                namespace()),
+            Optional.empty(),
+            ToolSpec.Effect.READ,
+            Role.READER,
+            this::recall),
+        new ToolSpec(
+            "ingest",
+            "Ingest documents",
+            "Turn documents into memory-graph nodes and edges with a domain pack, so recall can"
+                + " find them with evidence paths. Re-ingesting an unchanged document writes"
+                + " nothing; units gone from an edited one are removed (history kept). Packs: "
+                + String.join(", ", DomainPacks.names())
+                + ".",
+            object(
+                true,
+                required(
+                    "pack",
+                    oneOf("The domain pack that reads the documents.", DomainPacks.names())),
+                required(
+                    "documents",
+                    array(
+                        "The documents: the path evidence will cite, and the text.",
+                        object(
+                            true,
+                            required("path", string("The file name evidence cites.")),
+                            required("text", string("The document's text."))))),
+                optional(
+                    "subtree",
+                    bool(
+                        "Allow writes to namespaces below the target (a conversation pack writes"
+                            + " one per conversation).")),
+                namespace()),
+            Optional.empty(),
+            ToolSpec.Effect.WRITE,
+            Role.WRITER,
+            this::ingest));
+  }
+
+  private Reply recall(Call call) {
+    Args a = call.args().allowOnly(Set.of("query", "mode", "k", Call.NAMESPACE));
+    Namespace ns = call.namespace();
+    Map<String, Object> request = new LinkedHashMap<>();
+    request.put("query", a.raw("query").orElse(null));
+    a.raw("mode").ifPresent(m -> request.put("mode", m));
+    request.put("k", a.raw("k").orElse(DEFAULT_K));
+    RecallQuery query = RecallWire.readQuery(McpJson.compact(McpJson.MAPPER.valueToTree(request)));
+    RecallResult result = recall.recall(ns, query);
+    return render(ns, result);
+  }
+
+  /** The items, each with its path and sources, as text a model reads and as JSON. */
+  static Reply render(Namespace ns, RecallResult result) {
+    ObjectNode out = McpJson.object();
+    out.put("namespace", ns.value());
+    out.put("query", result.query());
+    out.put("mode", result.mode().wireName());
+    ArrayNode items = out.putArray("items");
+    StringBuilder text = new StringBuilder();
+    if (result.items().isEmpty()) {
+      text.append("Nothing recalled from ").append(ns).append(" for: ").append(result.query());
+    }
+    int rank = 0;
+    for (RecallItem it : result.items()) {
+      rank++;
+      String path = path(it);
+      List<String> sources =
+          it.path().supportingEvidence().stream().map(EvidenceRef::describe).distinct().toList();
+      ObjectNode item = items.addObject();
+      item.put("id", it.node().id());
+      item.put("type", it.node().type());
+      item.put("score", round(it.score()));
+      item.put("content", it.node().content());
+      item.put("path", path);
+      ArrayNode ev = item.putArray("evidence");
+      sources.forEach(ev::add);
+      text.append(rank)
+          .append(". [")
+          .append(String.format(Locale.ROOT, "%.3f", it.score()))
+          .append("] ")
+          .append(it.node().id())
+          .append(" (")
+          .append(it.node().type())
+          .append("): ")
+          .append(shorten(it.node().content()))
+          .append("\n   path: ")
+          .append(path);
+      if (!sources.isEmpty()) {
+        text.append("\n   evidence: ").append(String.join("; ", sources));
+      }
+      text.append('\n');
+    }
+    return new Reply(text.toString().stripTrailing(), out);
+  }
+
+  /** {@code seed a (0.81) -references-> b (0.62)}: the nodes and the edges followed. */
+  private static String path(RecallItem it) {
+    StringBuilder sb = new StringBuilder();
+    for (PathStep s : it.path().steps()) {
+      if (s.via().equals(PathStep.SEED)) {
+        sb.append("seed ");
+      } else {
+        sb.append(" -").append(s.via()).append("-> ");
+      }
+      sb.append(s.nodeId()).append(String.format(Locale.ROOT, " (%.3f)", s.score()));
+    }
+    return sb.toString();
+  }
+
+  private static double round(double v) {
+    return Math.round(v * 1e4) / 1e4;
+  }
+
+  private static String shorten(String s) {
+    String one = s.replaceAll("\\s+", " ").strip();
+    return one.length() > MAX_CONTENT ? one.substring(0, MAX_CONTENT) + "..." : one;
+  }
+
+  private Reply ingest(Call call) {
+    Args a = call.args().allowOnly(Set.of("pack", "documents", "subtree", Call.NAMESPACE));
+    NamespaceScope scope = call.scope(a.bool("subtree").orElse(false));
+    Map<String, Object> request = new LinkedHashMap<>();
+    request.put("pack", a.raw("pack").orElse(null));
+    request.put("documents", a.raw("documents").orElse(null));
+    RecallWire.IngestRequest in =
+        RecallWire.readIngest(McpJson.compact(McpJson.MAPPER.valueToTree(request)));
+    RecallMemory memory = recall.as(call.caller().actor());
+    List<IngestReport> reports =
+        memory.ingest(scope, in.pack(), in.documents(), RecallMemory.Progress.NONE);
+    reports.stream()
+        .flatMap(r -> r.namespaces().stream())
+        .distinct()
+        .forEach(n -> memory.embed(n, RecallMemory.Progress.NONE));
+    ObjectNode out = McpJson.object();
+    out.set("reports", McpJson.parse(RecallWire.write(reports)));
+    return Reply.json(out);
+  }
+}
