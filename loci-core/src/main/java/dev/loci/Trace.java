@@ -61,6 +61,16 @@ public record Trace(
     return appendJson(new StringBuilder(content.length() + 256)).toString();
   }
 
+  /**
+   * Reads the public JSON form ({@link #toJson()}), as a remote client receives it: the content's
+   * text is kept verbatim, so {@link #version()} matches the server's.
+   *
+   * @throws IllegalArgumentException if {@code json} is not a complete trace
+   */
+  public static Trace fromJson(String json) {
+    return dev.loci.internal.TraceRecords.parsePublic(json);
+  }
+
   /** Appends {@link #toJson()} to {@code sb} and returns {@code sb}. */
   public StringBuilder appendJson(StringBuilder sb) {
     Json.appendQuoted(sb.append("{\"uid\":"), uid);

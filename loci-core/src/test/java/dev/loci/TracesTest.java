@@ -557,4 +557,24 @@ class TracesTest {
       assertThat(other.traces().count(NamespaceScope.exactly(NS))).isEqualTo(1);
     }
   }
+
+  @Test
+  void fromJson_readsThePublicFormBack_withTheSameVersion() {
+    Trace t =
+        loci.traces()
+            .add(
+                NS,
+                "{\"n\": 1.50, \"s\": \"caf\\u00e9 \\\"q\\\"\", \"a\": [1e3, null]}",
+                List.of("x"));
+    Trace revised = loci.traces().revise(NS, t.uid(), "\"plain\"", List.of());
+    for (Trace original : List.of(t, revised, loci.traces().retire(NS, t.uid()))) {
+      Trace read = Trace.fromJson(original.toJson());
+      assertThat(read).isEqualTo(original);
+      assertThat(read.version()).isEqualTo(original.version());
+    }
+    assertThatThrownBy(() -> Trace.fromJson("{\"uid\":\"x\"}"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("namespace");
+    assertThatThrownBy(() -> Trace.fromJson("[1]")).isInstanceOf(IllegalArgumentException.class);
+  }
 }

@@ -139,6 +139,52 @@ public final class GovernWire {
     return node;
   }
 
+  /** Reads {@link #written}'s output. */
+  public static Written written(JsonNode n) {
+    List<Conflict> conflicts = new ArrayList<>();
+    n.path("conflicts").forEach(c -> conflicts.add(conflict(c)));
+    return new Written(memory(n.path("memory")), conflicts);
+  }
+
+  /** Reads {@link #contextPack}'s output. */
+  public static ContextPack contextPack(JsonNode n) {
+    List<ContextPack.Slot> slots = new ArrayList<>();
+    for (JsonNode s : n.path("slots")) {
+      List<ContextPack.Item> items = new ArrayList<>();
+      for (JsonNode it : s.path("items")) {
+        items.add(
+            new ContextPack.Item(
+                it.path("kind").asText(),
+                it.path("id").asText(),
+                it.path("text").asText(),
+                it.path("tokens").asInt(),
+                it.path("provenance").asText()));
+      }
+      slots.add(
+          new ContextPack.Slot(
+              s.path("name").asText(),
+              s.path("allotted_tokens").asInt(),
+              s.path("used_tokens").asInt(),
+              items));
+    }
+    return new ContextPack(n.path("budget_tokens").asInt(), n.path("used_tokens").asInt(), slots);
+  }
+
+  /**
+   * A draft as the body of a request that proposes it ({@code POST /v1/ns/{ns}/memories}); the
+   * server records the caller's credential as the provenance, not the draft's.
+   */
+  public static ObjectNode draft(MemoryDraft d) {
+    ObjectNode n = Json.object();
+    n.put("type", d.type().label());
+    n.put("content", d.content());
+    n.put("confidence", d.confidence());
+    d.slot().ifPresent(s -> n.put("slot", s));
+    ArrayNode subjects = n.putArray("subject_ids");
+    d.subjectIds().forEach(subjects::add);
+    return n;
+  }
+
   /** A state entry as a JSON object. */
   public static ObjectNode state(StateEntry e) {
     ObjectNode n = Json.object();

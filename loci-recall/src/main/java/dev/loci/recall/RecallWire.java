@@ -132,6 +132,34 @@ public final class RecallWire {
     return out;
   }
 
+  /**
+   * A recall request in the form {@link #readQuery} reads: every knob of {@code query} is written,
+   * so the server answers the same query an embedded call would.
+   */
+  public static String writeQuery(RecallQuery query) {
+    ObjectNode out = RecallJson.MAPPER.createObjectNode();
+    out.put("query", query.text());
+    out.put("mode", query.mode().wireName());
+    out.put("k", query.k());
+    query.weights().ifPresent(w -> out.set("weights", RecallJson.tree(w)));
+    out.put("seeds", query.seeds());
+    out.put("hops", query.hops());
+    out.put("decay", query.decay());
+    out.put("threshold", query.threshold());
+    out.put("restart", query.restart());
+    out.put("lexical_share", query.lexicalShare());
+    return out.toString();
+  }
+
+  /** An ingest request in the form {@link #readIngest} reads. */
+  public static String writeIngest(String pack, List<SourceDocument> documents) {
+    ObjectNode out = RecallJson.MAPPER.createObjectNode();
+    out.put("pack", pack);
+    ArrayNode docs = out.putArray("documents");
+    documents.forEach(d -> docs.addObject().put("path", d.path()).put("text", d.text()));
+    return out.toString();
+  }
+
   // ---------------------------------------------------------------- reading
 
   /**
@@ -301,6 +329,49 @@ public final class RecallWire {
       out.add(new SourceDocument(path, requireString(d, "text", at + ".text"), subjects));
     }
     return new IngestRequest(pack, out);
+  }
+
+  /**
+   * Reads a recall result as {@link #write} wrote it: the reverse a remote client needs.
+   *
+   * @throws InvalidRequestException naming the member that does not read
+   */
+  public static RecallResult readResult(String json) {
+    return RecallJson.read(tree(json), RecallResult.class, "result");
+  }
+
+  /**
+   * Reads the reports of an ingest (a JSON array) as {@link #write} wrote them.
+   *
+   * @throws InvalidRequestException naming the member that does not read
+   */
+  public static List<IngestReport> readIngestReports(String json) {
+    JsonNode in = tree(json);
+    List<IngestReport> out = new ArrayList<>(in.size());
+    in.forEach(r -> out.add(RecallJson.read(r, IngestReport.class, "reports")));
+    return out;
+  }
+
+  /**
+   * Reads one node version as {@link #writeNode(RecordVersion)} wrote it.
+   *
+   * @throws InvalidRequestException naming the member that does not read
+   */
+  public static RecordVersion<MemoryNode> readNodeVersion(String json) {
+    JsonNode in = tree(json);
+    return new RecordVersion<>(
+        RecallJson.read(in.path("node"), MemoryNode.class, "node"),
+        in.path("version").asInt(),
+        java.time.Instant.parse(in.path("at").asText()),
+        in.path("removed").asBoolean());
+  }
+
+  private static JsonNode tree(String json) {
+    try {
+      return RecallJson.MAPPER.readTree(json);
+    } catch (JsonProcessingException e) {
+      throw new InvalidRequestException("body", "not valid JSON: " + e.getOriginalMessage());
+    }
   }
 
   private static JsonNode object(String json, Set<String> allowed) {

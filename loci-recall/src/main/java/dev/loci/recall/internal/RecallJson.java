@@ -40,6 +40,11 @@ public final class RecallJson {
             gen.writeString(value.wireName());
           }
         });
+    module.addDeserializer(RecallMode.class, new FromText<>(RecallMode.class, RecallMode::parse));
+    module.addDeserializer(
+        java.time.Instant.class, new FromText<>(java.time.Instant.class, java.time.Instant::parse));
+    module.addDeserializer(
+        dev.loci.Namespace.class, new FromText<>(dev.loci.Namespace.class, dev.loci.Namespace::of));
     module.addSerializer(java.time.Instant.class, ToStringSerializer.instance);
     module.addSerializer(dev.loci.Namespace.class, ToStringSerializer.instance);
     return new ObjectMapper()
@@ -50,6 +55,30 @@ public final class RecallJson {
         .disable(SerializationFeature.FAIL_ON_EMPTY_BEANS)
         .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
         .enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES);
+  }
+
+  /** Reads a value from its JSON string with {@code parse}, the reverse of its string form. */
+  private static final class FromText<T>
+      extends com.fasterxml.jackson.databind.deser.std.StdScalarDeserializer<T> {
+    private static final long serialVersionUID = 1L;
+    private final transient java.util.function.Function<String, T> parse;
+
+    FromText(Class<T> type, java.util.function.Function<String, T> parse) {
+      super(type);
+      this.parse = parse;
+    }
+
+    @Override
+    public T deserialize(
+        com.fasterxml.jackson.core.JsonParser p,
+        com.fasterxml.jackson.databind.DeserializationContext ctx)
+        throws java.io.IOException {
+      if (!p.hasToken(com.fasterxml.jackson.core.JsonToken.VALUE_STRING)) {
+        return ctx.reportInputMismatch(
+            this, "expected a string for %s", handledType().getSimpleName());
+      }
+      return parse.apply(p.getText());
+    }
   }
 
   /** Writes {@code value} as compact JSON. */
