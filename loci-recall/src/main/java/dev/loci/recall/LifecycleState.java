@@ -23,6 +23,7 @@ public enum LifecycleState {
   ARCHIVED;
 
   /** The lower-case name used on the wire. */
+  @com.fasterxml.jackson.annotation.JsonValue
   public String wireName() {
     return name().toLowerCase(Locale.ROOT);
   }

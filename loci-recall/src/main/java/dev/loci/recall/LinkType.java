@@ -42,6 +42,7 @@ public enum LinkType {
           "references", RECALLS);
 
   /** The lower snake_case name used on the wire and as an edge type. */
+  @com.fasterxml.jackson.annotation.JsonValue
   public String wireName() {
     return name().toLowerCase(Locale.ROOT);
   }
