@@ -57,6 +57,8 @@ public final class Loci implements AutoCloseable {
   private final LegalReads legalReads;
   private final long snapshotAfter;
 
+  private final Clock clock;
+
   private Loci(Builder b, DataDirLock lock, Engine engine, List<Layer> layers) {
     this.dataDir = b.dataDir;
     this.lock = lock;
@@ -66,6 +68,12 @@ public final class Loci implements AutoCloseable {
     this.legalReads = new LegalReads(engine, layer(AuditLayer.class), b.actor);
     this.traces = new Traces(engine, layer(TraceLayer.class), b.actor, b.clock, legalReads);
     this.snapshotAfter = b.snapshotAfter;
+    this.clock = b.clock;
+  }
+
+  /** The clock that timestamps this instance's commands; layers read "now" from it too. */
+  public Clock clock() {
+    return clock;
   }
 
   /** Opens {@code dataDir} with default settings, creating it if missing. */

@@ -80,6 +80,9 @@ public final class RecallMemory {
   private final LegalReads legalReads;
   private final IngestLimits limits;
   private final Egress egress;
+  private final Optional<dev.loci.recall.internal.PalaceLayer> palace;
+  private final java.time.Clock clock;
+  private final dev.loci.recall.spi.ScoringStrategy scoring;
 
   private RecallMemory(
       CommandExecutor engine,
@@ -88,8 +91,14 @@ public final class RecallMemory {
       EmbeddingProvider embeddings,
       LegalReads legalReads,
       IngestLimits limits,
-      Egress egress) {
+      Egress egress,
+      Optional<dev.loci.recall.internal.PalaceLayer> palace,
+      java.time.Clock clock,
+      dev.loci.recall.spi.ScoringStrategy scoring) {
     this.egress = egress;
+    this.palace = palace;
+    this.clock = clock;
+    this.scoring = scoring;
     this.engine = engine;
     this.layer = layer;
     this.actor = actor;
@@ -107,7 +116,28 @@ public final class RecallMemory {
         embeddings,
         legalReads,
         Objects.requireNonNull(limits, "limits"),
-        egress);
+        egress,
+        palace,
+        clock,
+        scoring);
+  }
+
+  /**
+   * The same memory, scoring items with {@code scoring} when the weights in force are
+   * lifecycle-aware (the default is {@link LifecycleScoring}).
+   */
+  public RecallMemory withScoring(dev.loci.recall.spi.ScoringStrategy scoring) {
+    return new RecallMemory(
+        engine,
+        layer,
+        actor,
+        embeddings,
+        legalReads,
+        limits,
+        egress,
+        palace,
+        clock,
+        Objects.requireNonNull(scoring, "scoring"));
   }
 
   /**
@@ -136,7 +166,18 @@ public final class RecallMemory {
         embeddings,
         loci.legalReads(),
         IngestLimits.defaults(),
-        loci.egress());
+        loci.egress(),
+        palaceOf(loci),
+        loci.clock(),
+        LifecycleScoring.INSTANCE);
+  }
+
+  private static Optional<dev.loci.recall.internal.PalaceLayer> palaceOf(Loci loci) {
+    try {
+      return Optional.of(loci.layer(dev.loci.recall.internal.PalaceLayer.class));
+    } catch (IllegalStateException e) {
+      return Optional.empty(); // an instance opened without the palace layer: nothing is hidden
+    }
   }
 
   /** The same memory, recording {@code actor} as the author of its writes. */
@@ -145,7 +186,8 @@ public final class RecallMemory {
     if (actor.isBlank()) {
       throw new IllegalArgumentException("actor must not be blank");
     }
-    return new RecallMemory(engine, layer, actor, embeddings, legalReads, limits, egress);
+    return new RecallMemory(
+        engine, layer, actor, embeddings, legalReads, limits, egress, palace, clock, scoring);
   }
 
   /** The embedding provider recall uses. */
@@ -758,8 +800,37 @@ public final class RecallMemory {
     return engine.read(
         () -> {
           ScoreWeights weights = query.weights().orElseGet(() -> packWeights(ns));
-          return Retriever.recall(layer, ns, embeddings, queryVector, query, weights);
+          return Retriever.recall(
+              layer, ns, embeddings, queryVector, query, weights, context(ns, weights));
         });
+  }
+
+  /**
+   * What the palace tells a recall of {@code ns}: its archived memories are hidden, and lifecycle
+   * scoring reads each item's state at the clock's instant. Call under the engine's lock.
+   */
+  private dev.loci.recall.internal.RecallContext context(Namespace ns, ScoreWeights weights) {
+    if (palace.isEmpty()) {
+      return dev.loci.recall.internal.RecallContext.NONE;
+    }
+    dev.loci.recall.internal.PalaceLayer p = palace.get();
+    if (!weights.lifecycleAware()) {
+      return new dev.loci.recall.internal.RecallContext(
+          p.archived(ns), scoring, dev.loci.recall.internal.RecallContext.NONE.candidate());
+    }
+    dev.loci.recall.internal.PalaceView view = new dev.loci.recall.internal.PalaceView(layer, p);
+    java.time.Instant now = clock.instant();
+    java.time.Duration halfLife = p.halfLife(ns);
+    return new dev.loci.recall.internal.RecallContext(
+        p.archived(ns),
+        scoring,
+        n ->
+            new dev.loci.recall.spi.ScoringStrategy.Candidate(
+                n,
+                view.state(ns, n, now),
+                layer.nodeHistory(ns, n.id()).get(0).at(),
+                halfLife,
+                now));
   }
 
   /**

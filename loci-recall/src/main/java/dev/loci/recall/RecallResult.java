@@ -16,13 +16,29 @@ import java.util.Objects;
  * @param weights the weights in force (used by {@code weighted_graph})
  * @param items at most {@code k} items, best first
  * @param activation node id to activation or PageRank value, highest first
+ * @param activationTrace for {@code activation_spreading}, every step of the propagation in the
+ *     order it happened (at most {@value #TRACE_SIZE}), with where and why it stopped; else empty
  */
 public record RecallResult(
     String query,
     RecallMode mode,
     ScoreWeights weights,
     List<RecallItem> items,
-    Map<String, Double> activation) {
+    Map<String, Double> activation,
+    List<ActivationStep> activationTrace) {
+  /** How many steps an activation trace keeps at most. */
+  public static final int TRACE_SIZE = 2000;
+
+  /** A result without an activation trace. */
+  public RecallResult(
+      String query,
+      RecallMode mode,
+      ScoreWeights weights,
+      List<RecallItem> items,
+      Map<String, Double> activation) {
+    this(query, mode, weights, items, activation, List.of());
+  }
+
   /** Checks presence and copies the collections, keeping their order. */
   public RecallResult {
     Objects.requireNonNull(query, "query");
@@ -30,6 +46,7 @@ public record RecallResult(
     Objects.requireNonNull(weights, "weights");
     items = List.copyOf(items);
     activation = Collections.unmodifiableMap(new LinkedHashMap<>(activation));
+    activationTrace = List.copyOf(activationTrace);
   }
 
   /** The ids of the recalled nodes, best first. */

@@ -280,9 +280,7 @@ public final class RecallWire {
         }
         w.put(e.getKey(), e.getValue().asDouble());
       }
-      b.weights(
-          new ScoreWeights(
-              w.get("semantic"), w.get("structural"), w.get("anomaly"), w.get("importance")));
+      b.weights(ScoreWeights.of(w));
     }
     return b.build();
   }

@@ -4,6 +4,7 @@ import dev.loci.Loci;
 import dev.loci.govern.GovernedMemory;
 import dev.loci.pathway.PathwayMemory;
 import dev.loci.recall.HashingEmbeddingProvider;
+import dev.loci.recall.MemoryPalace;
 import dev.loci.recall.RecallMemory;
 import dev.loci.recall.spi.EmbeddingProvider;
 import dev.loci.server.internal.ConfigWatcher;
@@ -11,7 +12,9 @@ import dev.loci.server.internal.GovernRoutes;
 import dev.loci.server.internal.HttpPipeline;
 import dev.loci.server.internal.Metrics;
 import dev.loci.server.internal.OpsRoutes;
+import dev.loci.server.internal.PalaceRoutes;
 import dev.loci.server.internal.PathwayRoutes;
+import dev.loci.server.internal.PeriodicTask;
 import dev.loci.server.internal.RecallRoutes;
 import dev.loci.server.internal.RetentionSweeper;
 import dev.loci.server.internal.SubjectRoutes;
@@ -82,12 +85,15 @@ public final class LociServer implements AutoCloseable {
    * with {@code embeddings}.
    */
   public static List<RouteSet> standardRoutes(Loci loci, EmbeddingProvider embeddings) {
+    RecallMemory recall = RecallMemory.of(loci, embeddings);
+    MemoryPalace palace = MemoryPalace.of(loci, recall);
     return List.of(
         new TraceRoutes(loci.traces()),
         new PathwayRoutes(PathwayMemory.of(loci)),
-        new RecallRoutes(RecallMemory.of(loci, embeddings)),
+        new RecallRoutes(recall, palace),
         new GovernRoutes(GovernedMemory.of(loci)),
-        new SubjectRoutes(Subjects.of(loci), Clock.systemUTC()));
+        new SubjectRoutes(Subjects.of(loci), Clock.systemUTC()),
+        new PalaceRoutes(palace));
   }
 
   /** The port the server listens on (the one chosen when the configuration said 0). */
@@ -190,6 +196,7 @@ public final class LociServer implements AutoCloseable {
         opened -> HashingEmbeddingProvider.create();
     private boolean ownsEmbeddings;
     private Duration sweepEvery = Duration.ofDays(1);
+    private Duration lifecycleSweepEvery = Duration.ofHours(1);
 
     private Builder(Loci.Builder loci) {
       this.loci = Objects.requireNonNull(loci, "loci");
@@ -285,6 +292,20 @@ public final class LociServer implements AutoCloseable {
       return this;
     }
 
+    /**
+     * How often the lifecycle sweep records the state changes time caused in every namespace's
+     * memories (see {@link MemoryPalace#sweepAll}); default hourly, {@link Duration#ZERO} never
+     * (then only {@code POST lifecycle/sweep} or {@code loci lifecycle sweep} runs it).
+     */
+    public Builder lifecycleSweepEvery(Duration every) {
+      if (every.isNegative()) {
+        throw new IllegalArgumentException(
+            "lifecycleSweepEvery: expected zero or more, found " + every);
+      }
+      this.lifecycleSweepEvery = every;
+      return this;
+    }
+
     /** How long {@link #close()} waits for requests in flight; default 30 s. */
     public Builder drain(Duration drain) {
       this.drain = Objects.requireNonNull(drain, "drain");
@@ -321,6 +342,13 @@ public final class LociServer implements AutoCloseable {
         if (!sweepEvery.isZero()) {
           owned.add(0, RetentionSweeper.start(Subjects.of(opened), sweepEvery, Clock.systemUTC()));
         }
+        if (!lifecycleSweepEvery.isZero()) {
+          MemoryPalace palace = MemoryPalace.of(opened, RecallMemory.of(opened, provider));
+          owned.add(
+              0,
+              PeriodicTask.start(
+                  "loci-lifecycle-sweep", lifecycleSweepEvery, () -> sweepLifecycle(palace)));
+        }
         return new LociServer(
             opened, pipeline, List.copyOf(routes), config.host(), watcher, List.copyOf(owned));
       } catch (RuntimeException e) {
@@ -331,6 +359,14 @@ public final class LociServer implements AutoCloseable {
           e.addSuppressed(cleanup);
         }
         throw e;
+      }
+    }
+
+    private static void sweepLifecycle(MemoryPalace palace) {
+      int changed = palace.sweepAll().stream().mapToInt(r -> r.transitions().size()).sum();
+      if (changed > 0) {
+        System.getLogger("dev.loci.server.lifecycle")
+            .log(System.Logger.Level.INFO, "lifecycle sweep recorded " + changed + " transitions");
       }
     }
 

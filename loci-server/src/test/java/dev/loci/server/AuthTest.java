@@ -30,7 +30,8 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class AuthTest {
   private static final String NS = "acme.team";
-  private static final String NODE = "{\"type\":\"note\",\"content\":\"alpha beta\"}";
+  private static final String NODE =
+      "{\"type\":\"note\",\"content\":\"alpha beta\",\"attributes\":{\"space\":\"notes\"}}";
   private static final String EDGE_KEY = "?from=n1&edge_type=related&to=n2";
   private static final String PATHWAY_TRACE =
       "{\"task_class\":\"scrum_review\",\"file_path\":\"crates/a/b.rs\"}";
@@ -58,7 +59,9 @@ class AuthTest {
           Map.entry("POST /v1/ns/{ns}/subjects/{subject_id}/erase", "{\"reason\":\"request 1\"}"),
           Map.entry("PUT /v1/ns/{ns}/subjects/{subject_id}/policy", "{\"retain_days\":3650}"),
           Map.entry("PUT /v1/ns/{ns}/retention", "{\"retain_days\":3650}"),
-          Map.entry("POST /v1/ns/{ns}/retention/sweep", "{\"dry_run\":true}"));
+          Map.entry("POST /v1/ns/{ns}/retention/sweep", "{\"dry_run\":true}"),
+          Map.entry("POST /v1/ns/{ns}/feedback", "{\"node_ids\":[\"n1\"],\"useful\":true}"),
+          Map.entry("POST /v1/ns/{ns}/consolidate", "{}"));
 
   /** The query string a route's sample request sends, by "METHOD path". */
   private static final Map<String, String> SAMPLE_QUERIES =
@@ -261,6 +264,9 @@ class AuthTest {
 
   /** The node a route's {id} names: its own one for the removal, so the others still find n1. */
   private static String nodeFor(Route route) {
+    if (route.path().endsWith("/spaces/{id}")) {
+      return "notes";
+    }
     return route.method() == Route.Method.DELETE ? "doomed" : "n1";
   }
 
@@ -338,7 +344,13 @@ class AuthTest {
             "POST /v1/ns/{ns}/subjects/{subject_id}/erase",
             "PUT /v1/ns/{ns}/subjects/{subject_id}/policy",
             "PUT /v1/ns/{ns}/retention",
-            "POST /v1/ns/{ns}/retention/sweep");
+            "POST /v1/ns/{ns}/retention/sweep",
+            "GET /v1/ns/{ns}/spaces",
+            "GET /v1/ns/{ns}/spaces/{id}",
+            "GET /v1/ns/{ns}/memories-palace/{id}",
+            "POST /v1/ns/{ns}/feedback",
+            "POST /v1/ns/{ns}/consolidate",
+            "POST /v1/ns/{ns}/lifecycle/sweep");
     assertThat(checked).hasSize(http.server.routes().size());
   }
 

@@ -224,22 +224,43 @@ public final class GraphAlgorithms {
   /** Spreads activation from {@code seeds}; see the class comment for the rules. */
   public static Spread spread(
       Map<String, Double> seeds, Links g, int hops, double decay, double threshold) {
+    return spread(seeds, g, hops, decay, threshold, step -> {});
+  }
+
+  /**
+   * Spreads activation from {@code seeds} as {@link #spread(Map, Links, int, double, double)} does,
+   * telling {@code trace} every step in the order it happens: each seed (hop 0), each pulse sent
+   * along a link (stopped {@code visited} when its target had fired, {@code below_threshold} when
+   * it was dropped), and each node of the last hop's frontier ({@code hop_limit}).
+   */
+  public static Spread spread(
+      Map<String, Double> seeds,
+      Links g,
+      int hops,
+      double decay,
+      double threshold,
+      java.util.function.Consumer<dev.loci.recall.ActivationStep> trace) {
     Map<String, Double> activation = new TreeMap<>(seeds);
     Map<String, Hop> strongestIn = new HashMap<>();
     Set<String> fired = new HashSet<>();
     Map<String, Double> frontier = new TreeMap<>(seeds);
-    for (int h = 0; h < hops && !frontier.isEmpty(); h++) {
+    frontier.forEach((id, a) -> trace.accept(step(id, 0, "seed", a, null)));
+    int h = 0;
+    for (; h < hops && !frontier.isEmpty(); h++) {
       fired.addAll(frontier.keySet());
       Map<String, Double> incoming = new TreeMap<>();
       for (Map.Entry<String, Double> u : frontier.entrySet()) {
         for (Link l : g.from(u.getKey())) {
-          if (fired.contains(l.to())) {
-            continue;
-          }
           double c = u.getValue() * l.weight() * decay;
-          if (c < threshold || c <= 0) {
+          if (fired.contains(l.to())) {
+            trace.accept(step(l.to(), h + 1, l.edgeType(), c, "visited"));
             continue;
           }
+          if (c < threshold || c <= 0) {
+            trace.accept(step(l.to(), h + 1, l.edgeType(), c, "below_threshold"));
+            continue;
+          }
+          trace.accept(step(l.to(), h + 1, l.edgeType(), c, null));
           incoming.merge(l.to(), c, Double::sum);
           Hop best = strongestIn.get(l.to());
           if (best == null || c > best.strength()) {
@@ -250,7 +271,19 @@ public final class GraphAlgorithms {
       incoming.forEach((v, c) -> activation.merge(v, c, Double::sum));
       frontier = incoming;
     }
+    if (h == hops) {
+      for (String v : frontier.keySet()) {
+        trace.accept(
+            step(v, h, strongestIn.get(v).link().edgeType(), activation.get(v), "hop_limit"));
+      }
+    }
     return new Spread(activation, strongestIn);
+  }
+
+  private static dev.loci.recall.ActivationStep step(
+      String id, int hop, String edgeType, double activation, String stop) {
+    return new dev.loci.recall.ActivationStep(
+        id, hop, hop == 0, edgeType, activation, java.util.Optional.ofNullable(stop));
   }
 
   // ---------------------------------------------------------------- reachability

@@ -390,6 +390,18 @@ public final class RecallLayer implements Layer, SubjectRecords {
     return c != null && c.live() ? Optional.of(c.head().value()) : Optional.empty();
   }
 
+  /** When node {@code id} was first put, if {@code ns} ever held it. */
+  public Optional<Instant> firstPut(Namespace ns, String id) {
+    Graph g = graphs.get(ns);
+    Chain<MemoryNode> c = g == null ? null : g.nodes.get(id);
+    return c == null ? Optional.empty() : Optional.of(c.versions.get(0).at());
+  }
+
+  /** Every namespace that holds records, sorted. */
+  public List<Namespace> namespaces() {
+    return graphs.keySet().stream().sorted().toList();
+  }
+
   /**
    * Every version of node {@code id}, newest first, including its removals.
    *

@@ -64,6 +64,8 @@ public final class Retriever {
   private final RecallQuery q;
   private final ScoreWeights weights;
   private final Map<String, Optional<MemoryNode>> nodes = new HashMap<>();
+  private final RecallContext context;
+  private final List<dev.loci.recall.ActivationStep> trace = new ArrayList<>();
 
   private Retriever(
       RecallLayer layer,
@@ -71,7 +73,9 @@ public final class Retriever {
       EmbeddingProvider provider,
       Optional<float[]> queryVector,
       RecallQuery q,
-      ScoreWeights weights) {
+      ScoreWeights weights,
+      RecallContext context) {
+    this.context = context;
     this.layer = layer;
     this.ns = ns;
     this.provider = provider;
@@ -94,12 +98,44 @@ public final class Retriever {
       Optional<float[]> queryVector,
       RecallQuery query,
       ScoreWeights weights) {
-    return new Retriever(layer, ns, provider, queryVector, query, weights).run();
+    return recall(layer, ns, provider, queryVector, query, weights, RecallContext.NONE);
+  }
+
+  /**
+   * Runs {@code query} as {@link #recall(RecallLayer, Namespace, EmbeddingProvider, Optional,
+   * RecallQuery, ScoreWeights)} does, treating the nodes {@code context} hides as absent and, when
+   * {@code weights} are lifecycle-aware, scoring items with {@code context}'s strategy.
+   */
+  public static RecallResult recall(
+      RecallLayer layer,
+      Namespace ns,
+      EmbeddingProvider provider,
+      Optional<float[]> queryVector,
+      RecallQuery query,
+      ScoreWeights weights,
+      RecallContext context) {
+    return new Retriever(layer, ns, provider, queryVector, query, weights, context).run();
   }
 
   /** The live node {@code id}, looked up once per recall. */
   private Optional<MemoryNode> node(String id) {
-    return nodes.computeIfAbsent(id, k -> layer.node(ns, k));
+    return nodes.computeIfAbsent(
+        id, k -> context.hidden().contains(k) ? Optional.empty() : layer.node(ns, k));
+  }
+
+  /** The graph as recall may walk it: without links into hidden nodes. */
+  private GraphAlgorithms.Links links() {
+    GraphAlgorithms.Links all = layer.links(ns);
+    Set<String> hidden = context.hidden();
+    if (hidden.isEmpty()) {
+      return all;
+    }
+    return from -> all.from(from).stream().filter(l -> !hidden.contains(l.to())).toList();
+  }
+
+  /** {@code n} more hits than asked for, to make up for hidden ones dropped. */
+  private int padded(int n) {
+    return n + Math.min(context.hidden().size(), RecallQuery.MAX_K);
   }
 
   private RecallResult run() {
@@ -118,7 +154,10 @@ public final class Retriever {
 
   private Map<String, Double> lexical(int n) {
     Map<String, Double> out = new LinkedHashMap<>();
-    layer.searchText(ns, q.text(), n).forEach(h -> out.put(h.id(), h.score()));
+    layer.searchText(ns, q.text(), padded(n)).stream()
+        .filter(h -> !context.hidden().contains(h.id()))
+        .limit(n)
+        .forEach(h -> out.put(h.id(), h.score()));
     return out;
   }
 
@@ -127,7 +166,10 @@ public final class Retriever {
     float[] query =
         queryVector.orElseThrow(
             () -> new IllegalArgumentException("mode " + q.mode() + " needs the query vector"));
-    layer.searchVectors(provider.modelId(), ns, query, n).forEach(h -> out.put(h.id(), h.score()));
+    layer.searchVectors(provider.modelId(), ns, query, padded(n)).stream()
+        .filter(h -> !context.hidden().contains(h.id()))
+        .limit(n)
+        .forEach(h -> out.put(h.id(), h.score()));
     return out;
   }
 
@@ -202,7 +244,7 @@ public final class Retriever {
   private RecallResult structureOnly() {
     Map<String, Double> seeds = seeds(semantic(), q.seeds());
     Map<String, GraphAlgorithms.Reach> reach =
-        GraphAlgorithms.breadthFirst(seeds, layer.links(ns), q.hops());
+        GraphAlgorithms.breadthFirst(seeds, links(), q.hops());
     List<RecallItem> items = new ArrayList<>();
     for (Map.Entry<String, Double> e : top(scores(reach))) {
       GraphAlgorithms.Reach r = reach.get(e.getKey());
@@ -225,7 +267,7 @@ public final class Retriever {
     Map<String, Double> semantic = semantic();
     Map<String, Double> seeds = seeds(semantic, q.seeds());
     Map<String, GraphAlgorithms.Reach> reach =
-        GraphAlgorithms.strongestFromSeeds(seeds, layer.links(ns), q.hops());
+        GraphAlgorithms.strongestFromSeeds(seeds, links(), q.hops());
     Set<String> candidates = new LinkedHashSet<>(seeds.keySet());
     candidates.addAll(reach.keySet());
     Map<String, Double> finals = new HashMap<>();
@@ -290,7 +332,17 @@ public final class Retriever {
   private RecallResult spreading() {
     Map<String, Double> seeds = seeds(semantic(), q.seeds());
     GraphAlgorithms.Spread spread =
-        GraphAlgorithms.spread(seeds, layer.links(ns), q.hops(), q.decay(), q.threshold());
+        GraphAlgorithms.spread(
+            seeds,
+            links(),
+            q.hops(),
+            q.decay(),
+            q.threshold(),
+            step -> {
+              if (trace.size() < RecallResult.TRACE_SIZE) {
+                trace.add(step);
+              }
+            });
     List<RecallItem> items = new ArrayList<>();
     for (Map.Entry<String, Double> e : top(spread.activation())) {
       List<PathStep> back = new ArrayList<>();
@@ -314,7 +366,7 @@ public final class Retriever {
 
   private RecallResult pageRank() {
     Map<String, Double> seeds = seeds(semantic(), q.seeds());
-    GraphAlgorithms.Links links = layer.links(ns);
+    GraphAlgorithms.Links links = links();
     int hops = Math.max(q.hops(), PPR_MIN_HOPS);
     // the subgraph within the hop limit, in the namespace's order: when it holds every node the
     // seeds reach, the ranks are those of the whole graph, to the last bit
@@ -407,6 +459,35 @@ public final class Retriever {
   }
 
   private RecallResult result(List<RecallItem> items, Map<String, Double> activation) {
-    return new RecallResult(q.text(), q.mode(), weights, items, activation);
+    return new RecallResult(q.text(), q.mode(), weights, lifecycleScored(items), activation, trace);
+  }
+
+  /**
+   * With lifecycle-aware weights, each item scored again by the strategy (its components added to
+   * the last path step) and the items ranked by the new score, ties by their old order.
+   */
+  private List<RecallItem> lifecycleScored(List<RecallItem> items) {
+    if (!weights.lifecycleAware()) {
+      return items;
+    }
+    List<RecallItem> out = new ArrayList<>(items.size());
+    for (RecallItem item : items) {
+      Map<String, Double> c = context.scoring().components(context.candidate().apply(item.node()));
+      double score = context.scoring().combine(q.mode(), item.score(), c, weights);
+      List<PathStep> steps = new ArrayList<>(item.path().steps());
+      PathStep last = steps.get(steps.size() - 1);
+      Map<String, Double> parts = new LinkedHashMap<>(last.components());
+      parts.put("base", item.score());
+      parts.putAll(c);
+      steps.set(steps.size() - 1, new PathStep(last.nodeId(), last.via(), score, parts));
+      MemoryPath p = item.path();
+      out.add(
+          new RecallItem(
+              item.node(),
+              score,
+              new MemoryPath(p.query(), steps, p.supportingEvidence(), p.finalAnswer(), score)));
+    }
+    out.sort(Comparator.comparingDouble(RecallItem::score).reversed());
+    return out;
   }
 }

@@ -40,10 +40,12 @@ public final class RecallRoutes implements RouteSet {
   private static final int DEFAULT_PAGE = 100;
 
   private final RecallMemory recall;
+  private final dev.loci.recall.MemoryPalace palace;
 
-  /** Routes over {@code recall}. */
-  public RecallRoutes(RecallMemory recall) {
+  /** Routes over {@code recall}, recalling through {@code palace}. */
+  public RecallRoutes(RecallMemory recall, dev.loci.recall.MemoryPalace palace) {
     this.recall = recall;
+    this.palace = palace;
   }
 
   @Override
@@ -214,9 +216,20 @@ public final class RecallRoutes implements RouteSet {
 
   private void recall(Exchange ex) {
     QueryParams.allowOnly(ex, Set.of());
+    dev.loci.recall.PalaceWire.RecallRequest r =
+        dev.loci.recall.PalaceWire.readRecall(ex.body().text());
+    if (r.reinforce() && !ex.allows(Role.WRITER)) {
+      throw new HttpProblem(
+          403,
+          "forbidden",
+          "Forbidden",
+          "reinforce=true records a use of every returned memory: it needs the writer role",
+          Optional.of("reinforce"));
+    }
+    dev.loci.recall.MemoryPalace p = r.reinforce() ? palace.as(ex.actor()) : palace;
     ex.json(
         200,
-        RecallWire.write(recall.recall(ex.namespace(), RecallWire.readQuery(ex.body().text()))));
+        dev.loci.recall.PalaceWire.writeRecall(p.recall(ex.namespace(), r.query(), r.reinforce())));
   }
 
   // ---------------------------------------------------------------- versions
