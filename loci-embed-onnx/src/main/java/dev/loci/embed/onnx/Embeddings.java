@@ -14,7 +14,9 @@ import java.util.Objects;
  *
  * <ul>
  *   <li>{@value #ONNX}: all-MiniLM-L6-v2 in process ({@link OnnxEmbeddingProvider#shared()}, loaded
- *       on the first text it has to embed). The default.
+ *       on the first text it has to embed).
+ *   <li>{@value #BGE_SMALL}: bge-small-en-v1.5 in process, with its query instruction.
+ *   <li>{@value #BGE_SMALL_Q}: the same with 8-bit quantized weights.
  *   <li>{@value #HASHING}: {@link HashingEmbeddingProvider}, word overlap, no model.
  * </ul>
  *
@@ -23,6 +25,12 @@ import java.util.Objects;
 public final class Embeddings {
   /** The in-process sentence-embedding model. */
   public static final String ONNX = "onnx";
+
+  /** bge-small-en-v1.5, full precision. */
+  public static final String BGE_SMALL = "bge-small";
+
+  /** bge-small-en-v1.5, quantized. */
+  public static final String BGE_SMALL_Q = "bge-small-q";
 
   /** The hashing provider. */
   public static final String HASHING = "hashing";
@@ -34,7 +42,7 @@ public final class Embeddings {
 
   /** Every name {@link #named} accepts. */
   public static List<String> names() {
-    return List.of(ONNX, HASHING);
+    return List.of(ONNX, BGE_SMALL, BGE_SMALL_Q, HASHING);
   }
 
   /**
@@ -46,6 +54,8 @@ public final class Embeddings {
     Objects.requireNonNull(name, "name");
     return switch (name) {
       case ONNX -> OnnxEmbeddingProvider.shared();
+      case BGE_SMALL -> OnnxEmbeddingProvider.shared(OnnxModel.BGE_SMALL);
+      case BGE_SMALL_Q -> OnnxEmbeddingProvider.shared(OnnxModel.BGE_SMALL_Q);
       case HASHING -> HashingEmbeddingProvider.create();
       default ->
           throw new InvalidRequestException(

@@ -26,7 +26,8 @@ class EmbeddingsTest {
     assertThatThrownBy(() -> Embeddings.named("bert"))
         .isInstanceOf(InvalidRequestException.class)
         .hasMessageContaining("embedding")
-        .hasMessageContaining("expected one of [onnx, hashing], found 'bert'");
+        .hasMessageContaining(
+            "expected one of [onnx, bge-small, bge-small-q, hashing], found 'bert'");
   }
 
   @Test
