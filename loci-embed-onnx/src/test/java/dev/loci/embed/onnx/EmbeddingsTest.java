@@ -18,7 +18,7 @@ class EmbeddingsTest {
   void named_onnxAndHashing_theSharedModelAndTheHashingProvider() {
     assertThat(Embeddings.named("onnx")).isSameAs(OnnxEmbeddingProvider.shared());
     assertThat(Embeddings.named("hashing")).isSameAs(HashingEmbeddingProvider.create());
-    assertThat(Embeddings.DEFAULT).isEqualTo("onnx");
+    assertThat(Embeddings.DEFAULT).isEqualTo("bge-small");
   }
 
   @Test
