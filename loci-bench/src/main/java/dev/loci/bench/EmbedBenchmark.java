@@ -1,6 +1,7 @@
 package dev.loci.bench;
 
 import dev.loci.embed.onnx.OnnxEmbeddingProvider;
+import dev.loci.embed.onnx.OnnxModel;
 import dev.loci.recall.CachingEmbeddingProvider;
 import dev.loci.recall.HashingEmbeddingProvider;
 import dev.loci.recall.spi.EmbeddingProvider;
@@ -83,7 +84,7 @@ public final class EmbedBenchmark {
 
     private Row onnxSingle() {
       return rows.stream()
-          .filter(r -> r.name().equals("onnx"))
+          .filter(r -> r.batchSize() > 0)
           .min((a, b) -> Integer.compare(a.batchSize(), b.batchSize()))
           .orElseThrow();
     }
@@ -147,14 +148,21 @@ public final class EmbedBenchmark {
     List<Row> rows = new ArrayList<>();
     rows.add(measure("hashing", 0, HashingEmbeddingProvider.create(), warmup, texts, log));
     double load = 0;
-    for (int batch : options.batchSizes()) {
-      try (OnnxEmbeddingProvider onnx = OnnxEmbeddingProvider.create(batch)) {
-        long start = System.nanoTime();
-        onnx.load();
-        double seconds = (System.nanoTime() - start) / 1e9;
-        load = load == 0 ? seconds : load;
-        rows.add(measure("onnx", batch, onnx, warmup, texts, log));
+    for (OnnxModel model : OnnxModel.all()) {
+      String name = model == OnnxModel.MINILM ? "onnx" : model.id();
+      for (int batch : options.batchSizes()) {
+        try (OnnxEmbeddingProvider onnx = OnnxEmbeddingProvider.create(model, batch)) {
+          long start = System.nanoTime();
+          onnx.load();
+          double seconds = (System.nanoTime() - start) / 1e9;
+          log.printf("%s loaded in %.2f s%n", model.id(), seconds);
+          load = load == 0 ? seconds : load;
+          rows.add(measure(name, batch, onnx, warmup, texts, log));
+        }
       }
+      log.printf(
+          "%s: lowest cosine between a text embedded in a batch of 32 and alone: %.5f%n",
+          model.id(), batchAgreement(model, warmup));
     }
     Path file = options.workDir().resolve("embed-bench-cache.bin");
     try {
@@ -175,6 +183,24 @@ public final class EmbedBenchmark {
       throw new UncheckedIOException(e);
     }
     return new Report(machine, options, words, load, rows);
+  }
+
+  /** The lowest cosine between a text's vector in a batch of 32 and alone (1 if batch-exact). */
+  static double batchAgreement(OnnxModel model, List<String> texts) {
+    try (OnnxEmbeddingProvider batched = OnnxEmbeddingProvider.create(model, 32);
+        OnnxEmbeddingProvider alone = OnnxEmbeddingProvider.create(model, 1)) {
+      List<float[]> a = batched.embedDocuments(texts);
+      List<float[]> b = alone.embedDocuments(texts);
+      double lowest = 1;
+      for (int i = 0; i < texts.size(); i++) {
+        double dot = 0;
+        for (int d = 0; d < a.get(i).length; d++) {
+          dot += a.get(i)[d] * b.get(i)[d];
+        }
+        lowest = Math.min(lowest, dot);
+      }
+      return lowest;
+    }
   }
 
   private static Row measure(

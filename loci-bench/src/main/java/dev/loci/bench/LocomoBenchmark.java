@@ -63,7 +63,9 @@ public final class LocomoBenchmark {
    * @param seeds the graph modes' seed count
    * @param hops the graph modes' hop limit
    * @param weights the {@code weighted_graph} weights; empty means the pack's
-   * @param lexicalShare how much lexical counts against embedding in fusion, in [0, 1]
+   * @param lexicalShares how much lexical counts against embedding in fusion, in [0, 1]; with
+   *     several, each fusing mode is asked with each (a grid for cross-validation)
+   * @param sessionCaps the session caps to ask each mode with (0 is none); a grid like the shares
    * @param conversations which conversations (numbers from 1) to run; empty means all
    */
   public record Options(
@@ -79,7 +81,8 @@ public final class LocomoBenchmark {
       int seeds,
       int hops,
       Optional<ScoreWeights> weights,
-      double lexicalShare,
+      List<Double> lexicalShares,
+      List<Integer> sessionCaps,
       Set<Integer> conversations) {
     /** Checks and copies. */
     public Options {
@@ -94,12 +97,45 @@ public final class LocomoBenchmark {
       Objects.requireNonNull(embedding, "embedding");
       Objects.requireNonNull(weights, "weights");
       conversations = Set.copyOf(conversations);
+      lexicalShares = List.copyOf(new java.util.LinkedHashSet<>(lexicalShares));
+      sessionCaps = List.copyOf(new java.util.LinkedHashSet<>(sessionCaps));
+      if (lexicalShares.isEmpty() || sessionCaps.isEmpty()) {
+        throw new IllegalArgumentException("expected at least one lexical share and session cap");
+      }
       new EnrichedConversationPack(dated, window, termEdges);
-      RecallQuery.builder("check", RecallMode.PPR)
-          .seeds(seeds)
-          .hops(hops)
-          .lexicalShare(lexicalShare)
-          .build();
+      for (double share : lexicalShares) {
+        for (int cap : sessionCaps) {
+          RecallQuery.builder("check", RecallMode.PPR)
+              .seeds(seeds)
+              .hops(hops)
+              .lexicalShare(share)
+              .sessionCap(cap)
+              .build();
+        }
+      }
+    }
+
+    /** Every knob of the run as a Markdown table. */
+    public String configMarkdown() {
+      return LocomoConfig.toMarkdown(this);
+    }
+
+    /** Every knob of the run as JSON. */
+    public String configJson() {
+      return JsonFile.write(Map.of("config", LocomoConfig.knobs(this)));
+    }
+
+    /** The first lexical share, the one reports name when there is no grid. */
+    double lexicalShare() {
+      return lexicalShares.get(0);
+    }
+
+    /**
+     * Every Loci system this run asks: each mode with each lexical share (modes that fuse) and each
+     * session cap, named by the mode alone when the grid has one point.
+     */
+    List<LocomoVariant> variants() {
+      return LocomoVariant.grid(modes, lexicalShares, sessionCaps);
     }
 
     /**
@@ -124,7 +160,8 @@ public final class LocomoBenchmark {
           20,
           1,
           Optional.empty(),
-          TUNED_LEXICAL_SHARE.getOrDefault(embeddingName, 1.0),
+          List.of(TUNED_LEXICAL_SHARE.getOrDefault(embeddingName, 0.5)),
+          List.of(0),
           Set.of());
     }
 
@@ -335,6 +372,8 @@ public final class LocomoBenchmark {
         }
       }
       b.append(goal(summary, k0, k1));
+      b.append(new LocomoCrossValidation(this).toMarkdown());
+      b.append(LocomoConfig.toMarkdown(options));
       return b.toString();
     }
 
@@ -348,9 +387,14 @@ public final class LocomoBenchmark {
       // the goal asks for a hybrid or graph mode; hybrid with a lexical share of 1 is lexical alone
       boolean hybridFuses = options.lexicalShare() > 0 && options.lexicalShare() < 1;
       List<String> loci =
-          options.modes().stream()
-              .filter(m -> m.usesGraph() || (m == RecallMode.HYBRID && hybridFuses))
-              .map(RecallMode::wireName)
+          options.variants().stream()
+              .filter(
+                  v ->
+                      v.mode().usesGraph()
+                          || (v.mode() == RecallMode.HYBRID
+                              && v.lexicalShare() > 0
+                              && v.lexicalShare() < 1))
+              .map(LocomoVariant::name)
               .toList();
       List<String> lexicalPeers = List.of("peer:lucene_bm25", "peer:sqlite_fts5");
       if (loci.isEmpty()
@@ -427,7 +471,9 @@ public final class LocomoBenchmark {
       opts.put("turn_text", options.pack().label());
       opts.put("seeds", options.seeds());
       opts.put("hops", options.hops());
-      opts.put("lexical_share", options.lexicalShare());
+      opts.put("lexical_shares", options.lexicalShares());
+      opts.put("session_caps", options.sessionCaps());
+      root.put("config", LocomoConfig.knobs(options));
       options.weights().ifPresent(w -> opts.put("weights", w.asMap()));
       opts.put("tuning_conversations", "1-" + TUNING_CONVERSATIONS);
       root.put("options", opts);
@@ -445,6 +491,7 @@ public final class LocomoBenchmark {
               .toList());
       root.put("skipped", skipped);
       root.put("summary", summary());
+      root.put("cross_validation", new LocomoCrossValidation(this).toJson());
       List<Object> questions = new ArrayList<>();
       for (Asked a : asked) {
         Map<String, Object> q = new LinkedHashMap<>();
@@ -533,12 +580,12 @@ public final class LocomoBenchmark {
                         || options.conversations().contains(c.number()))
             .toList();
     List<String> systems = new ArrayList<>();
-    options.modes().forEach(m -> systems.add(m.wireName()));
+    options.variants().forEach(v -> systems.add(v.name()));
     List<LocomoPeers.Peer> peers =
         List.of(
             new LocomoPeers.LuceneBm25(),
             new LocomoPeers.SqliteFts5(),
-            new LocomoPeers.DenseScan(options.embedding()));
+            new LocomoPeers.DenseScan(QueryMemo.of(options.embedding())));
     peers.forEach(p -> systems.add(p.name()));
     int total = conversations.stream().mapToInt(c -> c.questions().size()).sum();
     Progress progress = new Progress(log, "locomo: questions", total);
@@ -546,7 +593,7 @@ public final class LocomoBenchmark {
     Namespace root = Namespace.of("bench.locomo");
     try (ScratchDir dir = ScratchDir.create(options.workDir(), "locomo");
         Loci loci = Loci.builder().dataDir(dir.path()).durability(Durability.none()).open()) {
-      RecallMemory recall = RecallMemory.of(loci, options.embedding());
+      RecallMemory recall = RecallMemory.of(loci, QueryMemo.of(options.embedding()));
       log.println("locomo: ingesting " + options.data() + " with the conversation pack");
       recall.ingest(root, options.pack(), document, RecallMemory.Progress.NONE);
       for (LocomoData.Conversation c : conversations) {
@@ -556,15 +603,16 @@ public final class LocomoBenchmark {
         peers.forEach(p -> p.index(turns));
         for (LocomoData.Question q : c.questions()) {
           Map<String, List<String>> ranked = new LinkedHashMap<>();
-          for (RecallMode m : options.modes()) {
+          for (LocomoVariant v : options.variants()) {
             RecallQuery.Builder query =
-                RecallQuery.builder(q.text(), m)
+                RecallQuery.builder(q.text(), v.mode())
                     .k(options.depth())
                     .seeds(options.seeds())
                     .hops(options.hops())
-                    .lexicalShare(options.lexicalShare());
+                    .lexicalShare(v.lexicalShare())
+                    .sessionCap(v.sessionCap());
             options.weights().ifPresent(query::weights);
-            ranked.put(m.wireName(), recall.recall(ns, query.build()).ids());
+            ranked.put(v.name(), recall.recall(ns, query.build()).ids());
           }
           for (LocomoPeers.Peer p : peers) {
             ranked.put(p.name(), p.rank(q.text(), options.depth()));

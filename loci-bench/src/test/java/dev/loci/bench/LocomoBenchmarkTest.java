@@ -87,7 +87,8 @@ class LocomoBenchmarkTest {
             3,
             1,
             Optional.empty(),
-            0.5,
+            List.of(0.5),
+            List.of(0),
             Set.of());
     ByteArrayOutputStream logBytes = new ByteArrayOutputStream();
 

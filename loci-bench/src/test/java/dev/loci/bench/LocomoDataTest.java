@@ -24,6 +24,22 @@ class LocomoDataTest {
   }
 
   @Test
+  void read_bundledDevelopmentSet_everyQuestionUsableWithNothingSkipped() throws Exception {
+    Path devset =
+        Path.of(LocomoDataTest.class.getResource("/devset/loci-dev-conversations.json").toURI());
+
+    LocomoData data = LocomoData.read(devset);
+
+    assertThat(data.conversations()).hasSize(6);
+    assertThat(data.conversations().stream().mapToInt(c -> c.questions().size()).sum())
+        .isEqualTo(210);
+    assertThat(data.conversations().stream().mapToInt(c -> c.turns().size()).sum()).isEqualTo(361);
+    assertThat(data.skipped()).isEmpty();
+    assertThat(data.conversations())
+        .allSatisfy(c -> assertThat(c.turns()).extracting(LocomoData.Turn::session).contains(5));
+  }
+
+  @Test
   void read_everyQuirk_keepsWhatIsUsableAndReportsTheRest() {
     LocomoData data = LocomoData.read(quirks());
 

@@ -303,8 +303,8 @@ final class BenchCommands {
         names = "--embedding",
         paramLabel = "NAME",
         description =
-            "Embedding provider for Loci and the dense peer: hashing (the one tuned for) or onnx;"
-                + " vectors cached under the work directory. Default: hashing.")
+            "Embedding provider for Loci and the dense peer: hashing, onnx (MiniLM), bge-small or"
+                + " bge-small-q; vectors cached under the work directory. Default: hashing.")
     String embedding = "hashing";
 
     @Option(
@@ -343,11 +343,28 @@ final class BenchCommands {
 
     @Option(
         names = "--lexical-share",
+        split = ",",
         paramLabel = "X",
         description =
-            "How much the lexical ranking counts against the embedding one in fusion, 0 to 1."
-                + " Default: tuned.")
-    Optional<Double> lexicalShare = Optional.empty();
+            "How much the lexical ranking counts against the embedding one in fusion, 0 to 1;"
+                + " several (0.5,0.7,0.9) ask each fusing mode with each, and the"
+                + " cross-validation picks per fold. Default: tuned.")
+    List<Double> lexicalShare = List.of();
+
+    @Option(
+        names = "--session-cap",
+        split = ",",
+        paramLabel = "N",
+        description =
+            "Items of one session before an item of another (0 is no cap); several form a grid"
+                + " like --lexical-share. Default: 0.")
+    List<Integer> sessionCap = List.of();
+
+    @Option(
+        names = "--config",
+        description =
+            "Print every knob of the run (and record it in --out), then stop without running.")
+    boolean config;
 
     @Option(
         names = "--conversations",
@@ -388,8 +405,12 @@ final class BenchCommands {
                       ScoreWeights.parse(
                           weights.get(), DomainPacks.named("conversation").weights()))
                   : d.weights(),
-              lexicalShare.orElse(d.lexicalShare()),
+              lexicalShare.isEmpty() ? d.lexicalShares() : lexicalShare,
+              sessionCap.isEmpty() ? d.sessionCaps() : sessionCap,
               Set.copyOf(conversations));
+      if (config) {
+        return places.print(this, options.configMarkdown(), options.configJson());
+      }
       LocomoBenchmark.Report report = LocomoBenchmark.run(options, main().errStream());
       return places.print(this, report.toMarkdown(), report.toJson());
     }

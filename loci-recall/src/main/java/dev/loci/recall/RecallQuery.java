@@ -21,6 +21,9 @@ import java.util.Optional;
  * @param lexicalShare how much the lexical ranking counts against the embedding one where both are
  *     fused ({@code hybrid}'s weighted reciprocal rank fusion and the graph modes' semantic score),
  *     in [0, 1]; 0.5 weighs them evenly
+ * @param sessionCap how many items sharing one value of the node attribute {@value #SESSION} may
+ *     stand before an item of another session; the rest move down the ranking (not out of it), 0 to
+ *     {@value #MAX_K}; 0 is no cap
  */
 public record RecallQuery(
     String text,
@@ -32,9 +35,13 @@ public record RecallQuery(
     double decay,
     double threshold,
     double restart,
-    double lexicalShare) {
+    double lexicalShare,
+    int sessionCap) {
   /** The largest {@code k} accepted. */
   public static final int MAX_K = 1000;
+
+  /** The node attribute that groups items for {@link #sessionCap()}. */
+  public static final String SESSION = "session";
 
   /** Validates every field; the exception names the offending one. */
   public RecallQuery {
@@ -67,6 +74,10 @@ public record RecallQuery(
       throw new InvalidRequestException(
           "lexical_share", "expected a number in [0, 1], found " + lexicalShare);
     }
+    if (sessionCap < 0 || sessionCap > MAX_K) {
+      throw new InvalidRequestException(
+          "session_cap", "expected 0 (no cap) to " + MAX_K + ", found " + sessionCap);
+    }
   }
 
   /** Starts a query in {@code mode} with k 10 and the default knobs. */
@@ -86,6 +97,7 @@ public record RecallQuery(
     private double threshold = 0.05;
     private double restart = 0.15;
     private double lexicalShare = 0.5;
+    private int sessionCap;
 
     private Builder(String text, RecallMode mode) {
       this.text = text;
@@ -140,6 +152,12 @@ public record RecallQuery(
       return this;
     }
 
+    /** How many items of one session may stand before an item of another; default 0, no cap. */
+    public Builder sessionCap(int sessionCap) {
+      this.sessionCap = sessionCap;
+      return this;
+    }
+
     /**
      * Builds the query.
      *
@@ -147,7 +165,7 @@ public record RecallQuery(
      */
     public RecallQuery build() {
       return new RecallQuery(
-          text, mode, k, weights, seeds, hops, decay, threshold, restart, lexicalShare);
+          text, mode, k, weights, seeds, hops, decay, threshold, restart, lexicalShare, sessionCap);
     }
   }
 }

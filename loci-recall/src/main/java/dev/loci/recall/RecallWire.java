@@ -52,7 +52,8 @@ public final class RecallWire {
           "decay",
           "threshold",
           "restart",
-          "lexical_share");
+          "lexical_share",
+          "session_cap");
 
   private RecallWire() {}
 
@@ -243,9 +244,9 @@ public final class RecallWire {
   /**
    * Reads a recall request: {@code {"query": "...", "mode": "hybrid", "k": 10, "weights":
    * {"semantic": 0.6}, "seeds": 3, "hops": 2, "decay": 0.7, "threshold": 0.05, "restart": 0.15,
-   * "lexical_share": 0.5}}. Only {@code query} is required; {@code mode} defaults to {@code
-   * hybrid}, the rest to the defaults of {@link RecallQuery#builder}; weights not named in {@code
-   * weights} are those of {@link ScoreWeights#DEFAULT}.
+   * "lexical_share": 0.5, "session_cap": 2}}. Only {@code query} is required; {@code mode} defaults
+   * to {@code hybrid}, the rest to the defaults of {@link RecallQuery#builder}; weights not named
+   * in {@code weights} are those of {@link ScoreWeights#DEFAULT}.
    *
    * @throws InvalidRequestException naming the offending member
    */
@@ -261,6 +262,7 @@ public final class RecallWire {
     number(in, "threshold", b::threshold);
     number(in, "restart", b::restart);
     number(in, "lexical_share", b::lexicalShare);
+    integer(in, "session_cap", b::sessionCap);
     JsonNode weights = in.get("weights");
     if (weights != null) {
       if (!weights.isObject()) {

@@ -266,6 +266,9 @@ class ConditionalWriteTest {
     assertField(() -> RecallWire.readQuery("{\"query\":\"q\",\"top\":1}"), "top");
     assertField(
         () -> RecallWire.readQuery("{\"query\":\"q\",\"lexical_share\":2}"), "lexical_share");
+    assertThat(RecallWire.readQuery("{\"query\":\"q\",\"session_cap\":2}").sessionCap())
+        .isEqualTo(2);
+    assertField(() -> RecallWire.readQuery("{\"query\":\"q\",\"session_cap\":-1}"), "session_cap");
     assertField(
         () ->
             RecallWire.readIngest(

