@@ -66,7 +66,8 @@ public final class Loci implements AutoCloseable {
     this.layers = layers;
     this.actor = b.actor;
     this.legalReads = new LegalReads(engine, layer(AuditLayer.class), b.actor);
-    this.traces = new Traces(engine, layer(TraceLayer.class), b.actor, b.clock, legalReads);
+    this.traces =
+        new Traces(engine, layer(TraceLayer.class), b.actor, b.clock, legalReads, redaction());
     this.snapshotAfter = b.snapshotAfter;
     this.clock = b.clock;
   }
@@ -127,6 +128,16 @@ public final class Loci implements AutoCloseable {
    */
   public long eraseRecords(java.util.Map<String, java.util.Set<String>> idsByLayer) {
     return engine.eraseRecords(idsByLayer);
+  }
+
+  /** How namespaces redact personal data from trace content and memory nodes (off by default). */
+  public Redaction redaction() {
+    return new Redaction(
+        engine,
+        layers.stream()
+            .filter(l -> l instanceof dev.loci.spi.ContentRedaction)
+            .map(l -> (dev.loci.spi.ContentRedaction) l)
+            .toList());
   }
 
   /** The check every boundary that would send content off the machine must pass. */

@@ -30,13 +30,21 @@ public final class Traces {
   private final String actor;
   private final Clock clock;
   private final LegalReads legalReads;
+  private final Redaction redaction;
 
-  Traces(Engine engine, TraceLayer layer, String actor, Clock clock, LegalReads legalReads) {
+  Traces(
+      Engine engine,
+      TraceLayer layer,
+      String actor,
+      Clock clock,
+      LegalReads legalReads,
+      Redaction redaction) {
     this.engine = engine;
     this.layer = layer;
     this.actor = actor;
     this.clock = clock;
     this.legalReads = legalReads;
+    this.redaction = redaction;
   }
 
   /** The same store, recording {@code actor} as the author of its writes in the journal. */
@@ -45,7 +53,7 @@ public final class Traces {
     if (actor.isBlank()) {
       throw new IllegalArgumentException("actor must not be blank");
     }
-    return new Traces(engine, layer, actor, clock, legalReads);
+    return new Traces(engine, layer, actor, clock, legalReads, redaction);
   }
 
   /**
@@ -55,7 +63,7 @@ public final class Traces {
    * @throws InvalidRequestException naming {@code content} or {@code tags}
    */
   public Trace add(Namespace ns, String content, List<String> tags) {
-    TraceLayer.Draft draft = TraceLayer.Draft.of(content, tags);
+    TraceLayer.Draft draft = TraceLayer.Draft.of(redaction.traceContent(ns, content), tags);
     return engine.execute(ns, actor, ctx -> layer.decideAdd(ctx, ns, draft));
   }
 
@@ -68,7 +76,7 @@ public final class Traces {
    */
   public Trace addNew(Namespace ns, String uid, String content, List<String> tags) {
     TraceLayer.checkUid(uid, "uid");
-    TraceLayer.Draft draft = TraceLayer.Draft.of(content, tags);
+    TraceLayer.Draft draft = TraceLayer.Draft.of(redaction.traceContent(ns, content), tags);
     return engine.execute(ns, actor, ctx -> layer.decideAddNew(ctx, ns, uid, draft));
   }
 
@@ -80,7 +88,7 @@ public final class Traces {
    */
   public Trace addIdempotent(Namespace ns, String uid, String content, List<String> tags) {
     TraceLayer.checkUid(uid, "uid");
-    TraceLayer.Draft draft = TraceLayer.Draft.of(content, tags);
+    TraceLayer.Draft draft = TraceLayer.Draft.of(redaction.traceContent(ns, content), tags);
     return engine.execute(ns, actor, ctx -> layer.decideAddIdempotent(ctx, ns, uid, draft));
   }
 
@@ -107,7 +115,7 @@ public final class Traces {
   }
 
   private Trace update(Namespace ns, String uid, String content, Optional<String> expected) {
-    String json = Json.compactValue(content, "content");
+    String json = Json.compactValue(redaction.traceContent(ns, content), "content");
     return engine.execute(ns, actor, ctx -> layer.decideUpdate(ctx, ns, uid, json, expected));
   }
 
@@ -144,7 +152,7 @@ public final class Traces {
       String content,
       List<String> tags,
       Optional<String> expected) {
-    TraceLayer.Draft draft = TraceLayer.Draft.of(content, tags);
+    TraceLayer.Draft draft = TraceLayer.Draft.of(redaction.traceContent(ns, content), tags);
     return engine.execute(
         ns, actor, ctx -> layer.decideRevise(ctx, ns, predecessorUid, draft, expected));
   }

@@ -413,7 +413,9 @@ final class PathwayCommands {
       description = {
         "Print the redaction policy in force for a namespace, or set it (it applies to the"
             + " namespace and the namespaces below it that set none of their own).",
-        "Redaction is on by default: e-mail addresses, phone numbers and candidate ids."
+        "Redaction is on by default: e-mail addresses, phone numbers and candidate ids.",
+        "A policy set with --set may add \"trace_content\": true and \"node_content\": true to"
+            + " redact trace content and memory-graph nodes of the namespace too (off by default)."
       })
   static final class Redaction extends PathwayCommand {
     @Mixin TraceCommands.NamespaceOption ns;

@@ -70,11 +70,40 @@ public final class RedactionPolicy {
   private final boolean enabled;
   private final List<Rule> rules;
   private final List<Pattern> patterns;
+  private final boolean traceContent;
+  private final boolean nodeContent;
 
   private RedactionPolicy(boolean enabled, List<Rule> rules) {
+    this(enabled, rules, false, false);
+  }
+
+  private RedactionPolicy(
+      boolean enabled, List<Rule> rules, boolean traceContent, boolean nodeContent) {
     this.enabled = enabled;
     this.rules = List.copyOf(rules);
     this.patterns = this.rules.stream().map(r -> Pattern.compile(r.regex())).toList();
+    this.traceContent = traceContent;
+    this.nodeContent = nodeContent;
+  }
+
+  /**
+   * This policy applied beyond the pathway fields too (off by default): to every string value of
+   * trace content ({@code traces}; keys and the top-level {@code subject_ids} are left alone) and
+   * to the content and attribute values of memory-graph nodes ({@code nodes}). A disabled policy
+   * stays disabled.
+   */
+  public RedactionPolicy withContent(boolean traces, boolean nodes) {
+    return enabled ? new RedactionPolicy(true, rules, traces, nodes) : this;
+  }
+
+  /** Whether trace content is redacted too. */
+  public boolean traceContent() {
+    return traceContent;
+  }
+
+  /** Whether memory-graph nodes are redacted too. */
+  public boolean nodeContent() {
+    return nodeContent;
   }
 
   /** The built-in policy: e-mail, phone and candidate-id rules, on. */
@@ -183,17 +212,26 @@ public final class RedactionPolicy {
 
   @Override
   public boolean equals(Object o) {
-    return o instanceof RedactionPolicy p && enabled == p.enabled && rules.equals(p.rules);
+    return o instanceof RedactionPolicy p
+        && enabled == p.enabled
+        && rules.equals(p.rules)
+        && traceContent == p.traceContent
+        && nodeContent == p.nodeContent;
   }
 
   @Override
   public int hashCode() {
-    return Objects.hash(enabled, rules);
+    return Objects.hash(enabled, rules, traceContent, nodeContent);
   }
 
   @Override
   public String toString() {
-    return enabled ? "RedactionPolicy" + rules : "RedactionPolicy[off]";
+    return enabled
+        ? "RedactionPolicy"
+            + rules
+            + (traceContent ? "+traces" : "")
+            + (nodeContent ? "+nodes" : "")
+        : "RedactionPolicy[off]";
   }
 
   /**
@@ -348,7 +386,8 @@ public final class RedactionPolicy {
 
   /**
    * The JSON form, as journaled and as the command line and HTTP show it: {@code {"enabled": true,
-   * "rules": [{"name": "email", "regex": "..."}]}}.
+   * "rules": [{"name": "email", "regex": "..."}]}}, with {@code "trace_content": true} and {@code
+   * "node_content": true} when the policy applies to those too.
    */
   public String toJson() {
     return dev.loci.pathway.internal.PathwayLayer.policyToJson(this).toString();

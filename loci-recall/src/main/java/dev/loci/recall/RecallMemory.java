@@ -18,6 +18,7 @@ import dev.loci.recall.spi.EmbeddingProvider;
 import dev.loci.recall.spi.Ingestion;
 import dev.loci.recall.spi.SourceDocument;
 import dev.loci.spi.CommandExecutor;
+import dev.loci.spi.ContentRedaction;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -29,9 +30,11 @@ import java.util.Base64;
 import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.UnaryOperator;
 
 /**
  * The memory graph and recall: typed nodes and edges kept as journal events, ingestion of files
@@ -80,6 +83,7 @@ public final class RecallMemory {
   private final LegalReads legalReads;
   private final IngestLimits limits;
   private final Egress egress;
+  private final dev.loci.Redaction redaction;
   private final Optional<dev.loci.recall.internal.PalaceLayer> palace;
   private final java.time.Clock clock;
   private final dev.loci.recall.spi.ScoringStrategy scoring;
@@ -92,10 +96,12 @@ public final class RecallMemory {
       LegalReads legalReads,
       IngestLimits limits,
       Egress egress,
+      dev.loci.Redaction redaction,
       Optional<dev.loci.recall.internal.PalaceLayer> palace,
       java.time.Clock clock,
       dev.loci.recall.spi.ScoringStrategy scoring) {
     this.egress = egress;
+    this.redaction = redaction;
     this.palace = palace;
     this.clock = clock;
     this.scoring = scoring;
@@ -117,6 +123,7 @@ public final class RecallMemory {
         legalReads,
         Objects.requireNonNull(limits, "limits"),
         egress,
+        redaction,
         palace,
         clock,
         scoring);
@@ -135,6 +142,7 @@ public final class RecallMemory {
         legalReads,
         limits,
         egress,
+        redaction,
         palace,
         clock,
         Objects.requireNonNull(scoring, "scoring"));
@@ -167,6 +175,7 @@ public final class RecallMemory {
         loci.legalReads(),
         IngestLimits.defaults(),
         loci.egress(),
+        loci.redaction(),
         palaceOf(loci),
         loci.clock(),
         LifecycleScoring.INSTANCE);
@@ -187,7 +196,17 @@ public final class RecallMemory {
       throw new IllegalArgumentException("actor must not be blank");
     }
     return new RecallMemory(
-        engine, layer, actor, embeddings, legalReads, limits, egress, palace, clock, scoring);
+        engine,
+        layer,
+        actor,
+        embeddings,
+        legalReads,
+        limits,
+        egress,
+        redaction,
+        palace,
+        clock,
+        scoring);
   }
 
   /** The embedding provider recall uses. */
@@ -200,6 +219,7 @@ public final class RecallMemory {
   /** Puts a node: a new version if it differs from the live one, else the live version as is. */
   public RecordVersion<MemoryNode> putNode(Namespace ns, MemoryNode node) {
     Objects.requireNonNull(node, "node");
+    node = redacted(redaction.redactor(ns, ContentRedaction.NODE), node);
     RecordVersion<MemoryNode> v =
         write(ns, List.of(node), List.of(), List.of(), List.of()).nodes().get(node.id());
     if (mayEmbed(ns)) {
@@ -406,7 +426,7 @@ public final class RecallMemory {
             "documents[" + i + "].path", "'" + d.path() + "' is given twice");
       }
       try {
-        Ingestion ingestion = bounded("documents[" + i + "].", d, pack);
+        Ingestion ingestion = bounded(ns, "documents[" + i + "].", d, pack);
         for (Ingestion.Graph g : ingestion.graphs()) {
           if (g.childLabel().isPresent() && !scope.descendants()) {
             throw new InvalidRequestException(
@@ -457,7 +477,7 @@ public final class RecallMemory {
   public IngestReport ingest(
       Namespace ns, DomainPack pack, SourceDocument document, Progress progress) {
     Objects.requireNonNull(ns, "ns");
-    return write(ns, pack, document, bounded("", document, pack), progress);
+    return write(ns, pack, document, bounded(ns, "", document, pack), progress);
   }
 
   /**
@@ -466,7 +486,7 @@ public final class RecallMemory {
    *
    * @throws LimitExceededException naming {@code <prefix>text} and the limit
    */
-  private Ingestion bounded(String prefix, SourceDocument d, DomainPack pack) {
+  private Ingestion bounded(Namespace ns, String prefix, SourceDocument d, DomainPack pack) {
     long bytes = utf8Length(d.text());
     if (bytes > limits.bytesPerDocument()) {
       throw new LimitExceededException(
@@ -475,7 +495,7 @@ public final class RecallMemory {
           true,
           "'" + d.path() + "' has " + bytes + " bytes, more than " + limits.bytesPerDocument());
     }
-    Ingestion ingestion = named(pack.read(d), d.subjectIds(), prefix + "subject_ids");
+    Ingestion ingestion = redacted(named(pack.read(d), d.subjectIds(), prefix + "subject_ids"), ns);
     long units = ingestion.graphs().stream().mapToLong(g -> g.nodes().size()).sum();
     long edges = ingestion.graphs().stream().mapToLong(g -> g.edges().size()).sum();
     if (units > limits.unitsPerDocument()) {
@@ -503,6 +523,50 @@ public final class RecallMemory {
               + limits.edgesPerDocument());
     }
     return ingestion;
+  }
+
+  /**
+   * {@code read} with every node's content and attribute values redacted as {@code ns} redacts
+   * nodes (off by default; a child namespace a conversation writes follows {@code ns}'s policy).
+   */
+  private Ingestion redacted(Ingestion read, Namespace ns) {
+    Optional<UnaryOperator<String>> r = redaction.redactor(ns, ContentRedaction.NODE);
+    if (r.isEmpty()) {
+      return read;
+    }
+    List<Ingestion.Graph> graphs = new ArrayList<>(read.graphs().size());
+    for (Ingestion.Graph g : read.graphs()) {
+      graphs.add(
+          new Ingestion.Graph(
+              g.childLabel(), g.nodes().stream().map(n -> redacted(r, n)).toList(), g.edges()));
+    }
+    return new Ingestion(graphs, read.skipped());
+  }
+
+  /** {@code n} with its content and attribute values redacted by {@code r}, if present. */
+  private static MemoryNode redacted(Optional<UnaryOperator<String>> r, MemoryNode n) {
+    if (r.isEmpty()) {
+      return n;
+    }
+    String content = r.get().apply(n.content());
+    Map<String, String> attributes = new java.util.TreeMap<>();
+    n.attributes().forEach((k, v) -> attributes.put(k, r.get().apply(v)));
+    if (content.equals(n.content()) && attributes.equals(n.attributes())) {
+      return n;
+    }
+    return new MemoryNode(
+        n.id(),
+        n.type(),
+        content,
+        attributes,
+        n.importance(),
+        n.risk(),
+        n.novelty(),
+        n.confidence(),
+        n.usageCount(),
+        n.decayFactor(),
+        n.sourceRef(),
+        n.subjectIds());
   }
 
   /** {@code read} with every node naming {@code subjects} too (as it is when there are none). */

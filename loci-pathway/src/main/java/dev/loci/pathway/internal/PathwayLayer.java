@@ -17,6 +17,7 @@ import dev.loci.pathway.PathwayWrite;
 import dev.loci.pathway.RedactionPolicy;
 import dev.loci.pathway.ScoredTrace;
 import dev.loci.spi.CommandContext;
+import dev.loci.spi.ContentRedaction;
 import dev.loci.spi.Decision;
 import dev.loci.spi.Event;
 import dev.loci.spi.JournalEntry;
@@ -64,7 +65,7 @@ import java.util.function.UnaryOperator;
  * <p>Not thread-safe by itself: the engine serializes changes and guards reads (see {@link
  * dev.loci.spi.Layer}).
  */
-public final class PathwayLayer implements Layer, SubjectRecords {
+public final class PathwayLayer implements Layer, SubjectRecords, ContentRedaction {
   /** The layer's name and event-type prefix. */
   public static final String NAME = "pathway";
 
@@ -425,6 +426,19 @@ public final class PathwayLayer implements Layer, SubjectRecords {
   }
 
   // ---------------------------------------------------------------- queries
+
+  /** Redacts trace content or nodes of {@code ns} where its policy extends to them. */
+  @Override
+  public Optional<UnaryOperator<String>> redactor(Namespace ns, String kind) {
+    RedactionPolicy p = policyFor(ns);
+    boolean applies =
+        switch (kind) {
+          case ContentRedaction.TRACE -> p.traceContent();
+          case ContentRedaction.NODE -> p.nodeContent();
+          default -> false;
+        };
+    return applies ? Optional.of(text -> p.redact(text).text()) : Optional.empty();
+  }
 
   /** The redaction policy in force for {@code ns}: its own, its nearest ancestor's, or defaults. */
   public RedactionPolicy policyFor(Namespace ns) {
@@ -843,6 +857,12 @@ public final class PathwayLayer implements Layer, SubjectRecords {
     for (RedactionPolicy.Rule r : policy.rules()) {
       rules.addObject().put("name", r.name()).put("regex", r.regex());
     }
+    if (policy.traceContent()) {
+      node.put("trace_content", true);
+    }
+    if (policy.nodeContent()) {
+      node.put("node_content", true);
+    }
     return node;
   }
 
@@ -901,7 +921,16 @@ public final class PathwayLayer implements Layer, SubjectRecords {
         throw new InvalidRequestException("rules[" + i + "]." + e.field(), detail(e));
       }
     }
-    return RedactionPolicy.of(out);
+    return RedactionPolicy.of(out)
+        .withContent(flag(node, "trace_content"), flag(node, "node_content"));
+  }
+
+  private static boolean flag(JsonNode node, String name) {
+    JsonNode v = node.get(name);
+    if (v != null && !v.isBoolean()) {
+      throw new InvalidRequestException(name, "expected true or false, found " + v);
+    }
+    return v != null && v.booleanValue();
   }
 
   private static RedactionPolicy.Rule builtin(String name) {
