@@ -132,22 +132,17 @@ public final class Loci implements AutoCloseable {
 
   /** How namespaces redact personal data from trace content and memory nodes (off by default). */
   public Redaction redaction() {
-    return new Redaction(
-        engine,
-        layers.stream()
-            .filter(l -> l instanceof dev.loci.spi.ContentRedaction)
-            .map(l -> (dev.loci.spi.ContentRedaction) l)
-            .toList());
+    return new Redaction(engine, layersOf(dev.loci.spi.ContentRedaction.class));
   }
 
   /** The check every boundary that would send content off the machine must pass. */
   public Egress egress() {
-    return new Egress(
-        engine,
-        layers.stream()
-            .filter(l -> l instanceof dev.loci.spi.EgressPolicy)
-            .map(l -> (dev.loci.spi.EgressPolicy) l)
-            .toList());
+    return new Egress(engine, layersOf(dev.loci.spi.EgressPolicy.class));
+  }
+
+  /** The layers that are also {@code role}, in order. */
+  private <T> List<T> layersOf(Class<T> role) {
+    return layers.stream().filter(role::isInstance).map(role::cast).toList();
   }
 
   /** The actor recorded as the author of writes made through this instance's facades. */

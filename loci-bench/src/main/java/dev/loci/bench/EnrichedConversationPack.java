@@ -148,19 +148,7 @@ record EnrichedConversationPack(boolean dated, int window, boolean termEdges)
       appendIfSameSession(text, nodes, i - d, session);
       appendIfSameSession(text, nodes, i + d, session);
     }
-    return new MemoryNode(
-        n.id(),
-        n.type(),
-        text.toString(),
-        n.attributes(),
-        n.importance(),
-        n.risk(),
-        n.novelty(),
-        n.confidence(),
-        n.usageCount(),
-        n.decayFactor(),
-        n.sourceRef(),
-        n.subjectIds());
+    return n.withContent(text.toString(), n.attributes());
   }
 
   private static void appendIfSameSession(

@@ -114,6 +114,23 @@ public record MemoryNode(
         List.of());
   }
 
+  /** The same node with {@code content} and {@code attributes} instead of its own. */
+  public MemoryNode withContent(String content, Map<String, String> attributes) {
+    return new MemoryNode(
+        id,
+        type,
+        content,
+        attributes,
+        importance,
+        risk,
+        novelty,
+        confidence,
+        usageCount,
+        decayFactor,
+        sourceRef,
+        subjectIds);
+  }
+
   /** The same node naming {@code subjects} (replacing those it named). */
   public MemoryNode withSubjectIds(List<String> subjects) {
     return toBuilder().subjectIds(subjects).build();

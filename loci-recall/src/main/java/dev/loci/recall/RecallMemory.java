@@ -554,19 +554,7 @@ public final class RecallMemory {
     if (content.equals(n.content()) && attributes.equals(n.attributes())) {
       return n;
     }
-    return new MemoryNode(
-        n.id(),
-        n.type(),
-        content,
-        attributes,
-        n.importance(),
-        n.risk(),
-        n.novelty(),
-        n.confidence(),
-        n.usageCount(),
-        n.decayFactor(),
-        n.sourceRef(),
-        n.subjectIds());
+    return n.withContent(content, attributes);
   }
 
   /** {@code read} with every node naming {@code subjects} too (as it is when there are none). */
