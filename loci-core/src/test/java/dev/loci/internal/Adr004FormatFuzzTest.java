@@ -22,7 +22,7 @@ class Adr004FormatFuzzTest {
   void parse_fuzzedLine_returnsOpOrError(FuzzedDataProvider data) {
     long lineNo = data.consumeLong(1, Long.MAX_VALUE);
     String line = data.consumeRemainingAsString();
-    long start = System.nanoTime();
+    long start = FuzzBudget.start();
     Adr004Format.Parsed parsed = Adr004Format.parse(lineNo, line, NS, IMPORT_TIME);
     FuzzBudget.assertLinear(start, line.getBytes(StandardCharsets.UTF_8).length);
     assertThat(parsed.op() == null)

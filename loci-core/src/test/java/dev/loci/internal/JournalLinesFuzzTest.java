@@ -28,7 +28,7 @@ class JournalLinesFuzzTest {
     byte[] prefix = data.consumeRemainingAsBytes();
     byte[] line = keepChecksum ? withChecksum(prefix) : prefix;
 
-    long start = System.nanoTime();
+    long start = FuzzBudget.start();
     try {
       JournalEntry entry = JournalLines.decode(line, 0, line.length, JournalLines.namespaceCache());
       assertThat(JournalLines.checksumMatches(line, 0, line.length)).isTrue();

@@ -37,7 +37,7 @@ class SnapshotStoreFuzzTest {
   void check_fuzzedFile_returnsHeaderOrThrowsCorrupt(byte[] bytes) throws IOException {
     Path file = DIR.resolve("00000000000000000001.snapshot");
     Files.write(file, bytes);
-    long start = System.nanoTime();
+    long start = FuzzBudget.start();
     try {
       SnapshotStore.Header header = SnapshotStore.check(file);
       assertThat(header).isNotNull();

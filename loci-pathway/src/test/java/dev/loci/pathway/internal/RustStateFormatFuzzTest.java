@@ -31,7 +31,7 @@ class RustStateFormatFuzzTest {
 
   @FuzzTest(maxDuration = "10s")
   void read_fuzzedStateFile_returnsContentsOrInvalidRequest(byte[] bytes) throws IOException {
-    long start = System.nanoTime();
+    long start = FuzzBudget.start();
     try {
       RustStateFormat.Contents contents = RustStateFormat.read(new ByteArrayInputStream(bytes));
       assertThat(contents.legacyAssigned()).isBetween(0, contents.traces().size());

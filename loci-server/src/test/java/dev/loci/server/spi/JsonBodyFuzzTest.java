@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.code_intelligence.jazzer.api.FuzzedDataProvider;
 import com.code_intelligence.jazzer.junit.FuzzTest;
+import dev.loci.FuzzBudget;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -16,13 +17,11 @@ import java.util.Set;
  * plus 100 µs per input byte). See docs/fuzzing.md.
  */
 class JsonBodyFuzzTest {
-  private static final long BASE_NANOS = 2_000_000_000L;
-  private static final long NANOS_PER_BYTE = 100_000L;
 
   @FuzzTest(maxDuration = "10s")
   void parse_fuzzedBody_acceptsOrAnswers4xx(FuzzedDataProvider data) {
     String text = data.consumeRemainingAsString();
-    long start = System.nanoTime();
+    long start = FuzzBudget.start();
     JsonBody body;
     try {
       body = JsonBody.parse(text);
@@ -47,10 +46,7 @@ class JsonBodyFuzzTest {
         }
       }
     }
-    assertThat(System.nanoTime() - start)
-        .as("time for a %d-byte body", text.getBytes(StandardCharsets.UTF_8).length)
-        .isLessThanOrEqualTo(
-            BASE_NANOS + NANOS_PER_BYTE * text.getBytes(StandardCharsets.UTF_8).length);
+    FuzzBudget.assertLinear(start, text.getBytes(StandardCharsets.UTF_8).length);
   }
 
   /** The first member's name, read back from the problem that {@code allowOnly(none)} raises. */
