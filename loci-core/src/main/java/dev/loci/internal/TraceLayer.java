@@ -1,5 +1,7 @@
 package dev.loci.internal;
 
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.loci.ConflictException;
@@ -19,6 +21,7 @@ import dev.loci.spi.JournalEntry;
 import dev.loci.spi.Layer;
 import dev.loci.spi.SubjectMention;
 import dev.loci.spi.SubjectRecords;
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
@@ -555,24 +558,38 @@ public final class TraceLayer implements Layer, SubjectRecords {
     };
   }
 
-  /** The {@code subject_ids} a trace's content names at its top level, if any. */
+  /**
+   * The {@code subject_ids} a trace's content names at its top level, if any. Runs on every applied
+   * write, so it streams over the content and skips every other member without building a tree.
+   */
   static List<String> subjectIds(String content) {
     if (!content.contains("\"subject_ids\"")) {
       return List.of();
     }
-    JsonNode ids;
-    try {
-      ids = Json.MAPPER.readTree(content).path("subject_ids");
-    } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+    List<String> out = new ArrayList<>();
+    try (JsonParser p = Json.MAPPER.getFactory().createParser(content)) {
+      if (p.nextToken() != JsonToken.START_OBJECT) {
+        return List.of();
+      }
+      while (p.nextToken() == JsonToken.FIELD_NAME) {
+        String name = p.currentName();
+        JsonToken value = p.nextToken();
+        if (name.equals("subject_ids") && value == JsonToken.START_ARRAY) {
+          out.clear(); // the last of duplicate members wins, as a tree would have it
+          for (var t = p.nextToken(); t != JsonToken.END_ARRAY; t = p.nextToken()) {
+            if (t == JsonToken.VALUE_STRING) {
+              out.add(p.getText());
+            } else {
+              p.skipChildren();
+            }
+          }
+        } else {
+          p.skipChildren();
+        }
+      }
+    } catch (IOException e) {
       return List.of();
     }
-    List<String> out = new ArrayList<>();
-    ids.forEach(
-        n -> {
-          if (n.isTextual()) {
-            out.add(n.asText());
-          }
-        });
     return out;
   }
 

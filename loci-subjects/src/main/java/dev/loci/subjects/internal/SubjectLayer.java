@@ -116,14 +116,19 @@ public final class SubjectLayer implements Layer, BatchObserver, EgressPolicy {
 
   /** The reference of subject {@code id}: the SHA-256 of its UTF-8 bytes, in hex. */
   public static String ref(String id) {
-    try {
-      return HexFormat.of()
-          .formatHex(
-              MessageDigest.getInstance("SHA-256").digest(id.getBytes(StandardCharsets.UTF_8)));
-    } catch (NoSuchAlgorithmException e) {
-      throw new IllegalStateException("the JDK lacks SHA-256", e);
-    }
+    return HexFormat.of().formatHex(SHA256.get().digest(id.getBytes(StandardCharsets.UTF_8)));
   }
+
+  // a digest per thread: looking one up costs more than hashing a short id (ref runs per write)
+  private static final ThreadLocal<MessageDigest> SHA256 =
+      ThreadLocal.withInitial(
+          () -> {
+            try {
+              return MessageDigest.getInstance("SHA-256");
+            } catch (NoSuchAlgorithmException e) {
+              throw new IllegalStateException("the JDK lacks SHA-256", e);
+            }
+          });
 
   static String qualified(String layer, Namespace ns, String id) {
     return layer + "|" + SubjectMention.key(ns, id);

@@ -1,0 +1,20 @@
+package dev.loci.internal;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import org.junit.jupiter.api.Test;
+
+class TraceSubjectIdsTest {
+  @Test
+  void subjectIds_topLevelStringsOnly_skippingEverythingElse() {
+    assertThat(
+            TraceLayer.subjectIds(
+                "{\"a\":{\"subject_ids\":[\"nested\"]},\"subject_ids\":[\"p1\",7,{\"x\":1},\"p2\"],"
+                    + "\"b\":[\"subject_ids\"]}"))
+        .containsExactly("p1", "p2");
+    assertThat(TraceLayer.subjectIds("[\"subject_ids\"]")).isEmpty();
+    assertThat(TraceLayer.subjectIds("\"subject_ids\"")).isEmpty();
+    assertThat(TraceLayer.subjectIds("{\"subject_ids\":\"p1\"}")).isEmpty();
+    assertThat(TraceLayer.subjectIds("{\"note\":1}")).isEmpty();
+  }
+}
