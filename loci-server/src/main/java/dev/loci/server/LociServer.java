@@ -1,6 +1,7 @@
 package dev.loci.server;
 
 import dev.loci.Loci;
+import dev.loci.govern.GovernedEntities;
 import dev.loci.govern.GovernedMemory;
 import dev.loci.pathway.PathwayMemory;
 import dev.loci.recall.HashingEmbeddingProvider;
@@ -8,6 +9,7 @@ import dev.loci.recall.MemoryPalace;
 import dev.loci.recall.RecallMemory;
 import dev.loci.recall.spi.EmbeddingProvider;
 import dev.loci.server.internal.ConfigWatcher;
+import dev.loci.server.internal.EntityRoutes;
 import dev.loci.server.internal.GovernRoutes;
 import dev.loci.server.internal.HttpPipeline;
 import dev.loci.server.internal.Metrics;
@@ -92,6 +94,7 @@ public final class LociServer implements AutoCloseable {
         new PathwayRoutes(PathwayMemory.of(loci)),
         new RecallRoutes(recall, palace),
         new GovernRoutes(GovernedMemory.of(loci)),
+        new EntityRoutes(GovernedMemory.of(loci), GovernedEntities.of(loci)),
         new SubjectRoutes(Subjects.of(loci), Clock.systemUTC()),
         new PalaceRoutes(palace));
   }
