@@ -406,6 +406,18 @@ public final class GovernedMemory {
     return engine.execute(ns, actor, ctx -> conflicts.decideSweep(ctx, ns));
   }
 
+  /**
+   * Sweeps every namespace with governed records (what {@code loci serve} runs on a schedule);
+   * returns the conflicts opened.
+   */
+  public List<Conflict> sweepAll() {
+    List<Conflict> opened = new java.util.ArrayList<>();
+    for (Namespace ns : engine.read(layer::namespaces)) {
+      opened.addAll(sweep(ns));
+    }
+    return opened;
+  }
+
   // ---------------------------------------------------------------- trusted project state
 
   /** Trusted project state of {@code ns}, by key. */

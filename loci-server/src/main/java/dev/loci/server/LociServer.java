@@ -200,6 +200,7 @@ public final class LociServer implements AutoCloseable {
     private boolean ownsEmbeddings;
     private Duration sweepEvery = Duration.ofDays(1);
     private Duration lifecycleSweepEvery = Duration.ofHours(1);
+    private Duration conflictSweepEvery = Duration.ofDays(1);
 
     private Builder(Loci.Builder loci) {
       this.loci = Objects.requireNonNull(loci, "loci");
@@ -309,6 +310,21 @@ public final class LociServer implements AutoCloseable {
       return this;
     }
 
+    /**
+     * How often the conflict sweep looks for disagreeing trusted records that write-time detection
+     * missed, in every namespace (see {@link GovernedMemory#sweepAll}); default daily (the nightly
+     * sweep of the conflict model), {@link Duration#ZERO} never (then only {@code POST
+     * conflicts/sweep} or {@code loci conflicts sweep} runs it).
+     */
+    public Builder conflictSweepEvery(Duration every) {
+      if (every.isNegative()) {
+        throw new IllegalArgumentException(
+            "conflictSweepEvery: expected zero or more, found " + every);
+      }
+      this.conflictSweepEvery = every;
+      return this;
+    }
+
     /** How long {@link #close()} waits for requests in flight; default 30 s. */
     public Builder drain(Duration drain) {
       this.drain = Objects.requireNonNull(drain, "drain");
@@ -352,6 +368,13 @@ public final class LociServer implements AutoCloseable {
               PeriodicTask.start(
                   "loci-lifecycle-sweep", lifecycleSweepEvery, () -> sweepLifecycle(palace)));
         }
+        if (!conflictSweepEvery.isZero()) {
+          GovernedMemory governed = GovernedMemory.of(opened).as("conflict-sweep");
+          owned.add(
+              0,
+              PeriodicTask.start(
+                  "loci-conflict-sweep", conflictSweepEvery, () -> sweepConflicts(governed)));
+        }
         return new LociServer(
             opened, pipeline, List.copyOf(routes), config.host(), watcher, List.copyOf(owned));
       } catch (RuntimeException e) {
@@ -362,6 +385,14 @@ public final class LociServer implements AutoCloseable {
           e.addSuppressed(cleanup);
         }
         throw e;
+      }
+    }
+
+    private static void sweepConflicts(GovernedMemory governed) {
+      int opened = governed.sweepAll().size();
+      if (opened > 0) {
+        System.getLogger("dev.loci.server.govern")
+            .log(System.Logger.Level.INFO, "conflict sweep opened " + opened + " conflicts");
       }
     }
 

@@ -225,6 +225,11 @@ public final class GovernLayer implements Layer, SubjectRecords {
     return out;
   }
 
+  /** Every namespace with governed records. */
+  public List<Namespace> namespaces() {
+    return List.copyOf(shelves.keySet());
+  }
+
   /** Open conflicts in every namespace. */
   public long openConflicts() {
     return shelves.values().stream()
