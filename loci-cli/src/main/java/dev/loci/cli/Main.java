@@ -40,6 +40,8 @@ import picocli.CommandLine.ScopeType;
       TraceCommands.class,
       PathwayCommands.class,
       GovernCommands.Memories.class,
+      EntityCommands.Entities.class,
+      EntityCommands.Capture.class,
       GovernCommands.Review.class,
       GovernCommands.Conflicts.class,
       GovernCommands.State.class,

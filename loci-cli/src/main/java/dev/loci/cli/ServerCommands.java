@@ -75,8 +75,20 @@ final class ServerCommands {
                 + " (default: ${DEFAULT-VALUE}).")
     int sweepHours;
 
+    @Option(
+        names = "--conflict-sweep-hours",
+        paramLabel = "HOURS",
+        defaultValue = "24",
+        description =
+            "How often to sweep every namespace for governed records that disagree and have no"
+                + " open conflict, in hours; 0 never (default: ${DEFAULT-VALUE}).")
+    int conflictSweepHours;
+
     @Override
     public Integer call() throws InterruptedException {
+      if (conflictSweepHours < 0) {
+        throw usageError("--conflict-sweep-hours: expected 0 or more, found " + conflictSweepHours);
+      }
       if (sweepHours < 0) {
         throw usageError("--retention-sweep-hours: expected 0 or more, found " + sweepHours);
       }
@@ -100,6 +112,7 @@ final class ServerCommands {
                   (opened, provider) ->
                       LociMcpServer.create(opened, provider, Namespace.of("default")).routes())
               .retentionSweepEvery(java.time.Duration.ofHours(sweepHours))
+              .conflictSweepEvery(java.time.Duration.ofHours(conflictSweepHours))
               .accessLog(
                   line -> {
                     synchronized (out) {
