@@ -221,15 +221,14 @@ final class UnitStructure {
         }
         continue;
       }
-      Set<String> words = stems(phrase);
-      words.removeIf(STOP::contains);
+      Set<String> words = stems(phrase, false);
       if (words.isEmpty()) {
         continue;
       }
       int best = 0;
       Optional<String> target = Optional.empty();
       for (int j = i - 1; j >= 0 && j >= i - DEPENDS_REACH; j--) {
-        Set<String> theirs = stems(units.get(j).text());
+        Set<String> theirs = stems(units.get(j).text(), true);
         int shared = (int) words.stream().filter(theirs::contains).count();
         if (shared > best) {
           best = shared;
@@ -286,17 +285,21 @@ final class UnitStructure {
     return !prescribed.isEmpty();
   }
 
-  /** The crude stems of the words of {@code text}, and each adjacent pair joined. */
-  static Set<String> stems(String text) {
+  /**
+   * The crude stems of the words of {@code text}: for a condition ({@code unit} false) its content
+   * words only; for a unit it may point at, every word and each two adjacent words joined ("fail
+   * over" also gives "failover").
+   */
+  static Set<String> stems(String text, boolean unit) {
     Set<String> out = new LinkedHashSet<>();
     String previous = "";
     for (String w : text.toLowerCase(Locale.ROOT).split("[^a-z]+")) {
-      if (w.length() < 3) {
+      if (w.length() < 3 || (!unit && STOP.contains(w))) {
         previous = "";
         continue;
       }
       out.add(stem(w));
-      if (!previous.isEmpty()) {
+      if (unit && !previous.isEmpty()) {
         out.add(stem(previous + w));
       }
       previous = w;
