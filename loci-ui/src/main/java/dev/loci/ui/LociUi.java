@@ -9,7 +9,10 @@ import dev.loci.server.spi.WebAccess;
 import dev.loci.server.spi.WebMount;
 import dev.loci.ui.internal.Assets;
 import dev.loci.ui.internal.AuthPages;
+import dev.loci.ui.internal.GovernPages;
+import dev.loci.ui.internal.GraphPages;
 import dev.loci.ui.internal.NamespacePages;
+import dev.loci.ui.internal.RecallPages;
 import dev.loci.ui.internal.Sessions;
 import dev.loci.ui.internal.TracePages;
 import dev.loci.ui.internal.Web;
@@ -60,5 +63,8 @@ public final class LociUi implements WebMount {
     new AuthPages(web).register();
     new NamespacePages(web, loci.traces(), recall, governed, pathways).register();
     new TracePages(web, loci.traces()).register();
+    new GovernPages(web, governed).register();
+    new RecallPages(web, recall).register();
+    new GraphPages(web, recall).register();
   }
 }

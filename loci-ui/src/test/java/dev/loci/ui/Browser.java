@@ -100,10 +100,21 @@ final class Browser implements AutoCloseable {
     return driver.findElements(By.cssSelector(css));
   }
 
-  /** Saves a screenshot as {@code target/screenshots/<name>.png}. */
+  /** Saves a screenshot of the whole page (up to 4,000 pixels) as {@code target/screenshots/}. */
   void shot(String name) throws IOException {
     Files.createDirectories(SHOTS);
-    Files.write(SHOTS.resolve(name + ".png"), driver.getScreenshotAs(OutputType.BYTES));
+    org.openqa.selenium.Dimension size = driver.manage().window().getSize();
+    long height = (Long) driver.executeScript("return document.documentElement.scrollHeight;");
+    driver
+        .manage()
+        .window()
+        .setSize(
+            new org.openqa.selenium.Dimension(size.getWidth(), (int) Math.min(4000, height + 140)));
+    try {
+      Files.write(SHOTS.resolve(name + ".png"), driver.getScreenshotAs(OutputType.BYTES));
+    } finally {
+      driver.manage().window().setSize(size);
+    }
   }
 
   /**

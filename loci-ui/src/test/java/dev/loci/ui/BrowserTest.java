@@ -97,4 +97,60 @@ class BrowserTest {
       assertThat(b.all("table.diff")).isEmpty();
     }
   }
+
+  @Test
+  void recall_twoModes_pathGraphsDrawnSideBySide() throws Exception {
+    try (Browser b = signedIn(UiFixture.READER)) {
+      b.go("/ui/ns/acme.docs/recall");
+      b.assertAccessible("recall explorer (empty)");
+      b.find("#r-q").sendKeys("termination for convenience notice");
+      new org.openqa.selenium.support.ui.Select(b.find("#r-mode")).selectByValue("hybrid");
+      new org.openqa.selenium.support.ui.Select(b.find("#r-compare"))
+          .selectByValue("weighted_graph");
+      b.find("form.recall-form button[type=submit]").click();
+      b.settle();
+      assertThat(b.all("section.run")).hasSize(2);
+      assertThat(b.all("section.run h2").stream().map(e -> e.getText()).toList())
+          .containsExactly("hybrid", "weighted_graph");
+      assertThat(b.all("svg.path-graph")).isNotEmpty();
+      assertThat(b.all("svg.path-graph g.node")).isNotEmpty();
+      assertThat(b.all("svg.path-graph rect").get(0).getSize().getWidth()).isGreaterThan(20);
+      b.assertAccessible("recall explorer");
+      b.shot("06-recall");
+      b.find("section.run article.result h3 a").click();
+      b.settle();
+      assertThat(b.find("main").getText()).contains("Evidence").contains("Edges out");
+      b.assertAccessible("graph node");
+      b.shot("07-node");
+      b.go("/ui/ns/acme.docs/graph");
+      b.assertAccessible("graph");
+      b.shot("08-graph");
+    }
+  }
+
+  @Test
+  void promote_reviewer_candidateBecomesTrusted_readerSeesNoButton() throws Exception {
+    try (Browser b = signedIn(UiFixture.READER)) {
+      b.go("/ui/ns/acme.alice/review");
+      assertThat(b.find("main").getText()).contains("Alice prefers tea");
+      assertThat(b.all("button.primary")).noneMatch(e -> e.getText().equals("Promote"));
+      b.assertAccessible("review queue (reader)");
+    }
+    try (Browser b = signedIn(UiFixture.REVIEWER)) {
+      b.go("/ui/ns/acme.alice/review");
+      b.assertAccessible("review queue");
+      b.shot("09-review");
+      b.find("#cand-" + ui.candidates.get(0) + " button.primary").click();
+      new org.openqa.selenium.support.ui.WebDriverWait(b.driver, java.time.Duration.ofSeconds(10))
+          .until(d -> !b.all("#queue p.ok").isEmpty());
+      assertThat(b.find("#queue p.ok").getText()).contains("Promoted");
+      assertThat(b.all("#cand-" + ui.candidates.get(0))).isEmpty();
+      b.shot("10-promoted");
+    }
+    assertThat(
+            dev.loci.govern.GovernedMemory.of(ui.server.loci())
+                .get(UiFixture.ALICE, ui.candidates.get(0))
+                .status())
+        .isEqualTo(dev.loci.govern.MemoryStatus.ACTIVE);
+  }
 }

@@ -46,7 +46,11 @@ final class UiFixture implements AutoCloseable {
   final String base;
   final Trace revised;
   final List<String> candidates;
-  final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+  final HttpClient http =
+      HttpClient.newBuilder()
+          .version(HttpClient.Version.HTTP_1_1)
+          .connectTimeout(Duration.ofSeconds(5))
+          .build();
 
   UiFixture(Path dir, boolean credentials) {
     ServerConfig config = ServerConfig.defaults().withHost("127.0.0.1").withPort(0);
@@ -66,7 +70,7 @@ final class UiFixture implements AutoCloseable {
             .web(LociUi::create)
             .retentionSweepEvery(Duration.ZERO)
             .lifecycleSweepEvery(Duration.ZERO)
-            .drain(Duration.ofSeconds(1))
+            .drain(Duration.ofSeconds(10))
             .start();
     base = "http://127.0.0.1:" + server.port();
     Loci loci = server.loci();

@@ -72,6 +72,11 @@ public final class Req {
     return Optional.ofNullable(ctx.formParam(name)).map(String::strip).filter(s -> !s.isEmpty());
   }
 
+  /** The session's CSRF token. */
+  public String csrf() {
+    return session.csrf();
+  }
+
   /** Whether htmx sent the request (then a fragment is enough). */
   public boolean htmx() {
     return ctx.header("HX-Request") != null;

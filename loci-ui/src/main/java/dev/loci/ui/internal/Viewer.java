@@ -40,6 +40,11 @@ public record Viewer(Optional<Credential> credential) {
     return credential.map(c -> "token:" + c.id()).orElse("ui");
   }
 
+  /** Who a review decision is recorded as: the token id, or {@code local} (as on the API). */
+  public String reviewerId() {
+    return credential.map(Credential::id).orElse("local");
+  }
+
   /** A short description for the page header: token id and role, or "local user". */
   public String label() {
     return credential.map(c -> c.id() + " · " + c.role().label()).orElse("local user");
