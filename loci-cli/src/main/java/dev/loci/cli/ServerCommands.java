@@ -41,7 +41,8 @@ final class ServerCommands {
       name = "serve",
       mixinStandardHelpOptions = true,
       description = {
-        "Serve the data directory over HTTP (API v1 under /v1, /health, /metrics) until stopped"
+        "Serve the data directory over HTTP (API v1 under /v1, the web UI under /ui, /health,"
+            + " /metrics) until stopped"
             + " with Ctrl-C or SIGTERM, which lets requests in flight finish first.",
         "With no credential in loci.toml every request is allowed, and only a loopback address"
             + " may be bound. One JSON line per request goes to stdout."
@@ -111,6 +112,7 @@ final class ServerCommands {
               .routes(
                   (opened, provider) ->
                       LociMcpServer.create(opened, provider, Namespace.of("default")).routes())
+              .web(dev.loci.ui.LociUi::create)
               .retentionSweepEvery(java.time.Duration.ofHours(sweepHours))
               .conflictSweepEvery(java.time.Duration.ofHours(conflictSweepHours))
               .accessLog(

@@ -190,6 +190,8 @@ public final class LociServer implements AutoCloseable {
     private ServerConfig config = ServerConfig.defaults();
     private final List<BiFunction<Loci, EmbeddingProvider, RouteSet>> extraRoutes =
         new ArrayList<>();
+    private final List<BiFunction<Loci, EmbeddingProvider, dev.loci.server.spi.WebMount>> web =
+        new ArrayList<>();
     private Consumer<String> accessLog = line -> {};
     private Duration drain = Duration.ofSeconds(30);
     private String configHint = ConfigFile.NAME;
@@ -276,6 +278,15 @@ public final class LociServer implements AutoCloseable {
       return this;
     }
 
+    /**
+     * Adds pages served beside the API (the web UI), built once the data directory is open with the
+     * embedding provider the recall routes use.
+     */
+    public Builder web(BiFunction<Loci, EmbeddingProvider, dev.loci.server.spi.WebMount> pages) {
+      web.add(Objects.requireNonNull(pages, "pages"));
+      return this;
+    }
+
     /** Receives one JSON line per request (method, route, status, duration, remote, token id). */
     public Builder accessLog(Consumer<String> accessLog) {
       this.accessLog = Objects.requireNonNull(accessLog, "accessLog");
@@ -350,6 +361,7 @@ public final class LociServer implements AutoCloseable {
         standardRoutes(opened, provider).forEach(set -> routes.addAll(set.routes()));
         extraRoutes.forEach(f -> routes.addAll(f.apply(opened, provider).routes()));
         HttpPipeline pipeline = new HttpPipeline(config, routes, accessLog, drain, metrics);
+        web.forEach(f -> pipeline.mount(f.apply(opened, provider)));
         Optional<ConfigWatcher> watcher =
             watched.map(f -> ConfigWatcher.start(f, pipeline, reloadEvery));
         try {
