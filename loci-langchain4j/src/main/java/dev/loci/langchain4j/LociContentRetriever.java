@@ -8,14 +8,12 @@ import dev.langchain4j.rag.content.retriever.ContentRetriever;
 import dev.langchain4j.rag.query.Query;
 import dev.loci.Namespace;
 import dev.loci.client.LociApi;
-import dev.loci.recall.EvidenceRef;
 import dev.loci.recall.RecallItem;
 import dev.loci.recall.RecallMode;
 import dev.loci.recall.RecallQuery;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.stream.Collectors;
 
 /**
  * A LangChain4j {@link ContentRetriever} backed by Loci's recall: each recalled node becomes one
@@ -93,11 +91,7 @@ public final class LociContentRetriever implements ContentRetriever {
             .put(NODE_TYPE, it.node().type())
             .put(PATH, it.path().describe())
             .put(SCORE, it.score());
-    String evidence =
-        it.path().supportingEvidence().stream()
-            .map(EvidenceRef::describe)
-            .distinct()
-            .collect(Collectors.joining("; "));
+    String evidence = String.join("; ", it.path().sources());
     if (!evidence.isEmpty()) {
       meta.put(EVIDENCE, evidence);
     }

@@ -20,9 +20,9 @@ import dev.loci.Trace;
 import dev.loci.TraceQuery;
 import dev.loci.client.Conversations;
 import dev.loci.client.LociApi;
+import dev.loci.client.TestDocuments;
 import dev.loci.recall.RecallMode;
 import dev.loci.recall.RecallQuery;
-import dev.loci.recall.spi.SourceDocument;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -35,14 +35,6 @@ import org.junit.jupiter.api.Test;
 abstract class AssistantContract {
   static final Namespace CHAT = Namespace.of("acme.chat");
   static final Namespace DOCS = Namespace.of("acme.docs");
-
-  static final String RUNBOOK =
-      "# Deploy runbook\n\n"
-          + "## Rollback\n\n"
-          + "To roll back a payments deploy, run the revert pipeline and page the on-call"
-          + " payments engineer; the rollback window is 30 minutes.\n\n"
-          + "## Freeze\n\n"
-          + "No deploys on Fridays after 15:00 without approval from the release captain.\n";
 
   /** The API under test. */
   abstract LociApi api();
@@ -76,7 +68,7 @@ abstract class AssistantContract {
   }
 
   private void ingestRunbook() {
-    api().ingest(DOCS, "markdown:runbook", List.of(new SourceDocument("deploy.md", RUNBOOK)));
+    api().ingest(DOCS, TestDocuments.PACK, List.of(TestDocuments.runbook()));
   }
 
   @Test

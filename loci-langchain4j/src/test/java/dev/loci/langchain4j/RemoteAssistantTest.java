@@ -1,17 +1,10 @@
 package dev.loci.langchain4j;
 
-import dev.loci.Loci;
 import dev.loci.client.LociApi;
 import dev.loci.client.LociClient;
-import dev.loci.server.Credential;
-import dev.loci.server.Grant;
-import dev.loci.server.LociServer;
+import dev.loci.client.TestServer;
 import dev.loci.server.Role;
-import dev.loci.server.ServerConfig;
-import java.net.URI;
 import java.nio.file.Path;
-import java.time.Duration;
-import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.io.TempDir;
@@ -21,27 +14,13 @@ class RemoteAssistantTest extends AssistantContract {
   private static final String TOKEN = "writer-token-0123456789";
 
   @TempDir Path dir;
-  private LociServer server;
+  private TestServer server;
   private LociClient client;
 
   @BeforeEach
   void start() {
-    Credential writer =
-        new Credential(
-            "agent", Credential.hashHex(TOKEN), Role.WRITER, List.of(Grant.of("acme.*")));
-    server =
-        LociServer.builder(Loci.builder().dataDir(dir))
-            .config(
-                ServerConfig.defaults()
-                    .withHost("127.0.0.1")
-                    .withPort(0)
-                    .withCredentials(List.of(writer)))
-            .drain(Duration.ofSeconds(5))
-            .start();
-    client =
-        LociClient.builder(URI.create("http://127.0.0.1:" + server.port() + "/"))
-            .token(TOKEN)
-            .build();
+    server = TestServer.start(dir, TestServer.credential("agent", TOKEN, Role.WRITER, "acme.*"));
+    client = server.client(TOKEN);
   }
 
   @AfterEach

@@ -48,4 +48,12 @@ public record MemoryPath(
     }
     return sb.toString();
   }
+
+  /**
+   * The source references of the supporting evidence as {@link EvidenceRef#describe} reads, each
+   * once, in order.
+   */
+  public List<String> sources() {
+    return supportingEvidence.stream().map(EvidenceRef::describe).distinct().toList();
+  }
 }

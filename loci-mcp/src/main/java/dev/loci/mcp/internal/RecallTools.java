@@ -15,7 +15,6 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.loci.Namespace;
 import dev.loci.NamespaceScope;
 import dev.loci.recall.DomainPacks;
-import dev.loci.recall.EvidenceRef;
 import dev.loci.recall.IngestReport;
 import dev.loci.recall.RecallItem;
 import dev.loci.recall.RecallMemory;
@@ -137,8 +136,7 @@ public final class RecallTools {
     for (RecallItem it : result.items()) {
       rank++;
       String path = it.path().describe();
-      List<String> sources =
-          it.path().supportingEvidence().stream().map(EvidenceRef::describe).distinct().toList();
+      List<String> sources = it.path().sources();
       ObjectNode item = items.addObject();
       item.put("id", it.node().id());
       item.put("type", it.node().type());
