@@ -121,7 +121,7 @@ public final class Conversations {
     return head.isPresent();
   }
 
-  /** The ids of every conversation that has messages, in the order they were first saved. */
+  /** The ids of every conversation that has messages, each once, in the order search lists them. */
   public List<String> ids() {
     Set<String> ids = new LinkedHashSet<>();
     Optional<String> cursor = Optional.empty();

@@ -3,18 +3,13 @@ package dev.loci.client;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.loci.Loci;
 import dev.loci.Namespace;
 import dev.loci.StorageException;
 import dev.loci.Trace;
 import dev.loci.recall.DemoCorpus;
 import dev.loci.recall.RecallMode;
 import dev.loci.recall.RecallQuery;
-import dev.loci.server.Credential;
-import dev.loci.server.Grant;
-import dev.loci.server.LociServer;
 import dev.loci.server.Role;
-import dev.loci.server.ServerConfig;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -34,35 +29,22 @@ class LociClientTest extends LociApiContract {
   static final String LEGAL = "legal-token-0123456789";
 
   @TempDir Path dir;
-  private LociServer server;
+  private TestServer server;
   private LociClient client;
 
   @BeforeEach
   void start() {
     server =
-        LociServer.builder(Loci.builder().dataDir(dir))
-            .config(
-                ServerConfig.defaults()
-                    .withHost("127.0.0.1")
-                    .withPort(0)
-                    .withCredentials(
-                        List.of(
-                            credential("reviewer", REVIEWER, Role.REVIEWER, "acme.*"),
-                            credential("other", OTHER_NS, Role.WRITER, "other.*"),
-                            credential("legal", LEGAL, Role.LEGAL, "acme.*"))))
-            .drain(Duration.ofSeconds(5))
-            .start();
+        TestServer.start(
+            dir,
+            TestServer.credential("reviewer", REVIEWER, Role.REVIEWER, "acme.*"),
+            TestServer.credential("other", OTHER_NS, Role.WRITER, "other.*"),
+            TestServer.credential("legal", LEGAL, Role.LEGAL, "acme.*"));
     client = connect(REVIEWER);
   }
 
-  private static Credential credential(String id, String token, Role role, String scope) {
-    return new Credential(id, Credential.hashHex(token), role, List.of(Grant.of(scope)));
-  }
-
   private LociClient connect(String token) {
-    return LociClient.builder(URI.create("http://127.0.0.1:" + server.port() + "/"))
-        .token(token)
-        .build();
+    return server.client(token);
   }
 
   @AfterEach
@@ -135,10 +117,7 @@ class LociClientTest extends LociApiContract {
     assertThatThrownBy(() -> gone.trace(NS, "x"))
         .isInstanceOf(StorageException.class)
         .hasMessageContaining("127.0.0.1:" + port);
-    server =
-        LociServer.builder(Loci.builder().dataDir(dir.resolve("again")))
-            .config(ServerConfig.defaults().withHost("127.0.0.1").withPort(0))
-            .start();
+    server = TestServer.start(dir.resolve("again")); // for stop()
   }
 
   @Test

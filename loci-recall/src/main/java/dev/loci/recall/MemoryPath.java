@@ -1,6 +1,7 @@
 package dev.loci.recall;
 
 import java.util.List;
+import java.util.Locale;
 import java.util.Objects;
 
 /**
@@ -29,5 +30,30 @@ public record MemoryPath(
     if (steps.isEmpty()) {
       throw new IllegalArgumentException("a path needs at least one step");
     }
+  }
+
+  /**
+   * The path on one line, as a model or a person reads it: {@code seed a (0.810) -references-> b
+   * (0.620)}, the nodes with their scores and the edge types followed between them.
+   */
+  public String describe() {
+    StringBuilder sb = new StringBuilder();
+    for (PathStep s : steps) {
+      if (s.via().equals(PathStep.SEED)) {
+        sb.append("seed ");
+      } else {
+        sb.append(" -").append(s.via()).append("-> ");
+      }
+      sb.append(s.nodeId()).append(String.format(Locale.ROOT, " (%.3f)", s.score()));
+    }
+    return sb.toString();
+  }
+
+  /**
+   * The source references of the supporting evidence as {@link EvidenceRef#describe} reads, each
+   * once, in order.
+   */
+  public List<String> sources() {
+    return supportingEvidence.stream().map(EvidenceRef::describe).distinct().toList();
   }
 }

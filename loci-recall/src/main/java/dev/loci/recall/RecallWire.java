@@ -332,13 +332,23 @@ public final class RecallWire {
   }
 
   /**
-   * Reads a recall result as {@link #write} wrote it: the reverse a remote client needs.
+   * Reads a recall result as {@link #write} wrote it, or as the server's recall route answers (the
+   * same members plus those {@link PalaceWire#writeRecall} adds, which are left out here): the
+   * reverse a remote client needs.
    *
    * @throws InvalidRequestException naming the member that does not read
    */
   public static RecallResult readResult(String json) {
-    return RecallJson.read(tree(json), RecallResult.class, "result");
+    JsonNode in = tree(json);
+    if (in instanceof ObjectNode o) {
+      o.remove(PALACE_MEMBERS);
+    }
+    return RecallJson.read(in, RecallResult.class, "result");
   }
+
+  /** The members a recall through the palace adds to a result ({@link PalaceWire#writeRecall}). */
+  private static final List<String> PALACE_MEMBERS =
+      List.of("activation_snapshot", "retrieved_memories", "routes", "reinforced");
 
   /**
    * Reads the reports of an ingest (a JSON array) as {@link #write} wrote them.

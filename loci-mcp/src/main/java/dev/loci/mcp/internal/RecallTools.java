@@ -15,9 +15,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.loci.Namespace;
 import dev.loci.NamespaceScope;
 import dev.loci.recall.DomainPacks;
-import dev.loci.recall.EvidenceRef;
 import dev.loci.recall.IngestReport;
-import dev.loci.recall.PathStep;
 import dev.loci.recall.RecallItem;
 import dev.loci.recall.RecallMemory;
 import dev.loci.recall.RecallMode;
@@ -137,9 +135,8 @@ public final class RecallTools {
     int rank = 0;
     for (RecallItem it : result.items()) {
       rank++;
-      String path = path(it);
-      List<String> sources =
-          it.path().supportingEvidence().stream().map(EvidenceRef::describe).distinct().toList();
+      String path = it.path().describe();
+      List<String> sources = it.path().sources();
       ObjectNode item = items.addObject();
       item.put("id", it.node().id());
       item.put("type", it.node().type());
@@ -165,20 +162,6 @@ public final class RecallTools {
       text.append('\n');
     }
     return new Reply(text.toString().stripTrailing(), out);
-  }
-
-  /** {@code seed a (0.81) -references-> b (0.62)}: the nodes and the edges followed. */
-  private static String path(RecallItem it) {
-    StringBuilder sb = new StringBuilder();
-    for (PathStep s : it.path().steps()) {
-      if (s.via().equals(PathStep.SEED)) {
-        sb.append("seed ");
-      } else {
-        sb.append(" -").append(s.via()).append("-> ");
-      }
-      sb.append(s.nodeId()).append(String.format(Locale.ROOT, " (%.3f)", s.score()));
-    }
-    return sb.toString();
   }
 
   private static double round(double v) {

@@ -1,0 +1,2 @@
+/** The JSON form Spring AI messages are stored in; not an API. */
+package dev.loci.spring.ai.internal;
