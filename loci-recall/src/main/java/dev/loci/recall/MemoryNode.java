@@ -5,7 +5,6 @@ import com.fasterxml.jackson.annotation.JsonSetter;
 import com.fasterxml.jackson.annotation.Nulls;
 import dev.loci.InvalidRequestException;
 import java.util.ArrayList;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -137,23 +136,7 @@ public record MemoryNode(
   }
 
   static List<String> checkSubjects(String field, List<String> subjectIds) {
-    Objects.requireNonNull(subjectIds, field);
-    LinkedHashSet<String> seen = new LinkedHashSet<>();
-    for (int i = 0; i < subjectIds.size(); i++) {
-      String s = subjectIds.get(i);
-      if (s == null) {
-        throw new InvalidRequestException(field + "[" + i + "]", "expected a string, found null");
-      }
-      if (s.isBlank() || s.length() > 128 || s.chars().anyMatch(Character::isISOControl)) {
-        throw new InvalidRequestException(
-            field + "[" + i + "]",
-            "expected a subject id of 1-128 characters without control characters");
-      }
-      if (!seen.add(s)) {
-        throw new InvalidRequestException(field + "[" + i + "]", "'" + s + "' is given twice");
-      }
-    }
-    return List.copyOf(seen);
+    return dev.loci.SubjectIds.check(field, subjectIds);
   }
 
   /** Starts a node with importance 0.5, no risk or novelty, confidence 1 and no decay. */

@@ -58,11 +58,13 @@ public final class ExtractionDecisions {
       String text,
       String speaker,
       Optional<Instant> said,
+      List<String> subjectIds,
       String actor,
       ExtractionTarget target,
       Extractor extractor) {
     Interaction i =
-        new Interaction(ctx.newId(), ns, text, speaker, said.orElse(ctx.now()), actor, ctx.now());
+        new Interaction(
+            ctx.newId(), ns, text, speaker, said.orElse(ctx.now()), actor, ctx.now(), subjectIds);
     return pass(
         ctx,
         ns,
@@ -153,6 +155,8 @@ public final class ExtractionDecisions {
     List<Candidate> candidates = new ArrayList<>();
     List<Memory> graduated = new ArrayList<>();
     Set<String> touched = new HashSet<>();
+    // what is extracted from an exchange about someone is about them too
+    List<String> subjects = interaction.map(Interaction::subjectIds).orElse(List.of());
     for (Found f : found.subList(0, Math.min(found.size(), Extraction.CAP))) {
       Provenance prov =
           new Provenance(
@@ -164,7 +168,7 @@ public final class ExtractionDecisions {
       if (f.proposal() instanceof Proposal.OfMemory pm) {
         MemoryDraft d;
         try {
-          d = new MemoryDraft(pm.type(), pm.content(), pm.confidence(), pm.slot(), List.of(), prov);
+          d = new MemoryDraft(pm.type(), pm.content(), pm.confidence(), pm.slot(), subjects, prov);
         } catch (InvalidRequestException tooLong) {
           continue; // a proposal no memory can hold is no candidate
         }
