@@ -108,7 +108,10 @@ public final class MemoryDecisions {
    */
   public Decision<Written> decidePropose(CommandContext ctx, Namespace ns, MemoryDraft draft) {
     checkAccepted(ns, draft);
-    return writtenOrGraduated(ctx, ns, proposed(ctx, ns, draft));
+    Decision<Written> d = writtenOrGraduated(ctx, ns, proposed(ctx, ns, draft));
+    Set<String> keys = new java.util.HashSet<>(d.keys());
+    keys.add("fact:m|" + Shelf.factKey(draft.type(), draft.content(), draft.subjectIds()));
+    return new Decision<>(d.events(), keys, d.result()); // the same fact proposed twice: one by one
   }
 
   /** A memory a reviewer writes active at once, with conflict detection. */
