@@ -174,9 +174,7 @@ public final class MemoryDecisions {
       String reason,
       String reviewer,
       boolean candidatesOnly) {
-    if (reason == null || reason.isBlank()) {
-      throw new InvalidRequestException("reason", "expected why, found none");
-    }
+    requireReason(reason);
     Memory m = layer.require(ns, id);
     if (candidatesOnly) {
       requireStatus(m, MemoryStatus.CANDIDATE);
@@ -262,6 +260,13 @@ public final class MemoryDecisions {
         1,
         now,
         now);
+  }
+
+  /** Checks that a rejection or invalidation says why. */
+  static void requireReason(String reason) {
+    if (reason == null || reason.isBlank()) {
+      throw new InvalidRequestException("reason", "expected why, found none");
+    }
   }
 
   static void requireStatus(Memory m, MemoryStatus... allowed) {
