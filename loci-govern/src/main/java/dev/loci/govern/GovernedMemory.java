@@ -426,13 +426,18 @@ public final class GovernedMemory {
     return engine.execute(ns, actor, ctx -> conflicts.decideSweep(ctx, ns));
   }
 
+  /** Every namespace with governed records. */
+  public List<Namespace> namespaces() {
+    return engine.read(layer::namespaces);
+  }
+
   /**
    * Sweeps every namespace with governed records (what {@code loci serve} runs on a schedule);
    * returns the conflicts opened.
    */
   public List<Conflict> sweepAll() {
     List<Conflict> opened = new java.util.ArrayList<>();
-    for (Namespace ns : engine.read(layer::namespaces)) {
+    for (Namespace ns : namespaces()) {
       opened.addAll(sweep(ns));
     }
     return opened;

@@ -150,7 +150,11 @@ public final class ExtractionDecisions {
     List<Found> found = new ArrayList<>(unique.values());
     int overCap = Math.max(0, found.size() - Extraction.CAP);
     List<Event> events = new ArrayList<>();
-    Set<String> keys = new HashSet<>(Set.of("interactions"));
+    // keys: the facts proposed, so two passes proposing the same fact are decided one after the
+    // other (the second reinforces the first), while passes over different facts share a round
+    Set<String> keys = new HashSet<>();
+    found.stream().limit(Extraction.CAP).forEach(f -> keys.add("fact:" + key(f.proposal())));
+    interaction.ifPresent(i -> keys.add(i.id()));
     interaction.filter(i -> capture).ifPresent(i -> events.add(GovernLayer.interactionEvent(i)));
     List<Candidate> candidates = new ArrayList<>();
     List<Memory> graduated = new ArrayList<>();
