@@ -85,10 +85,19 @@ public final class LociServer implements AutoCloseable {
    * with {@code embeddings}.
    */
   public static List<RouteSet> standardRoutes(Loci loci, EmbeddingProvider embeddings) {
-    RecallMemory recall = RecallMemory.of(loci, embeddings);
+    return standardRoutes(loci, embeddings, RequestLimits.defaults());
+  }
+
+  /**
+   * Like {@link #standardRoutes(Loci, EmbeddingProvider)}, with the tag and ingest limits of {@code
+   * limits}.
+   */
+  public static List<RouteSet> standardRoutes(
+      Loci loci, EmbeddingProvider embeddings, RequestLimits limits) {
+    RecallMemory recall = RecallMemory.of(loci, embeddings).withIngestLimits(limits.ingest());
     MemoryPalace palace = MemoryPalace.of(loci, recall);
     return List.of(
-        new TraceRoutes(loci.traces()),
+        new TraceRoutes(loci.traces(), limits.tagsPerTrace()),
         new PathwayRoutes(PathwayMemory.of(loci)),
         new RecallRoutes(recall, palace),
         new GovernRoutes(GovernedMemory.of(loci)),
@@ -328,7 +337,8 @@ public final class LociServer implements AutoCloseable {
           owned.add(closeable);
         }
         List<Route> routes = new ArrayList<>(new OpsRoutes(opened, metrics).routes());
-        standardRoutes(opened, provider).forEach(set -> routes.addAll(set.routes()));
+        standardRoutes(opened, provider, config.limits())
+            .forEach(set -> routes.addAll(set.routes()));
         extraRoutes.forEach(f -> routes.addAll(f.apply(opened, provider).routes()));
         HttpPipeline pipeline = new HttpPipeline(config, routes, accessLog, drain, metrics);
         Optional<ConfigWatcher> watcher =

@@ -30,14 +30,21 @@ final class JavalinExchange implements Exchange {
   private final Principal principal;
   private final NamespaceScope scope;
   private final long bodyLimit;
+  private final JsonBody.Limits jsonLimits;
 
   JavalinExchange(
-      Context ctx, Route route, Principal principal, NamespaceScope scope, long bodyLimit) {
+      Context ctx,
+      Route route,
+      Principal principal,
+      NamespaceScope scope,
+      long bodyLimit,
+      JsonBody.Limits jsonLimits) {
     this.ctx = ctx;
     this.route = route;
     this.principal = principal;
     this.scope = scope;
     this.bodyLimit = bodyLimit;
+    this.jsonLimits = jsonLimits;
   }
 
   @Override
@@ -99,7 +106,7 @@ final class JavalinExchange implements Exchange {
           "body: expected UTF-8 text",
           Optional.of("body"));
     }
-    return JsonBody.parse(text);
+    return JsonBody.parse(text, jsonLimits);
   }
 
   @Override
@@ -218,7 +225,7 @@ final class JavalinExchange implements Exchange {
     try (InputStream in = new BoundedInputStream(ctx.req().getInputStream(), limit)) {
       in.transferTo(out);
     } catch (IOException e) {
-      throw new UncheckedIOException(e);
+      throw BodyFraming.problem(e, declared);
     }
     return out.toByteArray();
   }
@@ -235,7 +242,7 @@ final class JavalinExchange implements Exchange {
 
     @Override
     public int read() throws IOException {
-      int b = super.read();
+      int b = BodyFraming.read(in);
       if (b >= 0) {
         count(1);
       }
@@ -244,7 +251,7 @@ final class JavalinExchange implements Exchange {
 
     @Override
     public int read(byte[] buf, int off, int len) throws IOException {
-      int n = super.read(buf, off, len);
+      int n = BodyFraming.read(in, buf, off, len);
       if (n > 0) {
         count(n);
       }
