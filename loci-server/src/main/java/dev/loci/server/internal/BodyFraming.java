@@ -17,20 +17,20 @@ final class BodyFraming {
   private BodyFraming() {}
 
   /** Reads one byte, turning a framing failure into its problem. */
-  static int read(InputStream in) {
+  static int read(InputStream in, long declared) {
     try {
       return in.read();
     } catch (IOException | BadMessageException e) {
-      throw problem(e, -1);
+      throw problem(e, declared);
     }
   }
 
   /** Reads into {@code buf}, turning a framing failure into its problem. */
-  static int read(InputStream in, byte[] buf, int off, int len) {
+  static int read(InputStream in, byte[] buf, int off, int len, long declared) {
     try {
       return in.read(buf, off, len);
     } catch (IOException | BadMessageException e) {
-      throw problem(e, -1);
+      throw problem(e, declared);
     }
   }
 

@@ -113,7 +113,8 @@ final class JavalinExchange implements Exchange {
   public InputStream bodyStream() {
     requireBody();
     try {
-      return new BoundedInputStream(ctx.req().getInputStream(), bodyLimit);
+      return new BoundedInputStream(
+          ctx.req().getInputStream(), bodyLimit, ctx.req().getContentLengthLong());
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
@@ -222,7 +223,7 @@ final class JavalinExchange implements Exchange {
     }
     ByteArrayOutputStream out =
         new ByteArrayOutputStream((int) Math.min(declared > 0 ? declared : 8192, limit));
-    try (InputStream in = new BoundedInputStream(ctx.req().getInputStream(), limit)) {
+    try (InputStream in = new BoundedInputStream(ctx.req().getInputStream(), limit, declared)) {
       in.transferTo(out);
     } catch (IOException e) {
       throw BodyFraming.problem(e, declared);
@@ -233,16 +234,18 @@ final class JavalinExchange implements Exchange {
   /** A stream that refuses (413) as soon as the byte past {@code limit} arrives. */
   private static final class BoundedInputStream extends FilterInputStream {
     private final long limit;
+    private final long declared;
     private long total;
 
-    BoundedInputStream(InputStream in, long limit) {
+    BoundedInputStream(InputStream in, long limit, long declared) {
       super(in);
       this.limit = limit;
+      this.declared = declared;
     }
 
     @Override
     public int read() throws IOException {
-      int b = BodyFraming.read(in);
+      int b = BodyFraming.read(in, declared);
       if (b >= 0) {
         count(1);
       }
@@ -251,7 +254,7 @@ final class JavalinExchange implements Exchange {
 
     @Override
     public int read(byte[] buf, int off, int len) throws IOException {
-      int n = BodyFraming.read(in, buf, off, len);
+      int n = BodyFraming.read(in, buf, off, len, declared);
       if (n > 0) {
         count(n);
       }
