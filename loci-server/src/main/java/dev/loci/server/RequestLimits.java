@@ -2,6 +2,7 @@ package dev.loci.server;
 
 import dev.loci.internal.TraceLayer;
 import dev.loci.recall.IngestLimits;
+import dev.loci.server.spi.JsonBody;
 
 /**
  * How much one request may ask of the server, beyond its body size ({@link
@@ -31,12 +32,9 @@ public record RequestLimits(
     long bodyIdleMillis,
     long bodyMinBytesPerSecond) {
 
-  /** The deepest nesting the JSON parser itself allows. */
-  public static final int MAX_JSON_DEPTH = 1_000;
-
   /** Checks every limit is in range. */
   public RequestLimits {
-    check("json_depth", jsonDepth, 1, MAX_JSON_DEPTH);
+    check("json_depth", jsonDepth, 1, JsonBody.Limits.MAX_DEPTH);
     check("json_string_chars", jsonStringChars, 1, Integer.MAX_VALUE);
     check("json_array_items", jsonArrayItems, 1, Integer.MAX_VALUE);
     check("tags_per_trace", tagsPerTrace, 0, TraceLayer.MAX_TAGS);
