@@ -175,6 +175,41 @@ public record MemoryNode(
     }
   }
 
+  /**
+   * The stricter rule for an id a write introduces (ids already in the journal are read with {@link
+   * #checkId}, so older data still loads): also not blank, without leading or trailing whitespace,
+   * and no {@code .} or {@code ..} segment between slashes, which URL normalization would turn into
+   * another path so the node could not be addressed. A {@code /} inside an id is allowed (it is
+   * sent as {@code %2F}).
+   *
+   * @throws InvalidRequestException naming {@code field}
+   */
+  static void checkNewId(String field, String id) {
+    checkId(field, id);
+    String why = null;
+    if (id.isBlank()) {
+      why = "a blank id";
+    } else if (!id.strip().equals(id)) {
+      why = "leading or trailing whitespace";
+    } else {
+      for (String segment : id.split("/", -1)) {
+        if (segment.equals(".") || segment.equals("..")) {
+          why = "a '" + segment + "' segment";
+        }
+      }
+    }
+    if (why != null) {
+      throw new InvalidRequestException(
+          field,
+          "expected 1-256 characters, not blank, without leading or trailing whitespace and"
+              + " without a '.' or '..' segment between slashes; found "
+              + why
+              + ": '"
+              + (id.length() > 80 ? id.substring(0, 80) + "..." : id)
+              + "'");
+    }
+  }
+
   static void checkType(String field, String type) {
     Objects.requireNonNull(type, field);
     if (!TYPE.matcher(type).matches()) {

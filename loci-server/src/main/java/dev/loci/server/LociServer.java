@@ -89,10 +89,22 @@ public final class LociServer implements AutoCloseable {
    * with {@code embeddings}.
    */
   public static List<RouteSet> standardRoutes(Loci loci, EmbeddingProvider embeddings) {
-    RecallMemory recall = RecallMemory.of(loci, embeddings).withScoring(GovernedScoring.INSTANCE);
+    return standardRoutes(loci, embeddings, RequestLimits.defaults());
+  }
+
+  /**
+   * Like {@link #standardRoutes(Loci, EmbeddingProvider)}, with the tag and ingest limits of {@code
+   * limits}.
+   */
+  public static List<RouteSet> standardRoutes(
+      Loci loci, EmbeddingProvider embeddings, RequestLimits limits) {
+    RecallMemory recall =
+        RecallMemory.of(loci, embeddings)
+            .withScoring(GovernedScoring.INSTANCE)
+            .withIngestLimits(limits.ingest());
     MemoryPalace palace = MemoryPalace.of(loci, recall);
     return List.of(
-        new TraceRoutes(loci.traces()),
+        new TraceRoutes(loci.traces(), limits.tagsPerTrace()),
         new PathwayRoutes(PathwayMemory.of(loci)),
         new RecallRoutes(recall, palace),
         new GovernRoutes(GovernedMemory.of(loci)),
@@ -377,7 +389,8 @@ public final class LociServer implements AutoCloseable {
           owned.add(closeable);
         }
         List<Route> routes = new ArrayList<>(new OpsRoutes(opened, metrics).routes());
-        standardRoutes(opened, provider).forEach(set -> routes.addAll(set.routes()));
+        standardRoutes(opened, provider, config.limits())
+            .forEach(set -> routes.addAll(set.routes()));
         extraRoutes.forEach(f -> routes.addAll(f.apply(opened, provider).routes()));
         HttpPipeline pipeline = new HttpPipeline(config, routes, accessLog, drain, metrics);
         web.forEach(f -> pipeline.mount(f.apply(opened, provider)));
