@@ -40,6 +40,9 @@ class BrowserTest {
   @Test
   void login_browseAndSearch_tracesFoundAndPagesAccessible() throws Exception {
     try (Browser b = Browser.open(ui.base)) {
+      b.go("/");
+      assertThat(b.find("a.card[href='/ui']").getText()).contains("Web UI");
+      b.assertAccessible("landing");
       b.go("/ui/login");
       b.assertAccessible("login");
       b.shot("01-login");
