@@ -66,11 +66,13 @@ public final class OpsPages {
 
   private final Web web;
   private final Loci loci;
+  private final JournalActivity activity;
 
-  /** The page over {@code loci}. */
-  public OpsPages(Web web, Loci loci) {
+  /** The page over {@code loci}, with its journal's recent {@code activity}. */
+  public OpsPages(Web web, Loci loci, JournalActivity activity) {
     this.web = web;
     this.loci = loci;
+    this.activity = activity;
   }
 
   /** Registers {@code /ui/ops}. */
@@ -117,7 +119,7 @@ public final class OpsPages {
             indexes,
             loci.openDamage(),
             verify,
-            OpsCharts.writeChart(OpsCharts.writesPerMinute(segments, Instant.now())),
+            OpsCharts.writeChart(activity.now().perMinute()),
             OpsCharts.latencyChart(latency),
             latency.values().stream().mapToLong(Long::longValue).sum()));
   }

@@ -27,7 +27,8 @@ class OpsChartsTest {
   }
 
   @Test
-  void writesPerMinute_countsJournalLinesOfTheLastHourByMinute(@TempDir Path dir) throws Exception {
+  void journalActivity_countsLinesOfTheLastHourByMinuteAndNamespace(@TempDir Path dir)
+      throws Exception {
     Instant now = Instant.parse("2026-11-22T10:30:30Z");
     Path seg = dir.resolve("00000000000000000001.jsonl");
     Files.writeString(
@@ -36,10 +37,14 @@ class OpsChartsTest {
             + "{\"seq\":2,\"ts\":\"2026-11-22T10:29:01.000001Z\",\"ns\":\"a\"}\n"
             + "{\"seq\":3,\"ts\":\"2026-11-22T10:29:59.000001Z\",\"ns\":\"a\"}\n"
             + "{\"seq\":4,\"ts\":\"2026-11-22T10:30:10.000001Z\",\"ns\":\"a\"}\n");
-    Map<Instant, Integer> m = OpsCharts.writesPerMinute(List.of(seg), now);
+    JournalActivity.Snapshot a = JournalActivity.read(List.of(seg), now);
+    Map<Instant, Integer> m = a.perMinute();
     assertThat(m).hasSize(60);
     assertThat(m.get(Instant.parse("2026-11-22T10:29:00Z"))).isEqualTo(2);
     assertThat(m.get(Instant.parse("2026-11-22T10:30:00Z"))).isEqualTo(1);
     assertThat(m.values().stream().mapToInt(Integer::intValue).sum()).isEqualTo(3);
+    assertThat(a.byNamespace())
+        .containsEntry(
+            "a", new JournalActivity.Recent(3, Instant.parse("2026-11-22T10:30:10.000001Z")));
   }
 }
