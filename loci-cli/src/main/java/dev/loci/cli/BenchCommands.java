@@ -103,7 +103,8 @@ final class BenchCommands {
       description = {
         "Requests per second and p50/p99 latency of GET trace, POST trace (durability always) and"
             + " a tag search through the HTTP server on loopback, against the same calls on the"
-            + " embedded Java API in the same run.",
+            + " embedded Java API in the same run; then the web UI's pages (a trace, a search, the"
+            + " namespace overview and tree) beside API routes in the same run.",
         "Prints a Markdown table with the ratios on stdout and progress on stderr."
       })
   static final class Http extends LociCommand {
@@ -127,6 +128,12 @@ final class BenchCommands {
         description = "Traces added first. Default: 10000.")
     int records = 10_000;
 
+    @Option(
+        names = "--page-clients",
+        paramLabel = "N",
+        description = "Concurrent clients of the web UI's pages and their API peers. Default: 4.")
+    int pageClients = 4;
+
     @Override
     public Integer call() {
       HttpBenchmark.Options options =
@@ -135,7 +142,8 @@ final class BenchCommands {
               clients,
               Duration.ofMillis(Math.round(warmup * 1000)),
               Duration.ofMillis(Math.round(seconds * 1000)),
-              records);
+              records,
+              pageClients);
       HttpBenchmark.Report report = HttpBenchmark.run(options, main().errStream());
       return places.print(this, report.toMarkdown(), report.toJson());
     }
