@@ -46,7 +46,8 @@ import picocli.CommandLine.Parameters;
       BenchCommands.Recall.class,
       BenchCommands.Cluster.class,
       BenchCommands.Govern.class,
-      BenchCommands.SubjectsBench.class
+      BenchCommands.SubjectsBench.class,
+      McpBenchCommand.class
     })
 final class BenchCommands {
   private BenchCommands() {}
