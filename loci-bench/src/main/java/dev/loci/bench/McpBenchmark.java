@@ -52,7 +52,7 @@ import java.util.function.IntConsumer;
  * embedded Java API in the same run. The difference of the medians is what MCP costs: JSON-RPC
  * framing, argument validation, rendering the reply, the transport.
  *
- * <p>Run: {@code ./loci bench mcp [--calls 2000] [--warmup 300] [--out FILE]}.
+ * <p>Run: {@code ./loci bench mcp [--calls 2000] [--warmup 1000] [--out FILE]}.
  *
  * <p>Design. One client, calls one after another, so the figure is latency, not throughput. Each
  * side has a store seeded with the demo corpus (a contract and a runbook) in namespace {@value

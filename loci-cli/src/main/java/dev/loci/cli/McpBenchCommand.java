@@ -32,8 +32,10 @@ final class McpBenchCommand extends LociCommand {
   @Option(
       names = "--warmup",
       paramLabel = "N",
-      description = "Calls per tool and side before measuring. Default: 300.")
-  int warmup = 300;
+      description =
+          "Calls per tool and side before measuring (the child JVM compiles recall's code"
+              + " meanwhile). Default: 1000.")
+  int warmup = 1000;
 
   @Override
   public Integer call() {
