@@ -56,6 +56,7 @@ public final class Loci implements AutoCloseable {
   private final String actor;
   private final LegalReads legalReads;
   private final long snapshotAfter;
+  private final long snapshotAfterEvents;
 
   private final Clock clock;
 
@@ -69,6 +70,7 @@ public final class Loci implements AutoCloseable {
     this.traces =
         new Traces(engine, layer(TraceLayer.class), b.actor, b.clock, legalReads, redaction());
     this.snapshotAfter = b.snapshotAfter;
+    this.snapshotAfterEvents = b.snapshotAfterEvents;
     this.clock = b.clock;
   }
 
@@ -283,13 +285,16 @@ public final class Loci implements AutoCloseable {
 
   /**
    * Closes the instance: waits for writes in progress, writes a snapshot if enough batches were
-   * appended since the last one, closes the journal and releases the directory.
+   * appended, or enough events applied, since the last one (see {@link
+   * Builder#snapshotAfterEvents}), closes the journal and releases the directory.
    */
   @Override
   public void close() {
     LociException failure = null;
     try {
-      if (snapshotAfter > 0 && engine.appliedSeq() - engine.snapshotSeq() >= snapshotAfter) {
+      if (snapshotAfter > 0
+          && (engine.appliedSeq() - engine.snapshotSeq() >= snapshotAfter
+              || engine.eventsSinceSnapshot() >= snapshotAfterEvents)) {
         engine.snapshot();
       }
     } catch (LociException e) {
@@ -318,6 +323,7 @@ public final class Loci implements AutoCloseable {
     private String actor = "local";
     private Clock clock = Clock.systemUTC();
     private long snapshotAfter = 10_000;
+    private long snapshotAfterEvents = 100_000;
     private boolean createIfMissing = true;
     private boolean discoverLayers = true;
     private final List<Supplier<Layer>> extraLayers = new ArrayList<>();
@@ -417,6 +423,21 @@ public final class Loci implements AutoCloseable {
         throw new IllegalArgumentException("snapshotAfter must be 0 or more, found " + batches);
       }
       this.snapshotAfter = batches;
+      return this;
+    }
+
+    /**
+     * Also write a snapshot on close once this many events were applied since the last one
+     * (appended, or replayed on open), whatever the batch count: a bulk ingest writes few batches
+     * of many events each, and without this a reopen would replay all of them. Only with {@link
+     * #snapshotAfter} above 0. Default 100,000 (about a second of replay).
+     */
+    public Builder snapshotAfterEvents(long events) {
+      if (events < 1) {
+        throw new IllegalArgumentException(
+            "snapshotAfterEvents must be 1 or more, found " + events);
+      }
+      this.snapshotAfterEvents = events;
       return this;
     }
 

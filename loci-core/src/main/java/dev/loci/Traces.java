@@ -221,6 +221,26 @@ public final class Traces {
     return engine.read(() -> layer.count(scope));
   }
 
+  /**
+   * How many traces one namespace holds, retired ones included, and when its newest was created.
+   *
+   * @param namespace the namespace
+   * @param traces its traces, at least 1
+   * @param newest the creation time of its newest trace
+   */
+  public record NamespaceCount(Namespace namespace, long traces, java.time.Instant newest) {
+    /** Checks presence. */
+    public NamespaceCount {
+      Objects.requireNonNull(namespace, "namespace");
+      Objects.requireNonNull(newest, "newest");
+    }
+  }
+
+  /** Every namespace that holds traces, sorted by name; for browsing (the web UI). */
+  public List<NamespaceCount> namespaces() {
+    return engine.read(layer::namespaceCounts);
+  }
+
   /** Counts every trace in every namespace, retired ones included; for operators' metrics. */
   public long total() {
     return engine.read(layer::total);

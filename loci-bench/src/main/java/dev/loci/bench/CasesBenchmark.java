@@ -4,19 +4,24 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.loci.Durability;
 import dev.loci.Loci;
 import dev.loci.Namespace;
+import dev.loci.NotFoundException;
 import dev.loci.recall.DomainPacks;
-import dev.loci.recall.PathStep;
-import dev.loci.recall.RecallItem;
+import dev.loci.recall.LifecycleState;
+import dev.loci.recall.MemoryPalace;
 import dev.loci.recall.RecallMemory;
 import dev.loci.recall.RecallMode;
 import dev.loci.recall.RecallQuery;
-import dev.loci.recall.RecallResult;
 import dev.loci.recall.spi.EmbeddingProvider;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -29,26 +34,56 @@ import java.util.Set;
 import java.util.stream.Stream;
 
 /**
- * Structured recall cases: each case names a query, the node ids that must come back as evidence,
- * how many of them at least, and optionally the edge types the evidence paths must use. Every case
- * is asked in every mode; a case passes in a mode when at least {@code minimum_evidence_matches} of
- * its evidence ids are among the top k and the paths that reach them use every required edge type.
+ * Structured recall cases: each case names a query and what the recall must give back, and is asked
+ * in every mode through the memory palace. A case passes in a mode when every family of checks it
+ * expects passes; each family is also reported as its own hit rate per mode.
  *
  * <p>The cases file is JSON: an object with a {@code cases} array (or the array itself) of
  *
  * <pre>{@code
  * {"case_id": "contract-late-delivery", "query": "What is the penalty for a late delivery?",
  *  "document": "01_supply_agreement.md", "pack": "markdown:contract",
+ *  "setup": [{"feedback": {"route": ["a", "b"], "useful": true}}, {"advance": "P30D"},
+ *            {"sweep": true}],
  *  "expectation": {"evidence_node_ids": ["01_supply_agreement:3", "01_supply_agreement:4"],
  *                  "minimum_evidence_matches": 2, "required_edge_types": ["exception_to"]}}
  * }</pre>
  *
  * <p>{@code document} (a file of the documents directory; absent means every file of it, in one
- * namespace) and {@code pack} (absent means the run's pack) are optional, as are {@code
- * minimum_evidence_matches} (default: all) and {@code required_edge_types}. The bundled demo's
- * questions are stored in this format ({@code dev/loci/recall/demo/cases.json}). Not thread-safe.
+ * namespace) and {@code pack} (absent means the run's pack) are optional. {@code setup} (optional)
+ * is done in order once before the case is asked: {@code feedback} (the body of {@code POST
+ * feedback}), {@code advance} (moves the run's clock, which starts at {@value #EPOCH}, by an
+ * ISO-8601 duration) or {@code sweep}; a case with a setup gets a namespace of its own. The
+ * expectation fields, by family:
+ *
+ * <ul>
+ *   <li>evidence: {@code evidence_node_ids}, {@code minimum_evidence_matches} (default: all),
+ *       {@code required_edge_types} the evidence paths must use;
+ *   <li>path: {@code path} (steps of {@code node_id} and {@code via_edge_type}, either may be left
+ *       out), {@code path_scope} ({@code best_path}: the path of the top-ranked item reached
+ *       through an edge, or of the top item when all are seeds; {@code any}, the default: any
+ *       item's) and {@code match_mode} ({@code prefix}, {@code subsequence}, the default, or {@code
+ *       exact});
+ *   <li>structure: {@code required_semantic_roles} (node id to roles, or a list of roles some
+ *       returned node has), {@code required_contradiction_pairs} (pairs of returned node ids, one
+ *       listing the other in {@code contradicts}), {@code required_scenario_tags} and {@code
+ *       required_symbolic_tags} (each on some returned node);
+ *   <li>trace: {@code activation_trace} (steps with {@code node_id}, {@code hop}, {@code is_seed},
+ *       {@code edge_type}, any left out, matched in order), {@code required_trace_stop_reasons},
+ *       {@code min_activation_trace_length} and {@code max_activation_trace_length};
+ *   <li>snapshot: {@code activation_snapshot} (node ids, or node id to the least activation);
+ *   <li>route: {@code route} (the steps of a stored route the recall replays);
+ *   <li>space: {@code required_space_ids} (spaces the retrieved memories are located in);
+ *   <li>lifecycle: {@code required_lifecycle_states} (node id to its state after the recall).
+ * </ul>
+ *
+ * <p>The bundled demo's questions are stored in this format ({@code
+ * dev/loci/recall/demo/cases.json}). Not thread-safe.
  */
 public final class CasesBenchmark {
+  /** Where the run's clock starts. */
+  static final String EPOCH = "2026-01-01T00:00:00Z";
+
   private CasesBenchmark() {}
 
   /**
@@ -58,9 +93,12 @@ public final class CasesBenchmark {
    * @param query the question
    * @param document the file it asks about, or empty for every file
    * @param pack the pack that reads it, or empty for the run's
-   * @param evidence the node ids expected as evidence
+   * @param evidence the node ids expected as evidence; may be empty when the case expects something
+   *     else
    * @param minimum how many of them must be found
    * @param edgeTypes edge types the evidence paths must use
+   * @param expectation the other expectations
+   * @param setup what is done before the case is asked
    */
   record Case(
       String id,
@@ -69,16 +107,21 @@ public final class CasesBenchmark {
       Optional<String> pack,
       List<String> evidence,
       int minimum,
-      List<String> edgeTypes) {
+      List<String> edgeTypes,
+      CaseExpectation expectation,
+      List<CaseExpectation.Action> setup) {
     Case {
       Objects.requireNonNull(id, "id");
       Objects.requireNonNull(query, "query");
       evidence = List.copyOf(evidence);
       edgeTypes = List.copyOf(edgeTypes);
-      if (evidence.isEmpty()) {
-        throw new IllegalArgumentException("case " + id + ": expected evidence_node_ids");
+      Objects.requireNonNull(expectation, "expectation");
+      setup = List.copyOf(setup);
+      if (evidence.isEmpty() && expectation.families().isEmpty()) {
+        throw new IllegalArgumentException(
+            "case " + id + ": expected evidence_node_ids or another expectation");
       }
-      if (minimum < 1 || minimum > evidence.size()) {
+      if (!evidence.isEmpty() && (minimum < 1 || minimum > evidence.size())) {
         throw new IllegalArgumentException(
             "case "
                 + id
@@ -88,16 +131,17 @@ public final class CasesBenchmark {
                 + minimum);
       }
     }
-  }
 
-  /**
-   * What one mode did with one case.
-   *
-   * @param found the evidence ids among the top k
-   * @param edgeTypes the edge types on the paths that reached them
-   * @param passed whether enough were found through every required edge type
-   */
-  record Outcome(List<String> found, Set<String> edgeTypes, boolean passed) {}
+    /** The families this case checks, in report order. */
+    List<String> families() {
+      List<String> out = new ArrayList<>();
+      if (!evidence.isEmpty()) {
+        out.add("evidence");
+      }
+      out.addAll(expectation.families());
+      return out;
+    }
+  }
 
   /**
    * What to run.
@@ -140,9 +184,12 @@ public final class CasesBenchmark {
    * @param outcomes per case id, per mode wire name
    */
   public record Report(
-      Options options, List<Case> cases, Map<String, Map<String, Outcome>> outcomes) {
+      Options options, List<Case> cases, Map<String, Map<String, CaseJudge.Outcome>> outcomes) {
 
-    /** A table of cases by mode ({@code PASS 2/2} or {@code fail 1/2}), then pass and hit rates. */
+    /**
+     * A table of cases by mode ({@code PASS 2/2} or {@code fail 1/2 (misses)}), then the pass count
+     * and the hit rate of every family some case expects.
+     */
     public String toMarkdown() {
       StringBuilder b = new StringBuilder("## Recall cases: ").append(options.casesFile());
       b.append("\n\n").append(cases.size()).append(" cases, k ").append(options.k());
@@ -154,20 +201,44 @@ public final class CasesBenchmark {
       for (Case c : cases) {
         List<String> row = new ArrayList<>(List.of(c.id()));
         for (RecallMode m : options.modes()) {
-          Outcome o = outcomes.get(c.id()).get(m.wireName());
-          row.add((o.passed() ? "PASS " : "fail ") + o.found().size() + "/" + c.evidence().size());
+          CaseJudge.Outcome o = outcomes.get(c.id()).get(m.wireName());
+          long ok = o.families().values().stream().filter(v -> v).count();
+          row.add(
+              (o.passed() ? "PASS " : "fail ")
+                  + (c.evidence().isEmpty()
+                      ? ok + "/" + o.families().size()
+                      : o.found().size() + "/" + c.evidence().size()));
         }
         Format.row(b, row.toArray(String[]::new));
       }
       List<String> passed = new ArrayList<>(List.of("**passed**"));
-      List<String> hits = new ArrayList<>(List.of("**evidence hit rate**"));
       for (RecallMode m : options.modes()) {
         passed.add(passed(m) + "/" + cases.size());
-        hits.add(Format.fixed(hitRate(m), 3));
       }
       Format.row(b, passed.toArray(String[]::new));
-      Format.row(b, hits.toArray(String[]::new));
+      if (cases.stream().anyMatch(c -> !c.evidence().isEmpty())) {
+        List<String> hits = new ArrayList<>(List.of("**evidence hit rate**"));
+        options.modes().forEach(m -> hits.add(Format.fixed(hitRate(m), 3)));
+        Format.row(b, hits.toArray(String[]::new));
+      }
+      for (String family : families()) {
+        if (family.equals("evidence")) {
+          continue;
+        }
+        List<String> row = new ArrayList<>(List.of("**" + family + " hit rate**"));
+        for (RecallMode m : options.modes()) {
+          row.add(Format.fixed(familyRate(family, m), 3));
+        }
+        Format.row(b, row.toArray(String[]::new));
+      }
       return b.append('\n').toString();
+    }
+
+    /** The families some case expects, in report order. */
+    List<String> families() {
+      Set<String> used = new LinkedHashSet<>();
+      cases.forEach(c -> used.addAll(c.families()));
+      return CaseExpectation.FAMILIES.stream().filter(used::contains).toList();
     }
 
     /** How many cases passed in {@code mode}. */
@@ -176,13 +247,26 @@ public final class CasesBenchmark {
           cases.stream().filter(c -> outcomes.get(c.id()).get(mode.wireName()).passed()).count();
     }
 
-    /** The mean share of each case's evidence ids found in {@code mode}. */
+    /** The mean share of each case's evidence ids found in {@code mode}, over cases with any. */
     double hitRate(RecallMode mode) {
       return cases.stream()
+          .filter(c -> !c.evidence().isEmpty())
           .mapToDouble(
               c ->
                   (double) outcomes.get(c.id()).get(mode.wireName()).found().size()
                       / c.evidence().size())
+          .average()
+          .orElse(0);
+    }
+
+    /**
+     * The share of the cases expecting {@code family} whose {@code family} passed in {@code mode}.
+     */
+    double familyRate(String family, RecallMode mode) {
+      return cases.stream()
+          .map(c -> outcomes.get(c.id()).get(mode.wireName()).families().get(family))
+          .filter(Objects::nonNull)
+          .mapToDouble(ok -> ok ? 1 : 0)
           .average()
           .orElse(0);
     }
@@ -195,7 +279,13 @@ public final class CasesBenchmark {
       root.put("k", options.k());
       Map<String, Object> modes = new LinkedHashMap<>();
       for (RecallMode m : options.modes()) {
-        modes.put(m.wireName(), Map.of("passed", passed(m), "evidence_hit_rate", hitRate(m)));
+        Map<String, Object> mode = new LinkedHashMap<>();
+        mode.put("passed", passed(m));
+        mode.put("evidence_hit_rate", hitRate(m));
+        Map<String, Object> rates = new LinkedHashMap<>();
+        families().forEach(f -> rates.put(f, familyRate(f, m)));
+        mode.put("family_hit_rates", rates);
+        modes.put(m.wireName(), mode);
       }
       root.put("modes", modes);
       List<Object> out = new ArrayList<>();
@@ -206,6 +296,7 @@ public final class CasesBenchmark {
         o.put("evidence_node_ids", c.evidence());
         o.put("minimum_evidence_matches", c.minimum());
         o.put("required_edge_types", c.edgeTypes());
+        o.put("families", c.families());
         Map<String, Object> byMode = new LinkedHashMap<>();
         outcomes
             .get(c.id())
@@ -216,7 +307,10 @@ public final class CasesBenchmark {
                         Map.of(
                             "passed", r.passed(),
                             "found", r.found(),
-                            "edge_types", List.copyOf(r.edgeTypes()))));
+                            "edge_types", List.copyOf(r.edgeTypes()),
+                            "families", r.families(),
+                            "misses", r.misses(),
+                            "paths", r.paths())));
         o.put("modes", byMode);
         out.add(o);
       }
@@ -264,7 +358,9 @@ public final class CasesBenchmark {
               text(c, "pack"),
               evidence,
               min.path("minimum_evidence_matches").asInt(evidence.size()),
-              edges));
+              edges,
+              CaseExpectation.read(id, e),
+              CaseExpectation.readSetup(id, c.path("setup"))));
     }
     return out;
   }
@@ -276,26 +372,60 @@ public final class CasesBenchmark {
         : Optional.empty();
   }
 
+  /** The run's clock: starts at {@link #EPOCH}, moved only by a case's {@code advance}. */
+  private static final class SteppedClock extends Clock {
+    private volatile Instant now = Instant.parse(EPOCH);
+
+    void advance(Duration d) {
+      now = now.plus(d);
+    }
+
+    @Override
+    public ZoneId getZone() {
+      return ZoneOffset.UTC;
+    }
+
+    @Override
+    public Clock withZone(ZoneId zone) {
+      throw new UnsupportedOperationException("the cases clock is UTC");
+    }
+
+    @Override
+    public Instant instant() {
+      return now;
+    }
+  }
+
   /**
-   * Ingests the documents the cases need and asks every case in every mode.
+   * Ingests the documents the cases need, does each case's setup and asks it in every mode.
    *
    * @throws IllegalArgumentException if the cases file is not valid or names a missing document
    */
   public static Report run(Options options, PrintStream log) {
     List<Case> cases = read(options.casesFile());
-    Map<String, Map<String, Outcome>> outcomes = new LinkedHashMap<>();
+    Map<String, Map<String, CaseJudge.Outcome>> outcomes = new LinkedHashMap<>();
     Machine.start("cases", options.workDir(), log);
+    SteppedClock clock = new SteppedClock();
     try (ScratchDir dir = ScratchDir.create(options.workDir(), "cases");
-        Loci loci = Loci.builder().dataDir(dir.path()).durability(Durability.none()).open()) {
+        Loci loci =
+            Loci.builder().dataDir(dir.path()).durability(Durability.none()).clock(clock).open()) {
       RecallMemory recall = RecallMemory.of(loci, options.embedding());
+      MemoryPalace palace = MemoryPalace.of(loci, recall);
       Map<String, Namespace> ingested = new LinkedHashMap<>();
       for (Case c : cases) {
         Namespace ns = ingest(recall, options, c, ingested, log);
-        Map<String, Outcome> byMode = new LinkedHashMap<>();
+        for (CaseExpectation.Action a : c.setup()) {
+          a.feedback().ifPresent(f -> palace.feedback(ns, f));
+          a.advance().ifPresent(clock::advance);
+          if (a.sweep()) {
+            palace.sweep(ns);
+          }
+        }
+        Map<String, CaseJudge.Outcome> byMode = new LinkedHashMap<>();
         for (RecallMode m : options.modes()) {
-          RecallResult r =
-              recall.recall(ns, RecallQuery.builder(c.query(), m).k(options.k()).build());
-          byMode.put(m.wireName(), outcome(c, r));
+          var r =
+              palace.recall(ns, RecallQuery.builder(c.query(), m).k(options.k()).build(), false);
+          byMode.put(m.wireName(), CaseJudge.judge(c, r, id -> state(palace, ns, id)));
         }
         outcomes.put(c.id(), byMode);
       }
@@ -303,22 +433,12 @@ public final class CasesBenchmark {
     return new Report(options, cases, outcomes);
   }
 
-  /** Judges one result against a case. */
-  static Outcome outcome(Case c, RecallResult r) {
-    List<String> found = new ArrayList<>();
-    Set<String> edges = new LinkedHashSet<>();
-    for (RecallItem item : r.items()) {
-      if (c.evidence().contains(item.node().id())) {
-        found.add(item.node().id());
-        for (PathStep s : item.path().steps()) {
-          if (!s.via().equals(PathStep.SEED)) {
-            edges.add(s.via());
-          }
-        }
-      }
+  private static Optional<LifecycleState> state(MemoryPalace palace, Namespace ns, String id) {
+    try {
+      return Optional.of(palace.memory(ns, id).lifecycle().state());
+    } catch (NotFoundException e) {
+      return Optional.empty();
     }
-    boolean passed = found.size() >= c.minimum() && edges.containsAll(c.edgeTypes());
-    return new Outcome(found, edges, passed);
   }
 
   private static Namespace ingest(
@@ -328,7 +448,7 @@ public final class CasesBenchmark {
       Map<String, Namespace> ingested,
       PrintStream log) {
     String pack = c.pack().orElse(options.pack());
-    String key = c.document().orElse("*") + " " + pack;
+    String key = c.document().orElse("*") + " " + pack + (c.setup().isEmpty() ? "" : " " + c.id());
     Namespace known = ingested.get(key);
     if (known != null) {
       return known;

@@ -29,8 +29,10 @@ import java.util.TreeSet;
  * @param termEdges whether turns of different sessions that share a rare word (one that 2 to
  *     {@value #RARE} turns of the conversation hold, at least 4 letters) get a {@code shares_term}
  *     edge of weight {@value #TERM_WEIGHT}, both ways, so graph modes can cross sessions
+ * @param entityEdges whether each turn gets a {@code mentions} edge of weight {@value
+ *     #TERM_WEIGHT}, both ways, to an entity node per name it mentions (see {@link EntityLinks})
  */
-record EnrichedConversationPack(boolean dated, int window, boolean termEdges)
+record EnrichedConversationPack(boolean dated, int window, boolean termEdges, boolean entityEdges)
     implements DomainPack {
   private static final DomainPack CONVERSATION = DomainPacks.named("conversation");
 
@@ -40,9 +42,14 @@ record EnrichedConversationPack(boolean dated, int window, boolean termEdges)
   /** The weight of a {@code shares_term} edge. */
   static final double TERM_WEIGHT = 0.4;
 
-  /** Without term edges. */
+  /** Without term or entity edges. */
   EnrichedConversationPack(boolean dated, int window) {
-    this(dated, window, false);
+    this(dated, window, false, false);
+  }
+
+  /** Without entity edges. */
+  EnrichedConversationPack(boolean dated, int window, boolean termEdges) {
+    this(dated, window, termEdges, false);
   }
 
   /** Checks the window. */
@@ -66,6 +73,9 @@ record EnrichedConversationPack(boolean dated, int window, boolean termEdges)
     if (termEdges) {
       parts.add("term-edges");
     }
+    if (entityEdges) {
+      parts.add("entity-edges");
+    }
     return parts.isEmpty() ? "raw" : String.join("+", parts);
   }
 
@@ -82,7 +92,7 @@ record EnrichedConversationPack(boolean dated, int window, boolean termEdges)
   @Override
   public Ingestion read(SourceDocument document) {
     Ingestion plain = CONVERSATION.read(document);
-    if (!dated && window == 0 && !termEdges) {
+    if (!dated && window == 0 && !termEdges && !entityEdges) {
       return plain;
     }
     List<Ingestion.Graph> graphs = new ArrayList<>();
@@ -95,6 +105,9 @@ record EnrichedConversationPack(boolean dated, int window, boolean termEdges)
       List<MemoryEdge> edges = new ArrayList<>(g.edges());
       if (termEdges) {
         edges.addAll(termEdges(nodes));
+      }
+      if (entityEdges) {
+        EntityLinks.link(nodes, enriched, edges, TERM_WEIGHT);
       }
       graphs.add(new Ingestion.Graph(g.childLabel(), enriched, edges));
     }

@@ -24,6 +24,9 @@ import java.util.Random;
  *   <li>Durable proposals per second (a candidate each, with the same-fact check) and durable
  *       active writes per second with a slot (conflict detection at write time), against durable
  *       plain trace adds of the same texts, 4 writers each, in the same run.
+ *   <li>Interaction capture with rule-based extraction per second (the interaction and its memory
+ *       and entity candidates, one durable batch each), against durable plain trace adds of the
+ *       same interaction texts, 4 writers each, in the same run.
  *   <li>Context-pack latency (p50, p99) at each store size with a 4,000-token budget, against a
  *       plain trace search for one of the prompt's words over the same texts (the store without
  *       governance: no trust order, no budget, no status).
@@ -73,6 +76,8 @@ public final class GovernBenchmark {
       Throughput proposals,
       Throughput activeWrites,
       Throughput plainAdds,
+      Throughput captures,
+      Throughput plainCaptures,
       List<Latency> latencies) {
     /** The report as Markdown. */
     public String toMarkdown() {
@@ -90,6 +95,14 @@ public final class GovernBenchmark {
           "governed active write with a slot (conflict check)",
           Format.rate(activeWrites.perSecond()),
           Format.fixed(activeWrites.perSecond() / plainAdds.perSecond(), 2) + "x");
+      b.append("\n| interactions, 4 writers | per second | vs plain trace adds |\n");
+      b.append("|---|---:|---:|\n");
+      Format.row(b, "plain trace add of the text", Format.rate(plainCaptures.perSecond()), "1.00x");
+      Format.row(
+          b,
+          "capture + extraction (memory and entity candidates)",
+          Format.rate(captures.perSecond()),
+          Format.fixed(captures.perSecond() / plainCaptures.perSecond(), 2) + "x");
       b.append("\n| records | context pack p50 | p99 | plain search p50 | p99 |\n");
       b.append("|---:|---:|---:|---:|---:|\n");
       for (Latency l : latencies) {
@@ -110,6 +123,8 @@ public final class GovernBenchmark {
       b.append(", \"proposals\": ").append(proposals.toJson());
       b.append(", \"active_writes\": ").append(activeWrites.toJson());
       b.append(", \"plain_adds\": ").append(plainAdds.toJson());
+      b.append(", \"captures\": ").append(captures.toJson());
+      b.append(", \"plain_captures\": ").append(plainCaptures.toJson());
       b.append(", \"context_us\": [");
       for (int i = 0; i < latencies.size(); i++) {
         Latency l = latencies.get(i);
@@ -138,6 +153,8 @@ public final class GovernBenchmark {
     Throughput proposals;
     Throughput active;
     Throughput plain;
+    Throughput captures;
+    Throughput plainCaptures;
     try (ScratchDir dir = ScratchDir.create(options.workDir(), "govern");
         Loci loci = Loci.builder().dataDir(dir.path()).snapshotAfter(0).open()) {
       GovernedMemory gov = GovernedMemory.of(loci);
@@ -160,6 +177,29 @@ public final class GovernBenchmark {
                       MemoryDraft.of(MemoryType.PROJECT, "a " + text(i), "bench")
                           .withSlot("s" + i % 500),
                       reviewer),
+              warmup,
+              measure);
+      progress.println("interaction capture with extraction, 4 writers each ...");
+      plainCaptures =
+          throughput(
+              i ->
+                  loci.traces()
+                      .add(
+                          NS,
+                          dev.loci.internal.Json.write(
+                              dev.loci.internal.Json.object().put("t", interaction(i))),
+                          List.of()),
+              warmup,
+              measure);
+      captures =
+          throughput(
+              i ->
+                  gov.capture(
+                      NS,
+                      interaction(i),
+                      "bench",
+                      java.util.Optional.empty(),
+                      dev.loci.govern.spi.ExtractionTarget.BOTH),
               warmup,
               measure);
     }
@@ -220,7 +260,14 @@ public final class GovernBenchmark {
                 percentile(search, 0.99) / 1e3));
       }
     }
-    return new Report(Machine.describe(options.workDir()), proposals, active, plain, latencies);
+    return new Report(
+        Machine.describe(options.workDir()),
+        proposals,
+        active,
+        plain,
+        captures,
+        plainCaptures,
+        latencies);
   }
 
   private static Throughput throughput(
@@ -237,6 +284,35 @@ public final class GovernBenchmark {
       b.append(' ').append(WORDS[r.nextInt(WORDS.length)]);
     }
     return b.toString();
+  }
+
+  /**
+   * A five-sentence interaction of the kind extraction reads: a preference, a decision, a
+   * constraint, a parameter and small talk, with words varied by {@code i}.
+   */
+  static String interaction(long i) {
+    Random r = new Random(i);
+    String a = WORDS[r.nextInt(WORDS.length)];
+    String b = WORDS[r.nextInt(WORDS.length)];
+    return "I prefer short answers about the "
+        + a
+        + ". We decided to move the "
+        + b
+        + " review to Friday "
+        + i
+        + ". The "
+        + a
+        + " must not exceed "
+        + (i % 90 + 10)
+        + " dB. "
+        + b
+        + " pressure "
+        + i
+        + " = "
+        + (i % 40 + 1)
+        + " bar\nThanks, that is all for "
+        + a
+        + " today.";
   }
 
   private static double percentile(long[] values, double p) {

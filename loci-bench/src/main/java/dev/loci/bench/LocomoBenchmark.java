@@ -44,6 +44,13 @@ public final class LocomoBenchmark {
   static final int TUNING_CONVERSATIONS = 5;
 
   static final String TUNING = "tuning";
+
+  /**
+   * How deep Loci's rankings go with entity nodes: entity nodes are connective, not answers, so
+   * they are dropped from a ranking of turns, and this many items leave room for them.
+   */
+  static final int ENTITY_DEPTH = 100;
+
   static final String HELD_OUT = "held_out";
 
   private LocomoBenchmark() {}
@@ -60,6 +67,7 @@ public final class LocomoBenchmark {
    * @param dated whether Loci's turn text carries the session date
    * @param window how many neighbouring turns on each side Loci's turn text carries
    * @param termEdges whether turns of different sessions sharing a rare word are linked
+   * @param entityEdges whether turns naming the same proper noun are linked through an entity node
    * @param seeds the graph modes' seed count
    * @param hops the graph modes' hop limit
    * @param weights the {@code weighted_graph} weights; empty means the pack's
@@ -78,6 +86,7 @@ public final class LocomoBenchmark {
       boolean dated,
       int window,
       boolean termEdges,
+      boolean entityEdges,
       int seeds,
       int hops,
       Optional<ScoreWeights> weights,
@@ -102,7 +111,7 @@ public final class LocomoBenchmark {
       if (lexicalShares.isEmpty() || sessionCaps.isEmpty()) {
         throw new IllegalArgumentException("expected at least one lexical share and session cap");
       }
-      new EnrichedConversationPack(dated, window, termEdges);
+      new EnrichedConversationPack(dated, window, termEdges, entityEdges);
       for (double share : lexicalShares) {
         for (int cap : sessionCaps) {
           RecallQuery.builder("check", RecallMode.PPR)
@@ -157,6 +166,7 @@ public final class LocomoBenchmark {
           true,
           1,
           true,
+          false,
           20,
           1,
           Optional.empty(),
@@ -174,7 +184,7 @@ public final class LocomoBenchmark {
 
     /** The {@code conversation} pack with this run's turn text and edges. */
     EnrichedConversationPack pack() {
-      return new EnrichedConversationPack(dated, window, termEdges);
+      return new EnrichedConversationPack(dated, window, termEdges, entityEdges);
     }
 
     /** How deep every ranking goes: the largest cut-off, at least the nDCG cut-off. */
@@ -606,13 +616,18 @@ public final class LocomoBenchmark {
           for (LocomoVariant v : options.variants()) {
             RecallQuery.Builder query =
                 RecallQuery.builder(q.text(), v.mode())
-                    .k(options.depth())
+                    .k(options.entityEdges() ? ENTITY_DEPTH : options.depth())
                     .seeds(options.seeds())
                     .hops(options.hops())
                     .lexicalShare(v.lexicalShare())
                     .sessionCap(v.sessionCap());
             options.weights().ifPresent(query::weights);
-            ranked.put(v.name(), recall.recall(ns, query.build()).ids());
+            ranked.put(
+                v.name(),
+                recall.recall(ns, query.build()).ids().stream()
+                    .filter(id -> !EntityLinks.isEntity(id))
+                    .limit(options.depth())
+                    .toList());
           }
           for (LocomoPeers.Peer p : peers) {
             ranked.put(p.name(), p.rank(q.text(), options.depth()));

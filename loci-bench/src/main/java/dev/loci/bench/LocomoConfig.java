@@ -33,6 +33,8 @@ final class LocomoConfig {
     k.put("term_edges", o.termEdges());
     k.put("term_edges_max_turns", EnrichedConversationPack.RARE);
     k.put("term_edges_weight", EnrichedConversationPack.TERM_WEIGHT);
+    k.put("entity_edges", o.entityEdges());
+    k.put("entity_edges_weight", EnrichedConversationPack.TERM_WEIGHT);
     k.put("seeds", o.seeds());
     k.put("hops", o.hops());
     k.put("lexical_shares", o.lexicalShares());

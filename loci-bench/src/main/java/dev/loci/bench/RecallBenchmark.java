@@ -2,6 +2,7 @@ package dev.loci.bench;
 
 import dev.loci.Loci;
 import dev.loci.Namespace;
+import dev.loci.recall.GraphStats;
 import dev.loci.recall.HashingEmbeddingProvider;
 import dev.loci.recall.MemoryEdge;
 import dev.loci.recall.MemoryNode;
@@ -140,7 +141,10 @@ public final class RecallBenchmark {
    * @param nodes corpus size
    * @param edges edges ingested
    * @param ingestSeconds wall time of the durable ingest (indexing and vectors included)
-   * @param reopenSeconds wall time to reopen the store after a clean close
+   * @param reopenSeconds wall time to reopen the store after a clean close, replaying the journal
+   *     into the graph (no snapshot)
+   * @param snapshotSeconds wall time to write a snapshot of the store
+   * @param reopenSnapshotSeconds wall time to reopen the store from that snapshot
    * @param modes Loci's latency per recall mode
    * @param lucene the bare Lucene BM25 peer's latency
    * @param scan the exact vector scan peer's latency
@@ -153,6 +157,8 @@ public final class RecallBenchmark {
       int edges,
       double ingestSeconds,
       double reopenSeconds,
+      double snapshotSeconds,
+      double reopenSnapshotSeconds,
       Map<RecallMode, PathwayBenchmark.Latency> modes,
       PathwayBenchmark.Latency lucene,
       PathwayBenchmark.Latency scan,
@@ -177,9 +183,19 @@ public final class RecallBenchmark {
         Format.row(
             b,
             n,
-            "reopen",
+            "reopen, journal replay",
             Format.fixed(s.reopenSeconds(), 2) + " s",
-            "persisted indexes reused, not rebuilt");
+            "no snapshot; persisted indexes reused, not rebuilt");
+        Format.row(
+            b,
+            n,
+            "reopen from a snapshot",
+            Format.fixed(s.reopenSnapshotSeconds(), 2) + " s",
+            "snapshot written in "
+                + Format.fixed(s.snapshotSeconds(), 2)
+                + " s; replay / snapshot "
+                + Format.fixed(s.reopenSeconds() / s.reopenSnapshotSeconds(), 2)
+                + "x");
         for (Map.Entry<RecallMode, PathwayBenchmark.Latency> e : s.modes().entrySet()) {
           String note = "";
           if (e.getKey() == RecallMode.LEXICAL) {
@@ -225,6 +241,9 @@ public final class RecallBenchmark {
         b.append(", \"edges\": ").append(s.edges());
         b.append(", \"ingest_seconds\": ").append(Format.number(s.ingestSeconds()));
         b.append(", \"reopen_seconds\": ").append(Format.number(s.reopenSeconds()));
+        b.append(", \"snapshot_seconds\": ").append(Format.number(s.snapshotSeconds()));
+        b.append(", \"reopen_snapshot_seconds\": ")
+            .append(Format.number(s.reopenSnapshotSeconds()));
         b.append(", \"modes\": {");
         int j = 0;
         for (Map.Entry<RecallMode, PathwayBenchmark.Latency> e : s.modes().entrySet()) {
@@ -427,11 +446,18 @@ public final class RecallBenchmark {
         }
       }
       double ingestSeconds = (System.nanoTime() - start) / 1e9;
+      GraphStats ingested;
+      double reopenSeconds;
       start = System.nanoTime();
       try (Loci loci = Loci.builder().dataDir(data).snapshotAfter(0).open()) {
         RecallMemory recall = RecallMemory.of(loci, provider);
-        double reopenSeconds = (System.nanoTime() - start) / 1e9;
+        reopenSeconds = (System.nanoTime() - start) / 1e9;
         log.println("recall: reopened in " + Format.fixed(reopenSeconds, 2) + " s");
+        ingested = recall.stats(NS);
+      }
+      double[] seconds = snapshotThenReopen(data, provider, ingested, log);
+      try (Loci loci = Loci.builder().dataDir(data).snapshotAfter(0).open()) {
+        RecallMemory recall = RecallMemory.of(loci, provider);
         Map<RecallMode, PathwayBenchmark.Latency> modes = new EnumMap<>(RecallMode.class);
         Map<String, List<String>> embeddingTop = new HashMap<>();
         // every mode warms up before any is timed, so the first one timed does not pay for the JIT
@@ -477,6 +503,8 @@ public final class RecallBenchmark {
               edges,
               ingestSeconds,
               reopenSeconds,
+              seconds[0],
+              seconds[1],
               modes,
               luceneLatency,
               scanLatency,
@@ -484,6 +512,37 @@ public final class RecallBenchmark {
               wanted == 0 ? 1 : found / wanted);
         }
       }
+    }
+  }
+
+  /**
+   * Writes a snapshot of the store, then reopens it from that snapshot; returns both wall times in
+   * seconds. The reopened graph must hold what the replayed one held.
+   */
+  private static double[] snapshotThenReopen(
+      Path data, EmbeddingProvider provider, GraphStats expected, PrintStream log) {
+    double snapshotSeconds;
+    try (Loci loci = Loci.builder().dataDir(data).snapshotAfter(0).open()) {
+      long start = System.nanoTime();
+      loci.snapshot();
+      snapshotSeconds = (System.nanoTime() - start) / 1e9;
+    }
+    long start = System.nanoTime();
+    try (Loci loci = Loci.builder().dataDir(data).snapshotAfter(0).open()) {
+      RecallMemory recall = RecallMemory.of(loci, provider);
+      double reopenSeconds = (System.nanoTime() - start) / 1e9;
+      GraphStats restored = recall.stats(NS);
+      if (!restored.equals(expected)) {
+        throw new IllegalStateException(
+            "the graph reopened from a snapshot differs: " + restored + ", expected " + expected);
+      }
+      log.println(
+          "recall: snapshot in "
+              + Format.fixed(snapshotSeconds, 2)
+              + " s, reopened from it in "
+              + Format.fixed(reopenSeconds, 2)
+              + " s");
+      return new double[] {snapshotSeconds, reopenSeconds};
     }
   }
 

@@ -54,14 +54,19 @@ class CasesBenchmarkTest {
     // lexical passes only the single-hop case: the second piece of evidence shares no word
     assertThat(report.passed(RecallMode.LEXICAL)).isEqualTo(1);
     // structure_only finds both steps but not through the references edge the case requires
-    CasesBenchmark.Outcome restart =
+    CaseJudge.Outcome restart =
         report.outcomes().get("runbook-restart-not-helping").get("structure_only");
     assertThat(restart.found()).hasSize(2);
     assertThat(restart.edgeTypes()).doesNotContain("references");
     assertThat(restart.passed()).isFalse();
     assertThat(report.toMarkdown())
         .contains("| contract-invoice-terms | PASS 1/1 | PASS 1/1 | PASS 1/1 |")
-        .contains("| **passed** | 1/5 | 4/5 | 5/5 |");
+        .contains("| **passed** | 1/5 | 3/5 | 5/5 |");
+    // clause 4 overrides clause 3 with "unless": structure_only reaches it as the contradiction
+    // of clause 3 rather than through the exception_to edge the case requires
+    CaseJudge.Outcome late = report.outcomes().get("contract-late-delivery").get("structure_only");
+    assertThat(late.found()).hasSize(2);
+    assertThat(late.edgeTypes()).contains("contradicts").doesNotContain("exception_to");
     JsonNode json = new ObjectMapper().readTree(report.toJson());
     assertThat(json.path("modes").path("weighted_graph").path("passed").asInt()).isEqualTo(5);
     assertThat(json.path("cases").get(0).path("modes").path("lexical").path("passed").asBoolean())

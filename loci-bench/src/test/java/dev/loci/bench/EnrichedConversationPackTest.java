@@ -57,4 +57,37 @@ class EnrichedConversationPackTest {
     assertThat(linked.graphs().get(0).nodes()).isEqualTo(plain.graphs().get(0).nodes());
     assertThat(linked.graphs().get(0).edges()).containsAll(plain.graphs().get(0).edges());
   }
+
+  @Test
+  void read_entityEdges_linkTurnsNamingTheSameProperNounThroughOneEntityNode() {
+    SourceDocument doc =
+        new SourceDocument(
+            "e.json",
+            """
+            {"conversation": {
+              "session_1_date_time": "8 May, 2023",
+              "session_1": [
+                {"speaker": "Ada", "dia_id": "D1:1", "text": "I flew to Lisbon with Marta."},
+                {"speaker": "Bo", "dia_id": "D1:2", "text": "Lucky you. Was it warm?"}],
+              "session_2_date_time": "9 May, 2023",
+              "session_2": [
+                {"speaker": "Bo", "dia_id": "D2:1", "text": "Did Marta like it in Lisbon?"},
+                {"speaker": "Ada", "dia_id": "D2:2", "text": "She did, and we met Ada there."}]}}
+            """);
+
+    Ingestion in = new EnrichedConversationPack(false, 0, false, true).read(doc);
+
+    List<MemoryNode> entities =
+        in.graphs().get(0).nodes().stream().filter(n -> n.type().equals("entity")).toList();
+    // "Ada" is named by one turn only (a speaker's name before the colon is not what a turn says)
+    assertThat(entities)
+        .extracting(MemoryNode::id)
+        .containsExactly("entity:lisbon", "entity:marta");
+    assertThat(in.graphs().get(0).edges().stream().filter(e -> e.edgeType().equals("mentions")))
+        .extracting(e -> e.from() + ">" + e.to())
+        .containsExactlyInAnyOrder(
+            "D1:1>entity:lisbon", "D2:1>entity:lisbon", "D1:1>entity:marta", "D2:1>entity:marta");
+    assertThat(new EnrichedConversationPack(false, 0, false, true).label())
+        .isEqualTo("entity-edges");
+  }
 }

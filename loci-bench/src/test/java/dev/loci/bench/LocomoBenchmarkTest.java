@@ -84,6 +84,7 @@ class LocomoBenchmarkTest {
             false,
             0,
             false,
+            true,
             3,
             1,
             Optional.empty(),

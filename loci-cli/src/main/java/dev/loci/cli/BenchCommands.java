@@ -328,6 +328,14 @@ final class BenchCommands {
                 + " Default: tuned.")
     Optional<Boolean> termEdges = Optional.empty();
 
+    @Option(
+        names = "--entity-edges",
+        negatable = true,
+        description =
+            "Link turns that name the same proper noun through an entity node (mentions edges)."
+                + " Default: tuned.")
+    Optional<Boolean> entityEdges = Optional.empty();
+
     @Option(names = "--seeds", paramLabel = "N", description = "Graph seeds. Default: tuned.")
     Optional<Integer> seeds = Optional.empty();
 
@@ -399,6 +407,7 @@ final class BenchCommands {
               dated.orElse(d.dated()),
               window.orElse(d.window()),
               termEdges.orElse(d.termEdges()),
+              entityEdges.orElse(d.entityEdges()),
               seeds.orElse(d.seeds()),
               hops.orElse(d.hops()),
               weights.isPresent()

@@ -2,8 +2,13 @@ package dev.loci.cli;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import dev.loci.Loci;
+import dev.loci.govern.Candidate;
 import dev.loci.govern.Conflict;
 import dev.loci.govern.ContextPack;
+import dev.loci.govern.Entity;
+import dev.loci.govern.EntityWire;
+import dev.loci.govern.EntityWritten;
+import dev.loci.govern.Extraction;
 import dev.loci.govern.GovernWire;
 import dev.loci.govern.GovernedMemory;
 import dev.loci.govern.Memory;
@@ -65,7 +70,7 @@ final class GovernCommands {
     }
   }
 
-  private static com.fasterxml.jackson.databind.JsonNode wire(Object value) {
+  static com.fasterxml.jackson.databind.JsonNode wire(Object value) {
     if (value instanceof Memory m) {
       return GovernWire.memory(m);
     }
@@ -81,6 +86,18 @@ final class GovernCommands {
     if (value instanceof ContextPack p) {
       return GovernWire.contextPack(p);
     }
+    if (value instanceof Candidate c) {
+      return EntityWire.candidate(c);
+    }
+    if (value instanceof Entity e) {
+      return EntityWire.entity(e);
+    }
+    if (value instanceof EntityWritten w) {
+      return EntityWire.written(w);
+    }
+    if (value instanceof Extraction x) {
+      return EntityWire.extraction(x);
+    }
     if (value instanceof List<?> list) {
       ArrayNode items = Json.MAPPER.createArrayNode();
       list.forEach(v -> items.add(wire(v)));
@@ -92,12 +109,13 @@ final class GovernCommands {
   @Command(
       name = "memory",
       mixinStandardHelpOptions = true,
-      description = "Governed memories: propose, list, show, reinforce.",
+      description = "Governed memories: propose, list, show, reinforce, graduate.",
       subcommands = {
         GovernCommands.MemoryAdd.class,
         GovernCommands.MemoryList.class,
         GovernCommands.MemoryShow.class,
-        GovernCommands.MemoryReinforce.class
+        GovernCommands.MemoryReinforce.class,
+        GovernCommands.MemoryGraduate.class
       })
   static final class Memories {}
 
@@ -210,6 +228,25 @@ final class GovernCommands {
     }
   }
 
+  @Command(
+      name = "graduate",
+      mixinStandardHelpOptions = true,
+      description = {
+        "Graduate an active knowledge, project or adaptation memory into an entity candidate.",
+        "The memory becomes graduated with a pointer to the entity; the entity waits for review."
+      })
+  static final class MemoryGraduate extends GovernCommand {
+    @Parameters(index = "0", paramLabel = "ID", description = "The memory.")
+    String id;
+
+    @Mixin TraceCommands.NamespaceOption ns;
+
+    @Override
+    public Integer call() {
+      return run(true, g -> g.graduate(ns.ns, id));
+    }
+  }
+
   /** What {@code loci review} does besides listing. */
   static final class ReviewAct {
     @Option(names = "--promote", paramLabel = "ID", description = "Promote this candidate.")
@@ -223,7 +260,8 @@ final class GovernCommands {
       name = "review",
       mixinStandardHelpOptions = true,
       description = {
-        "The review queue: list the candidates grouped by source, or promote or reject one.",
+        "The review queue: memory and entity candidates side by side, grouped by source, with the"
+            + " rule that fired; or promote or reject one of either kind.",
         "--promote ID --reviewer NAME, or --reject ID --reason TEXT --reviewer NAME."
       })
   static final class Review extends GovernCommand {
@@ -241,16 +279,16 @@ final class GovernCommands {
     @Override
     public Integer call() {
       if (act == null) {
-        return run(false, g -> g.candidates(ns.ns));
+        return run(false, g -> g.queue(ns.ns));
       }
       Reviewer who =
           new Reviewer(
               reviewer.orElseThrow(
                   () -> usageError("--reviewer: promoting or rejecting names who decides")));
       if (act.promote != null) {
-        return run(true, g -> g.promote(ns.ns, act.promote, who));
+        return run(true, g -> g.promoteCandidate(ns.ns, act.promote, who));
       }
-      return run(true, g -> g.reject(ns.ns, act.reject, reason, who));
+      return run(true, g -> g.rejectCandidate(ns.ns, act.reject, reason, who));
     }
   }
 

@@ -8,6 +8,9 @@ import dev.loci.recall.CachingEmbeddingProvider;
 import dev.loci.recall.DemoCorpus;
 import dev.loci.recall.DomainPacks;
 import dev.loci.recall.IngestReport;
+import dev.loci.recall.MemoryPalace;
+import dev.loci.recall.PalaceRecallResult;
+import dev.loci.recall.PalaceWire;
 import dev.loci.recall.PathStep;
 import dev.loci.recall.RecallItem;
 import dev.loci.recall.RecallMemory;
@@ -181,8 +184,16 @@ final class RecallCommands {
 
     @Option(
         names = "--explain",
-        description = "Print each item's path step by step, and the activation snapshot.")
+        description =
+            "Print each item's path step by step with its score components, the palace memory"
+                + " behind it, the routes replayed, the activation snapshot and the activation"
+                + " trace with where and why propagation stopped.")
     boolean explain;
+
+    @Option(
+        names = "--reinforce",
+        description = "Record a useful use of every returned memory (one write per recall).")
+    boolean reinforce;
 
     @Option(
         names = "--weights",
@@ -210,16 +221,21 @@ final class RecallCommands {
           RecallQuery.builder(question, RecallMode.parse(mode)).k(k).seeds(seeds).hops(hops);
       weights.ifPresent(w -> b.weights(ScoreWeights.parse(w, ScoreWeights.DEFAULT)));
       RecallQuery query = b.build();
-      RecallResult result;
+      PalaceRecallResult result;
       try (Loci loci = openExisting();
           CachingEmbeddingProvider embeddings = embedding.open(loci.dataDir())) {
-        result = RecallMemory.of(loci, embeddings).recall(ns.ns, query);
+        RecallMemory recall = RecallMemory.of(loci, embeddings);
+        result = MemoryPalace.of(loci, recall).recall(ns.ns, query, reinforce);
       }
       PrintWriter out = spec.commandLine().getOut();
       if (main().output().json()) {
-        out.println(RecallWire.write(result));
+        out.println(PalaceWire.writeRecall(result));
       } else {
-        printResult(out, result, explain);
+        printResult(out, result.result(), explain);
+        if (explain) {
+          RecallExplain.print(out, result);
+        }
+        result.reinforced().ifPresent(r -> PalaceCommands.reinforced(out, r));
       }
       return ExitCode.OK;
     }

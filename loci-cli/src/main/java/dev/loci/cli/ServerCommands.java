@@ -41,7 +41,8 @@ final class ServerCommands {
       name = "serve",
       mixinStandardHelpOptions = true,
       description = {
-        "Serve the data directory over HTTP (API v1 under /v1, /health, /metrics) until stopped"
+        "Serve the data directory over HTTP (API v1 under /v1, the web UI under /ui, /health,"
+            + " /metrics) until stopped"
             + " with Ctrl-C or SIGTERM, which lets requests in flight finish first.",
         "With no credential in loci.toml every request is allowed, and only a loopback address"
             + " may be bound. One JSON line per request goes to stdout."
@@ -75,8 +76,20 @@ final class ServerCommands {
                 + " (default: ${DEFAULT-VALUE}).")
     int sweepHours;
 
+    @Option(
+        names = "--conflict-sweep-hours",
+        paramLabel = "HOURS",
+        defaultValue = "24",
+        description =
+            "How often to sweep every namespace for governed records that disagree and have no"
+                + " open conflict, in hours; 0 never (default: ${DEFAULT-VALUE}).")
+    int conflictSweepHours;
+
     @Override
     public Integer call() throws InterruptedException {
+      if (conflictSweepHours < 0) {
+        throw usageError("--conflict-sweep-hours: expected 0 or more, found " + conflictSweepHours);
+      }
       if (sweepHours < 0) {
         throw usageError("--retention-sweep-hours: expected 0 or more, found " + sweepHours);
       }
@@ -99,7 +112,9 @@ final class ServerCommands {
               .routes(
                   (opened, provider) ->
                       LociMcpServer.create(opened, provider, Namespace.of("default")).routes())
+              .web(dev.loci.ui.LociUi::create)
               .retentionSweepEvery(java.time.Duration.ofHours(sweepHours))
+              .conflictSweepEvery(java.time.Duration.ofHours(conflictSweepHours))
               .accessLog(
                   line -> {
                     synchronized (out) {

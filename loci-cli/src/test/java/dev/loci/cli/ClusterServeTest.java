@@ -1,25 +1,20 @@
 package dev.loci.cli;
 
-import static java.nio.charset.StandardCharsets.UTF_8;
+import static dev.loci.cli.ClusterProcesses.field;
+import static dev.loci.cli.ClusterProcesses.get;
+import static dev.loci.cli.ClusterProcesses.post;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.loci.postgres.TestDatabase;
 import java.io.IOException;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -31,94 +26,24 @@ import org.junit.jupiter.api.io.TempDir;
  * no acknowledged write lost.
  */
 class ClusterServeTest {
-  private static final Pattern LISTENING = Pattern.compile("on http://[^:]+:(\\d+)");
-  private static final HttpClient HTTP =
-      HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
-
-  private TestDatabase db;
-  private final List<Process> processes = new ArrayList<>();
+  private ClusterProcesses cluster;
+  private List<Process> processes;
 
   @TempDir Path dir;
 
   @BeforeEach
   void createDatabase() {
-    db = TestDatabase.create("loci_serve");
+    cluster = new ClusterProcesses(dir, "loci_serve");
+    processes = cluster.processes;
   }
 
   @AfterEach
   void stop() throws Exception {
-    for (Process p : processes) {
-      p.destroyForcibly();
-      p.waitFor(10, TimeUnit.SECONDS);
-    }
-    db.close();
+    cluster.close();
   }
 
-  /** A server process; returns its port once it listens. */
   private int serve(String name) throws Exception {
-    Path log = dir.resolve(name + "-" + processes.size() + ".log");
-    List<String> command =
-        List.of(
-            Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-            "-Xmx384m",
-            "-cp",
-            System.getProperty("java.class.path"),
-            Main.class.getName(),
-            "serve",
-            "--data",
-            dir.resolve(name).toString(),
-            "--journal",
-            db.url(),
-            "--port",
-            "0",
-            "--embedding",
-            "hashing");
-    Process p =
-        new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
-    processes.add(p);
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-    while (System.nanoTime() < deadline) {
-      Matcher m = LISTENING.matcher(Files.exists(log) ? Files.readString(log, UTF_8) : "");
-      if (m.find()) {
-        return Integer.parseInt(m.group(1));
-      }
-      if (!p.isAlive()) {
-        throw new AssertionError("server " + name + " exited: " + Files.readString(log, UTF_8));
-      }
-      Thread.sleep(50);
-    }
-    throw new AssertionError("server " + name + " did not start: " + Files.readString(log, UTF_8));
-  }
-
-  private static HttpResponse<String> get(int port, String path) throws Exception {
-    return HTTP.send(
-        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
-            .timeout(Duration.ofSeconds(10))
-            .build(),
-        HttpResponse.BodyHandlers.ofString());
-  }
-
-  private static String post(int port, String body) throws IOException, InterruptedException {
-    HttpResponse<String> r =
-        HTTP.send(
-            HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/v1/ns/acme/traces"))
-                .timeout(Duration.ofSeconds(10))
-                .header("Content-Type", "application/json")
-                .POST(HttpRequest.BodyPublishers.ofString(body))
-                .build(),
-            HttpResponse.BodyHandlers.ofString());
-    if (r.statusCode() != 201) {
-      throw new IOException("status " + r.statusCode() + ": " + r.body());
-    }
-    Matcher m = Pattern.compile("\"uid\":\"([^\"]+)\"").matcher(r.body());
-    assertThat(m.find()).isTrue();
-    return m.group(1);
-  }
-
-  private static long field(String json, String name) {
-    Matcher m = Pattern.compile("\"" + name + "\":(\\d+)").matcher(json);
-    assertThat(m.find()).as(name + " in " + json).isTrue();
-    return Long.parseLong(m.group(1));
+    return cluster.serve(name);
   }
 
   @Test
@@ -189,5 +114,27 @@ class ClusterServeTest {
       }
       assertThat(bodies).containsOnly(bodies.get(0));
     }
+
+    // stopped, each data directory exports the same trace log, byte for byte
+    for (Process p : processes) {
+      p.destroy();
+      assertThat(p.waitFor(30, TimeUnit.SECONDS)).isTrue();
+    }
+    List<List<String>> exports = new ArrayList<>();
+    for (String name : List.of("a", "b", "c")) {
+      Path out = dir.resolve(name + ".jsonl");
+      CliRunner.Result r =
+          new CliRunner(dir.resolve(name))
+              .run(
+                  "--journal", cluster.db.url(), "export", "--ns", "acme", "--out", out.toString());
+      assertThat(r.exitCode()).as(r.err()).isZero();
+      exports.add(Files.readAllLines(out));
+    }
+    assertThat(exports.get(0)).hasSize(counted(counts.get(0)));
+    assertThat(exports).containsOnly(exports.get(0));
+  }
+
+  private static int counted(String traceCount) {
+    return (int) field(traceCount, "count");
   }
 }

@@ -59,6 +59,55 @@ class JournalOptionTest {
   }
 
   @Test
+  void exportCompactImport_withJournal_sameTracesEverywhereAndNoRowDeleted() throws Exception {
+    CliRunner a = new CliRunner(tmp.resolve("a"));
+    CliRunner b = new CliRunner(tmp.resolve("b"));
+    for (int i = 0; i < 5; i++) {
+      CliRunner writer = i % 2 == 0 ? a : b; // two data directories write into one database
+      CliRunner.Result r =
+          writer.run("--journal", db.url(), "trace", "add", "--ns", "acme", "--content", "" + i);
+      assertThat(r.exitCode()).as(r.err()).isZero();
+    }
+    Path fromA = tmp.resolve("a.jsonl");
+    Path fromB = tmp.resolve("b.jsonl");
+    assertThat(
+            a.run("--journal", db.url(), "export", "--ns", "acme", "--out", fromA.toString())
+                .exitCode())
+        .isZero();
+    assertThat(
+            b.run("--journal", db.url(), "export", "--ns", "acme", "--out", fromB.toString())
+                .exitCode())
+        .isZero();
+    assertThat(Files.readAllLines(fromA)).hasSize(5).isEqualTo(Files.readAllLines(fromB));
+
+    CliRunner.Result compact = a.run("--journal", db.url(), "--json", "compact");
+    assertThat(compact.exitCode()).as(compact.err()).isZero();
+    assertThat(compact.json().get("snapshot_seq").asLong()).isEqualTo(5);
+    assertThat(compact.json().get("segments_deleted").asLong()).isZero();
+    assertThat(Files.list(tmp.resolve("a").resolve("snapshots")).count()).isPositive();
+    CliRunner.Result verify = a.run("--journal", db.url(), "--json", "verify");
+    assertThat(verify.exitCode()).as(verify.out()).isZero();
+    assertThat(verify.json().get("batches").asLong()).isEqualTo(5);
+
+    try (TestDatabase other = TestDatabase.create("loci_cli_import")) {
+      CliRunner c = new CliRunner(tmp.resolve("c"));
+      CliRunner.Result imported =
+          c.run("--journal", other.url(), "--json", "import", "--ns", "acme", fromA.toString());
+      assertThat(imported.exitCode()).as(imported.err()).isZero();
+      assertThat(imported.json().get("applied").asInt()).isEqualTo(5);
+      Path fromC = tmp.resolve("c.jsonl");
+      CliRunner fresh = new CliRunner(tmp.resolve("d")); // replays the imported rows from scratch
+      assertThat(
+              fresh
+                  .run(
+                      "--journal", other.url(), "export", "--ns", "acme", "--out", fromC.toString())
+                  .exitCode())
+          .isZero();
+      assertThat(Files.readAllLines(fromC)).isEqualTo(Files.readAllLines(fromA));
+    }
+  }
+
+  @Test
   void verify_withJournal_checksEveryRowAndExitsOneOnDamage() throws Exception {
     CliRunner cli = new CliRunner(tmp.resolve("a"));
     for (int i = 0; i < 3; i++) {

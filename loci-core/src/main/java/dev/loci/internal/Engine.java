@@ -33,6 +33,7 @@ import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
@@ -83,6 +84,7 @@ public final class Engine implements CommandExecutor, AutoCloseable {
   private final ReentrantLock combiner = new ReentrantLock();
   private final ArrayDeque<Task<?>> deferred = new ArrayDeque<>(); // guarded by combiner
   private volatile long appliedSeq; // written by the combiner under the state write lock
+  private final AtomicLong eventsSinceSnapshot = new AtomicLong(); // applied or replayed
   private volatile long snapshotSeq;
   private volatile LociException failure;
   private volatile boolean failureResumable; // the journal stopped writes, and may resume them
@@ -193,6 +195,7 @@ public final class Engine implements CommandExecutor, AutoCloseable {
   private void applyReplayed(JournalEntry entry, List<Damage> damage) {
     try {
       prepare(entry).forEach(Runnable::run);
+      eventsSinceSnapshot.addAndGet(entry.events().size());
     } catch (IllegalStateException | IllegalArgumentException e) {
       Damage d =
           new Damage(
@@ -304,6 +307,14 @@ public final class Engine implements CommandExecutor, AutoCloseable {
   /** The sequence number of the snapshot the engine opened from or last wrote, 0 if none. */
   public long snapshotSeq() {
     return snapshotSeq;
+  }
+
+  /**
+   * How many events were applied (written or replayed on open) since the newest snapshot was taken,
+   * or since open if none was: roughly what the next open would replay.
+   */
+  public long eventsSinceSnapshot() {
+    return eventsSinceSnapshot.get();
   }
 
   /**
@@ -529,6 +540,11 @@ public final class Engine implements CommandExecutor, AutoCloseable {
         commits.addAll(prepare(st.entry()));
       }
       commits.forEach(Runnable::run);
+      long events = 0;
+      for (Staged st : staged) {
+        events += st.entry().events().size();
+      }
+      eventsSinceSnapshot.addAndGet(events);
       appliedSeq = staged.get(staged.size() - 1).entry().seq();
       for (Layer l : layers.values()) {
         l.applied(appliedSeq);
@@ -670,9 +686,11 @@ public final class Engine implements CommandExecutor, AutoCloseable {
     Map<String, Map.Entry<Integer, Iterable<String>>> captured = new LinkedHashMap<>();
     long seq;
     Instant ts;
+    long events;
     stateLock.readLock().lock();
     try {
       seq = appliedSeq;
+      events = eventsSinceSnapshot.get();
       ts = Timestamps.truncate(clock.instant());
       for (Layer l : layers.values()) {
         captured.put(l.name(), new AbstractMap.SimpleEntry<>(l.snapshotVersion(), l.capture()));
@@ -683,6 +701,7 @@ public final class Engine implements CommandExecutor, AutoCloseable {
     journal.sync(); // never let a snapshot get ahead of the durable journal
     store.write(seq, ts, captured);
     snapshotSeq = seq;
+    eventsSinceSnapshot.addAndGet(-events);
     return seq;
   }
 

@@ -14,6 +14,7 @@ import dev.loci.Page;
 import dev.loci.StaleVersionException;
 import dev.loci.Trace;
 import dev.loci.TraceQuery;
+import dev.loci.Traces;
 import dev.loci.spi.CommandContext;
 import dev.loci.spi.Decision;
 import dev.loci.spi.Event;
@@ -200,6 +201,24 @@ public final class TraceLayer implements Layer, SubjectRecords {
     }
     List<Trace> page = matches.subList(0, q.limit());
     return new Page<>(page, Optional.of(encodeCursor(page.get(page.size() - 1))));
+  }
+
+  /**
+   * Every namespace holding traces, sorted, with its count (retired ones included) and the creation
+   * time of its newest trace.
+   */
+  public List<Traces.NamespaceCount> namespaceCounts() {
+    List<Traces.NamespaceCount> out = new ArrayList<>(shelves.size());
+    shelves.forEach(
+        (ns, shelf) -> {
+          if (!shelf.ordered.isEmpty()) {
+            out.add(
+                new Traces.NamespaceCount(
+                    ns, shelf.byUid.size(), shelf.ordered.last().createdAt()));
+          }
+        });
+    out.sort(Comparator.comparing(Traces.NamespaceCount::namespace));
+    return out;
   }
 
   /** How many traces, retired ones included, lie in {@code scope}. */

@@ -19,10 +19,6 @@ import java.nio.file.StandardOpenOption;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import java.util.zip.CRC32C;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -128,38 +124,6 @@ class FileJournalTest {
           throw new AssertionError(d.toString());
         });
     assertThat(read).hasSize(40);
-  }
-
-  @Test
-  void awaitDurable_concurrentWriters_shareFsyncs() throws Exception {
-    int writers = 8;
-    int perWriter = 200;
-    try (FileJournal j = FileJournal.open(dir, Durability.always(), 64 << 20)) {
-      ExecutorService pool = Executors.newFixedThreadPool(writers);
-      CountDownLatch start = new CountDownLatch(1);
-      List<Future<?>> futures = new ArrayList<>();
-      for (int w = 0; w < writers; w++) {
-        int id = w;
-        futures.add(
-            pool.submit(
-                () -> {
-                  start.await();
-                  for (int i = 0; i < perWriter; i++) {
-                    j.appendDurably(batch(id + "-" + i));
-                  }
-                  return null;
-                }));
-      }
-      start.countDown();
-      for (Future<?> f : futures) {
-        f.get();
-      }
-      pool.shutdown();
-      assertThat(j.lastSeq()).isEqualTo(writers * perWriter);
-      assertThat(j.fsyncCount())
-          .as("group commit: fsyncs for %d durable appends", writers * perWriter)
-          .isLessThan(writers * perWriter);
-    }
   }
 
   @Test

@@ -15,7 +15,8 @@ import java.util.Optional;
  * @param id the conflict's id (UUID v7)
  * @param namespace where it was found
  * @param slotKey the slot claimed ({@link Memory#slotKey()})
- * @param members the memory ids, and {@code state:<key>} for trusted project state, that disagree
+ * @param members the records that disagree: memory ids, {@code entity:<id>} for entities and {@code
+ *     state:<key>} for trusted project state
  * @param status open, resolved or dismissed
  * @param winner the member a resolution kept
  * @param decidedBy the reviewer who closed it
@@ -58,6 +59,31 @@ public record Conflict(
     Objects.requireNonNull(openedAt, "openedAt");
     Objects.requireNonNull(closedAt, "closedAt");
     members = List.copyOf(members);
+  }
+
+  /** The prefix of an entity member. */
+  public static final String ENTITY = "entity:";
+
+  /** The prefix of a trusted-state member. */
+  public static final String STATE = "state:";
+
+  /**
+   * A member's rank in the trust order: trusted project state 3, an active entity 2, an active
+   * memory 1.
+   */
+  public static int trust(String member) {
+    return member.startsWith(STATE) ? 3 : member.startsWith(ENTITY) ? 2 : 1;
+  }
+
+  /**
+   * For a conflict across layers, the member the trust order puts first (trusted project state >
+   * active entities > active memories): what a context pack keeps while the conflict is open. Empty
+   * when the members share the top rank: then only a reviewer can say.
+   */
+  public Optional<String> prevailing() {
+    int top = members.stream().mapToInt(Conflict::trust).max().orElse(0);
+    List<String> best = members.stream().filter(m -> trust(m) == top).toList();
+    return best.size() == 1 && members.size() > 1 ? Optional.of(best.get(0)) : Optional.empty();
   }
 
   /** A new open conflict over {@code slotKey}, with no members yet. */

@@ -30,13 +30,12 @@ public final class GovernWire {
     ArrayNode subjects = n.putArray("subject_ids");
     m.subjectIds().forEach(subjects::add);
     n.put("reinforcements", m.reinforcements());
-    ObjectNode p = n.putObject("provenance");
-    p.put("actor", m.provenance().actor());
-    m.provenance().rule().ifPresent(v -> p.put("rule", v));
-    m.provenance().sourceInteraction().ifPresent(v -> p.put("source_interaction", v));
-    m.provenance().sourceChunk().ifPresent(v -> p.put("source_chunk", v));
-    m.provenance().extractorVersion().ifPresent(v -> p.put("extractor_version", v));
-    m.supersededBy().ifPresent(v -> n.put("superseded_by", v));
+    n.set("provenance", provenance(m.provenance()));
+    if (m.status() == MemoryStatus.GRADUATED) {
+      m.supersededBy().ifPresent(v -> n.put("graduated_to", v));
+    } else {
+      m.supersededBy().ifPresent(v -> n.put("superseded_by", v));
+    }
     m.reason().ifPresent(v -> n.put("reason", v));
     n.put("version", m.version());
     n.put("created_at", m.createdAt().toString());
@@ -48,7 +47,6 @@ public final class GovernWire {
   public static Memory memory(JsonNode n) {
     List<String> subjects = new ArrayList<>();
     n.path("subject_ids").forEach(s -> subjects.add(s.asText()));
-    JsonNode p = n.path("provenance");
     return new Memory(
         n.path("id").asText(),
         Namespace.of(n.path("namespace").asText()),
@@ -59,17 +57,33 @@ public final class GovernWire {
         text(n, "slot"),
         subjects,
         n.path("reinforcements").asInt(),
-        new Provenance(
-            p.path("actor").asText(),
-            text(p, "rule"),
-            text(p, "source_interaction"),
-            text(p, "source_chunk"),
-            text(p, "extractor_version")),
-        text(n, "superseded_by"),
+        provenance(n.path("provenance")),
+        text(n, "superseded_by").or(() -> text(n, "graduated_to")),
         text(n, "reason"),
         n.path("version").asInt(),
         Instant.parse(n.path("created_at").asText()),
         Instant.parse(n.path("updated_at").asText()));
+  }
+
+  /** Provenance as a JSON object: actor, and rule, sources and extractor version if known. */
+  public static ObjectNode provenance(Provenance pr) {
+    ObjectNode p = Json.object();
+    p.put("actor", pr.actor());
+    pr.rule().ifPresent(v -> p.put("rule", v));
+    pr.sourceInteraction().ifPresent(v -> p.put("source_interaction", v));
+    pr.sourceChunk().ifPresent(v -> p.put("source_chunk", v));
+    pr.extractorVersion().ifPresent(v -> p.put("extractor_version", v));
+    return p;
+  }
+
+  /** Reads {@link #provenance(Provenance)}'s output. */
+  public static Provenance provenance(JsonNode p) {
+    return new Provenance(
+        p.path("actor").asText(),
+        text(p, "rule"),
+        text(p, "source_interaction"),
+        text(p, "source_chunk"),
+        text(p, "extractor_version"));
   }
 
   /** A conflict as a JSON object. */
@@ -81,6 +95,7 @@ public final class GovernWire {
     ArrayNode members = n.putArray("members");
     c.members().forEach(members::add);
     n.put("status", c.status().label());
+    c.prevailing().ifPresent(v -> n.put("prevailing", v));
     c.winner().ifPresent(v -> n.put("winner", v));
     c.decidedBy().ifPresent(v -> n.put("decided_by", v));
     n.put("opened_at", c.openedAt().toString());

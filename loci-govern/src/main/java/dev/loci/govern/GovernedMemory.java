@@ -5,9 +5,15 @@ import dev.loci.Loci;
 import dev.loci.Namespace;
 import dev.loci.govern.internal.ConflictDecisions;
 import dev.loci.govern.internal.ContextBuilder;
+import dev.loci.govern.internal.EntityDecisions;
+import dev.loci.govern.internal.ExtractionDecisions;
 import dev.loci.govern.internal.GovernLayer;
 import dev.loci.govern.internal.MemoryDecisions;
+import dev.loci.govern.internal.RuleExtractor;
+import dev.loci.govern.spi.ExtractionTarget;
+import dev.loci.govern.spi.Extractor;
 import dev.loci.spi.CommandExecutor;
+import java.nio.file.Path;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
@@ -35,20 +41,37 @@ public final class GovernedMemory {
   /** The most memories a context pack's retrieved slot considers, best first. */
   static final int RETRIEVED_CANDIDATES = 256;
 
+  /** The most entities a context pack's entity slot considers, best first. */
+  static final int ENTITY_CANDIDATES = 64;
+
   private static final Pattern KEY = Pattern.compile("[A-Za-z0-9_.:-]{1,128}");
+
+  /**
+   * The namespace setting that stops new project and adaptation memories once entities are used.
+   */
+  public static final String ENTITIES_CANONICAL = MemoryDecisions.ENTITIES_CANONICAL;
 
   private final CommandExecutor engine;
   private final GovernLayer layer;
   private final MemoryDecisions memories;
   private final ConflictDecisions conflicts;
+  private final EntityDecisions entities;
+  private final ExtractionDecisions extraction;
+  private final Extractor extractor;
+  private final Path dataDir;
   private final String actor;
 
-  private GovernedMemory(CommandExecutor engine, GovernLayer layer, String actor) {
+  private GovernedMemory(
+      CommandExecutor engine, GovernLayer layer, Path dataDir, String actor, Extractor extractor) {
     this.engine = engine;
     this.layer = layer;
     this.conflicts = new ConflictDecisions(layer);
-    this.memories = new MemoryDecisions(layer, conflicts);
+    this.entities = new EntityDecisions(layer, conflicts);
+    this.memories = new MemoryDecisions(layer, conflicts, entities);
+    this.extraction = new ExtractionDecisions(layer, memories, entities);
+    this.dataDir = dataDir;
     this.actor = actor;
+    this.extractor = extractor;
   }
 
   /**
@@ -57,7 +80,18 @@ public final class GovernedMemory {
    * @throws IllegalStateException if the instance was opened without the governed layer
    */
   public static GovernedMemory of(Loci loci) {
-    return new GovernedMemory(loci.executor(), loci.layer(GovernLayer.class), loci.actor());
+    return new GovernedMemory(
+        loci.executor(),
+        loci.layer(GovernLayer.class),
+        loci.dataDir(),
+        loci.actor(),
+        new RuleExtractor());
+  }
+
+  /** The same memory, extracting with {@code extractor} instead of the rule-based one. */
+  public GovernedMemory withExtractor(Extractor extractor) {
+    Objects.requireNonNull(extractor, "extractor");
+    return new GovernedMemory(engine, layer, dataDir, actor, extractor);
   }
 
   /** The same memory, recording {@code actor} as the author of its writes in the journal. */
@@ -66,7 +100,7 @@ public final class GovernedMemory {
     if (actor.isBlank()) {
       throw new IllegalArgumentException("actor must not be blank");
     }
-    return new GovernedMemory(engine, layer, actor);
+    return new GovernedMemory(engine, layer, dataDir, actor, extractor);
   }
 
   // ---------------------------------------------------------------- memories
@@ -97,7 +131,18 @@ public final class GovernedMemory {
    * @throws InvalidRequestException naming {@code status} unless a candidate or active
    */
   public Memory reinforce(Namespace ns, String id) {
-    return engine.execute(ns, actor, ctx -> memories.decideReinforce(ctx, ns, id));
+    return engine.execute(ns, actor, ctx -> memories.decideReinforce(ctx, ns, id)).memory();
+  }
+
+  /**
+   * Graduates an active {@code knowledge}, {@code project} or {@code adaptation} memory on request:
+   * an entity candidate structured from its content waits in the review queue, and the memory
+   * becomes {@code graduated} with a forward pointer to it ({@link Memory#graduatedTo()}).
+   *
+   * @throws InvalidRequestException naming {@code type} or {@code status}
+   */
+  public Memory graduate(Namespace ns, String id) {
+    return engine.execute(ns, actor, ctx -> memories.decideGraduate(ctx, ns, id)).memory();
   }
 
   /**
@@ -178,11 +223,144 @@ public final class GovernedMemory {
   }
 
   private static String source(Memory m) {
-    Provenance p = m.provenance();
-    return p.sourceInteraction()
-        .map(s -> "interaction:" + s)
-        .or(() -> p.sourceChunk().map(s -> "chunk:" + s))
-        .orElse("actor:" + p.actor());
+    return Candidate.of(m).source();
+  }
+
+  /**
+   * The one review queue: memory and entity candidates side by side, grouped by source
+   * (interaction, chunk, then actor), oldest first within a group; each names the rule that fired.
+   */
+  public List<Candidate> queue(Namespace ns) {
+    return engine.read(
+        () -> {
+          List<Candidate> all = new java.util.ArrayList<>();
+          layer.memories(ns).stream()
+              .filter(m -> m.status() == MemoryStatus.CANDIDATE)
+              .forEach(m -> all.add(Candidate.of(m)));
+          layer.entities(ns).stream()
+              .filter(e -> e.status() == EntityStatus.CANDIDATE)
+              .forEach(e -> all.add(Candidate.of(e)));
+          all.sort(
+              Comparator.comparing(Candidate::source)
+                  .thenComparing(Candidate::createdAt)
+                  .thenComparing(Candidate::id));
+          return all;
+        });
+  }
+
+  /**
+   * Promotes candidate {@code id} of the queue, memory or entity: one verb for both kinds.
+   *
+   * @return the promoted record's write: a {@link Written} or an {@link EntityWritten}
+   * @throws dev.loci.NotFoundException naming {@code id} if neither kind has it
+   */
+  public Object promoteCandidate(Namespace ns, String id, Reviewer reviewer) {
+    if (isEntity(ns, id)) {
+      String holder = holder(reviewer);
+      return engine.execute(ns, actor, ctx -> entities.decidePromote(ctx, ns, id, holder));
+    }
+    return promote(ns, id, reviewer);
+  }
+
+  /** Rejects candidate {@code id} of the queue, memory or entity, with a reason. */
+  public Object rejectCandidate(Namespace ns, String id, String reason, Reviewer reviewer) {
+    if (isEntity(ns, id)) {
+      String holder = holder(reviewer);
+      return engine.execute(
+          ns, actor, ctx -> entities.decideInvalidate(ctx, ns, id, reason, holder, true));
+    }
+    return reject(ns, id, reason, reviewer);
+  }
+
+  private boolean isEntity(Namespace ns, String id) {
+    return engine.read(() -> layer.entities(ns).stream().anyMatch(e -> e.id().equals(id)));
+  }
+
+  // ---------------------------------------------------------------- capture and extraction
+
+  /**
+   * Captures an interaction and extracts from it: memory and entity candidates per {@code target},
+   * each with its rule, the interaction, and the extractor's version; at most {@value
+   * Extraction#CAP}. Nothing is promoted.
+   *
+   * @throws InvalidRequestException naming {@code text} or {@code speaker}
+   */
+  public Extraction capture(
+      Namespace ns,
+      String text,
+      String speaker,
+      Optional<java.time.Instant> said,
+      ExtractionTarget target) {
+    Interaction.check(text, speaker);
+    Objects.requireNonNull(target, "target");
+    return engine.execute(
+        ns,
+        actor,
+        ctx -> extraction.decideCapture(ctx, ns, text, speaker, said, actor, target, extractor));
+  }
+
+  /** Runs extraction again over captured interaction {@code id} (an explicit request). */
+  public Extraction extract(Namespace ns, String id, ExtractionTarget target) {
+    Objects.requireNonNull(target, "target");
+    return engine.execute(
+        ns, actor, ctx -> extraction.decideExtract(ctx, ns, id, actor, target, extractor));
+  }
+
+  /** Interaction {@code id}. */
+  public Interaction interaction(Namespace ns, String id) {
+    return engine.read(() -> layer.requireInteraction(ns, id));
+  }
+
+  /**
+   * Extracts from the chunks of one ingestion wave in one pass (at most {@value Extraction#CAP}
+   * candidates), then writes the wave's report to {@code extraction-reports/<wave>/report.json}
+   * under the data directory: the chunks read, the candidates with their rules, the graduations and
+   * what the cap left out.
+   *
+   * @throws InvalidRequestException naming {@code chunks}
+   */
+  public Extraction extractWave(
+      Namespace ns, List<ExtractionChunk> chunks, ExtractionTarget target) {
+    List<ExtractionChunk> copy = List.copyOf(chunks);
+    Objects.requireNonNull(target, "target");
+    Extraction x =
+        engine.execute(
+            ns, actor, ctx -> extraction.decideWave(ctx, ns, copy, actor, target, extractor));
+    WaveReports.write(dataDir, ns, copy, x);
+    return x;
+  }
+
+  // ---------------------------------------------------------------- settings
+
+  /** The governance settings of {@code ns}, by name ({@value #ENTITIES_CANONICAL}). */
+  public Map<String, String> settings(Namespace ns) {
+    return engine.read(() -> layer.settings(ns));
+  }
+
+  /**
+   * Sets a governance setting of {@code ns}; only a reviewer may. {@value #ENTITIES_CANONICAL}
+   * ({@code true} or {@code false}, off by default) refuses new {@code project} and {@code
+   * adaptation} memories once the namespace has an active entity.
+   *
+   * @throws InvalidRequestException naming {@code name} or {@code value}
+   */
+  public Map<String, String> setSetting(
+      Namespace ns, String name, String value, Reviewer reviewer) {
+    if (!ENTITIES_CANONICAL.equals(name)) {
+      throw new InvalidRequestException(
+          "name", "expected the setting " + ENTITIES_CANONICAL + ", found '" + name + "'");
+    }
+    if (!"true".equals(value) && !"false".equals(value)) {
+      throw new InvalidRequestException("value", "expected true or false, found '" + value + "'");
+    }
+    holder(reviewer);
+    engine.execute(
+        ns,
+        actor,
+        ctx ->
+            new dev.loci.spi.Decision<>(
+                List.of(GovernLayer.settingEvent(name, value)), Set.of("settings"), value));
+    return settings(ns);
   }
 
   // ---------------------------------------------------------------- conflicts
@@ -226,6 +404,18 @@ public final class GovernedMemory {
    */
   public List<Conflict> sweep(Namespace ns) {
     return engine.execute(ns, actor, ctx -> conflicts.decideSweep(ctx, ns));
+  }
+
+  /**
+   * Sweeps every namespace with governed records (what {@code loci serve} runs on a schedule);
+   * returns the conflicts opened.
+   */
+  public List<Conflict> sweepAll() {
+    List<Conflict> opened = new java.util.ArrayList<>();
+    for (Namespace ns : engine.read(layer::namespaces)) {
+      opened.addAll(sweep(ns));
+    }
+    return opened;
   }
 
   // ---------------------------------------------------------------- trusted project state
@@ -289,7 +479,9 @@ public final class GovernedMemory {
                 layer.state(ns),
                 layer.active(ns, MemoryType.IDENTITY),
                 layer.active(ns, MemoryType.PREFERENCE),
-                layer.activeMatching(ns, words, RETRIEVED_CANDIDATES)));
+                layer.activeEntitiesMatching(ns, words, ENTITY_CANDIDATES),
+                layer.activeMatching(ns, words, RETRIEVED_CANDIDATES),
+                layer.overruled(ns)));
   }
 
   private static String holder(Reviewer reviewer) {

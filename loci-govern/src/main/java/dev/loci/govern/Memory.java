@@ -20,7 +20,8 @@ import java.util.Optional;
  * @param subjectIds the data subjects the memory is about
  * @param reinforcements how many times the same fact was seen again
  * @param provenance who or what proposed it, from what
- * @param supersededBy the memory that replaced it, once superseded
+ * @param supersededBy the memory that replaced it, once superseded; the entity it became, once
+ *     graduated (the forward pointer)
  * @param reason why it was rejected or invalidated, or by whom it was decided
  * @param version 1 for the first version, one more for each change
  * @param createdAt when it was first proposed
@@ -109,6 +110,34 @@ public record Memory(
         version + 1,
         createdAt,
         at);
+  }
+
+  /**
+   * This memory frozen behind entity {@code entity}: status {@code graduated} with a forward
+   * pointer; its content, confidence and provenance stay as they were, as history.
+   */
+  public Memory graduatedTo(String entity, String reason, Instant at) {
+    return new Memory(
+        id,
+        namespace,
+        type,
+        content,
+        confidence,
+        MemoryStatus.GRADUATED,
+        slot,
+        subjectIds,
+        reinforcements,
+        provenance,
+        Optional.of(entity),
+        Optional.of(reason),
+        version + 1,
+        createdAt,
+        at);
+  }
+
+  /** The entity it graduated into, once graduated. */
+  public Optional<String> graduatedTo() {
+    return status == MemoryStatus.GRADUATED ? supersededBy : Optional.empty();
   }
 
   /** This memory seen once more: one more reinforcement, confidence raised toward 1. */

@@ -21,8 +21,9 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * Kills a process that proposes and promotes memories and sets trusted state from several threads
- * with SIGKILL, then checks that the reopened store holds every acknowledged transition.
+ * Kills a process that proposes and promotes memories, captures interactions and promotes the
+ * entities extracted from them, and sets trusted state from several threads with SIGKILL, then
+ * checks that the reopened store holds every acknowledged transition.
  */
 class GovernKillTest {
   private static final Namespace NS = Namespace.of("crash.govern");
@@ -65,6 +66,19 @@ class GovernKillTest {
                   gov.promote(NS, id, reviewer);
                   print(out, "A " + id + " .");
                 }
+                if (i % 3 == 0) {
+                  Extraction x =
+                      gov.capture(
+                          NS,
+                          "Part " + writer + "-" + i + " mass = " + (i + 1) + " kg",
+                          "child",
+                          Optional.empty(),
+                          dev.loci.govern.spi.ExtractionTarget.ENTITIES);
+                  String entity = x.candidates().get(0).id();
+                  print(out, "C " + x.interaction().orElseThrow().id() + " " + entity + " .");
+                  gov.promoteCandidate(NS, entity, reviewer);
+                  print(out, "E " + entity + " .");
+                }
                 if (i % 5 == 0) {
                   gov.setState(NS, "k" + writer, "v" + i, reviewer);
                   print(out, "S k" + writer + " v" + i + " .");
@@ -81,7 +95,8 @@ class GovernKillTest {
 
   @ParameterizedTest(name = "snapshot every {0} ms")
   @ValueSource(longs = {0, 40})
-  void kill9_losesNoAcknowledgedProposalPromotionOrState(long snapshotMillis) throws Exception {
+  void kill9_losesNoAcknowledgedProposalPromotionCaptureOrState(long snapshotMillis)
+      throws Exception {
     Path dir = tmp.resolve("data");
     List<String> lines =
         ChildJvm.runAndKill(
@@ -89,6 +104,8 @@ class GovernKillTest {
     List<String> proposed = new ArrayList<>();
     List<String> promoted = new ArrayList<>();
     Map<String, String> state = new LinkedHashMap<>();
+    Map<String, String> captured = new LinkedHashMap<>();
+    List<String> entities = new ArrayList<>();
     List<String> errors = new ArrayList<>();
     for (String line : lines) {
       String[] p = line.split(" ");
@@ -98,6 +115,10 @@ class GovernKillTest {
         promoted.add(p[1]);
       } else if (p[0].equals("S") && p.length == 4 && p[3].equals(".")) {
         state.put(p[1], p[2]);
+      } else if (p[0].equals("C") && p.length == 4 && p[3].equals(".")) {
+        captured.put(p[1], p[2]);
+      } else if (p[0].equals("E") && p.length == 3 && p[2].equals(".")) {
+        entities.add(p[1]);
       } else if (!line.equals("READY")) {
         errors.add(line);
       }
@@ -105,6 +126,7 @@ class GovernKillTest {
     assertThat(errors).isEmpty();
     assertThat(proposed).hasSizeGreaterThan(100);
     assertThat(promoted).isNotEmpty();
+    assertThat(entities).isNotEmpty();
 
     VerifyReport verify = Loci.verify(dir);
     assertThat(verify.ok()).as("verify after the kill: %s", verify.damage()).isTrue();
@@ -123,6 +145,15 @@ class GovernKillTest {
             String now = gov.state(NS, key).orElseThrow().value();
             assertThat(Integer.parseInt(now.substring(1))).as(key).isGreaterThanOrEqualTo(acked);
           });
+      GovernedEntities ents = GovernedEntities.of(loci);
+      captured.forEach(
+          (interaction, entity) -> {
+            assertThat(gov.interaction(NS, interaction).text()).startsWith("Part ");
+            assertThat(ents.get(NS, entity).provenance().sourceInteraction()).contains(interaction);
+          });
+      for (String id : entities) {
+        assertThat(ents.get(NS, id).status()).as(id).isEqualTo(EntityStatus.ACTIVE);
+      }
       assertThat(gov.conflicts(NS, Optional.empty())).isNotNull();
     }
   }

@@ -310,13 +310,19 @@ class GovernedMemoryTest {
             "resolve",
             "dismiss",
             "setState",
-            "deleteState");
-    for (Method m : GovernedMemory.class.getDeclaredMethods()) {
-      if (!Modifier.isPublic(m.getModifiers())) {
-        continue;
+            "deleteState",
+            "promoteCandidate",
+            "rejectCandidate",
+            "setSetting",
+            "update");
+    for (Class<?> facade : List.of(GovernedMemory.class, GovernedEntities.class)) {
+      for (Method m : facade.getDeclaredMethods()) {
+        if (!Modifier.isPublic(m.getModifiers())) {
+          continue;
+        }
+        boolean takesReviewer = Arrays.asList(m.getParameterTypes()).contains(Reviewer.class);
+        assertThat(takesReviewer).as(m.getName()).isEqualTo(reviewerActs.contains(m.getName()));
       }
-      boolean takesReviewer = Arrays.asList(m.getParameterTypes()).contains(Reviewer.class);
-      assertThat(takesReviewer).as(m.getName()).isEqualTo(reviewerActs.contains(m.getName()));
     }
     Consumer<Runnable> noReviewer =
         r -> assertThatThrownBy(r::run).isInstanceOf(NullPointerException.class);

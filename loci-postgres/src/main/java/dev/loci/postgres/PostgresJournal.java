@@ -29,8 +29,6 @@ import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
 import org.flywaydb.core.Flyway;
 import org.flywaydb.core.api.MigrationInfo;
-import org.postgresql.PGConnection;
-import org.postgresql.PGNotification;
 
 /**
  * A {@link Journal} whose batches are rows of a PostgreSQL table: the source of truth shared by
@@ -78,7 +76,7 @@ public final class PostgresJournal implements Journal {
   private volatile boolean closed;
   private volatile long knownHead; // the highest sequence number seen in the database
   private volatile Optional<String> unavailable = Optional.empty(); // set by a failed write
-  private final List<Follower> followers = new CopyOnWriteArrayList<>();
+  private final List<JournalFollower> followers = new CopyOnWriteArrayList<>();
 
   private record Pending(long seq, String ns, byte[] line) {}
 
@@ -407,104 +405,36 @@ public final class PostgresJournal implements Journal {
     if (poll.isNegative() || poll.isZero()) {
       throw new IllegalArgumentException("poll must be positive, found " + poll);
     }
-    Follower follower = new Follower(onNewBatches, poll);
-    Thread thread = new Thread(follower, "loci-journal-follow");
-    thread.setDaemon(true);
-    follower.thread = thread;
+    JournalFollower follower = new JournalFollower(this, onNewBatches, poll);
     followers.add(follower);
-    thread.start();
+    follower.start();
     return follower;
   }
 
-  private final class Follower implements Runnable, AutoCloseable {
-    private final Runnable onNewBatches;
-    private final Duration poll;
-    private volatile boolean stopped;
-    private volatile Thread thread;
+  // what the follower reads and sets
 
-    Follower(Runnable onNewBatches, Duration poll) {
-      this.onNewBatches = onNewBatches;
-      this.poll = poll;
-    }
-
-    @Override
-    public void run() {
-      while (!stopped && !closed) {
-        try (Connection c = pool.getConnection()) {
-          try (Statement s = c.createStatement()) {
-            s.execute("LISTEN loci_batch");
-          }
-          PGConnection pg = c.unwrap(PGConnection.class);
-          while (!stopped && !closed) {
-            PGNotification[] notes = pg.getNotifications((int) poll.toMillis());
-            long head = 0;
-            if (notes != null) {
-              for (PGNotification n : notes) {
-                head = Math.max(head, parseSeq(n.getParameter()));
-              }
-            }
-            if (head == 0) {
-              head = headOf(c); // a timeout, or notifications lost: ask
-            }
-            knownHead = Math.max(knownHead, head);
-            unavailable = Optional.empty(); // the database answered
-            if (head > durableSeq) {
-              onNewBatches.run();
-            }
-            while (head > durableSeq && !stopped && !closed) {
-              Thread.sleep(1); // the writers were busy: they catch up themselves, or we do next
-              onNewBatches.run();
-            }
-          }
-        } catch (InterruptedException e) {
-          return;
-        } catch (SQLException | RuntimeException e) {
-          if (stopped || closed) {
-            return;
-          }
-          unavailable = Optional.of("the database cannot be reached: " + e.getMessage());
-          LOG.log(
-              System.Logger.Level.WARNING,
-              "following " + description + ": " + e.getMessage() + "; retrying in " + poll);
-          try {
-            Thread.sleep(poll.toMillis());
-          } catch (InterruptedException interrupted) {
-            return;
-          }
-        }
-      }
-    }
-
-    @Override
-    public void close() {
-      stopped = true;
-      Thread t = thread;
-      if (t != null) {
-        t.interrupt();
-        try {
-          t.join(poll.toMillis() + 5_000);
-        } catch (InterruptedException e) {
-          Thread.currentThread().interrupt();
-        }
-      }
-      followers.remove(this);
-    }
+  HikariDataSource pool() {
+    return pool;
   }
 
-  private static long parseSeq(String payload) {
-    try {
-      return Long.parseLong(payload);
-    } catch (NumberFormatException e) {
-      return 0;
-    }
+  String description() {
+    return description;
   }
 
-  private static long headOf(Connection c) throws SQLException {
-    try (Statement s = c.createStatement();
-        ResultSet r = s.executeQuery("SELECT COALESCE(MAX(seq), 0) FROM loci_batch")) {
-      r.next();
-      return r.getLong(1);
-    }
+  boolean isClosed() {
+    return closed;
+  }
+
+  void sawHead(long head) {
+    knownHead = Math.max(knownHead, head);
+  }
+
+  void setUnavailable(Optional<String> reason) {
+    unavailable = reason;
+  }
+
+  void unfollow(JournalFollower follower) {
+    followers.remove(follower);
   }
 
   /** The sequence number of the last batch committed to the database by this journal or read. */
@@ -656,7 +586,7 @@ public final class PostgresJournal implements Journal {
       return;
     }
     try {
-      for (Follower f : followers) {
+      for (JournalFollower f : followers) {
         f.close();
       }
       if (failure == null) {

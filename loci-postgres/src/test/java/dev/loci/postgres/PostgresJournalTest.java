@@ -91,18 +91,6 @@ class PostgresJournalTest {
   }
 
   @Test
-  void open_existingJournal_continuesAfterItsHead() {
-    try (PostgresJournal journal = PostgresJournal.open(db.url())) {
-      journal.appendDurably(batch("a"));
-      journal.appendDurably(batch("b"));
-    }
-    try (PostgresJournal journal = PostgresJournal.open(db.url())) {
-      assertThat(journal.lastSeq()).isEqualTo(2);
-      assertThat(journal.appendDurably(batch("c"))).isEqualTo(3);
-    }
-  }
-
-  @Test
   void append_afterAnotherWriterAppended_refusedWithNothingWritten() throws Exception {
     try (PostgresJournal first = PostgresJournal.open(db.url());
         PostgresJournal second = PostgresJournal.open(db.url())) {

@@ -15,6 +15,7 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -53,6 +54,10 @@ public final class CachingEmbeddingProvider implements EmbeddingProvider, AutoCl
   private static final System.Logger LOG =
       System.getLogger(CachingEmbeddingProvider.class.getName());
   private static final int HASH = 32;
+
+  /** The hash of an erased record: no text hashes to it (SHA-256 has no known all-zero input). */
+  private static final Key ERASED = new Key(0, 0, 0, 0);
+
   private static final long SYNC_BYTES = 8L << 20;
 
   /**
@@ -81,6 +86,7 @@ public final class CachingEmbeddingProvider implements EmbeddingProvider, AutoCl
   private final Opened opened;
   private final AtomicLong hits = new AtomicLong();
   private final AtomicLong misses = new AtomicLong();
+  private long start; // where records begin, after the header
   private long end;
   private long unsynced;
   private volatile boolean closed;
@@ -169,6 +175,124 @@ public final class CachingEmbeddingProvider implements EmbeddingProvider, AutoCl
   /** How many vectors the cache holds. */
   public int size() {
     return index.size();
+  }
+
+  /** Where a data directory keeps its vector caches: {@code <data>/cache/embeddings}. */
+  public static Path directory(Path dataDir) {
+    return dataDir.resolve("cache").resolve("embeddings");
+  }
+
+  /**
+   * Erases the cached vectors of {@code texts}: each one's record is overwritten where it lies by
+   * an erased record (a zero hash and vector under a valid checksum, which opening skips) and the
+   * file is fsynced before this returns, so neither the vector nor the hash of the text stays in
+   * it. Texts not cached are ignored; idempotent. The erasure of a data subject calls it.
+   *
+   * @return how many records were erased
+   * @throws StorageException if the file cannot be written
+   */
+  public synchronized int forget(Collection<String> texts) {
+    checkOpen();
+    List<Long> at = new ArrayList<>();
+    for (String t : texts) {
+      Long a = index.remove(key(t));
+      if (a != null) {
+        at.add(a);
+      }
+    }
+    if (at.isEmpty()) {
+      return 0;
+    }
+    ByteBuffer erased = ByteBuffer.allocate(recordSize);
+    CRC32C crc = new CRC32C();
+    crc.update(erased.array(), 0, recordSize - 4);
+    erased.putInt(recordSize - 4, (int) crc.getValue());
+    try {
+      for (long a : at) {
+        ByteBuffer b = erased.duplicate();
+        long p = a;
+        while (b.hasRemaining()) {
+          p += channel.write(b, p);
+        }
+      }
+      channel.force(false);
+    } catch (IOException e) {
+      throw new StorageException("cannot erase from embedding cache " + file + ": " + e, e);
+    }
+    return at.size();
+  }
+
+  /**
+   * Erases every cached vector: the file is cut back to its header and fsynced. For an erasure that
+   * can no longer tell which texts it must forget (one completed after a crash).
+   *
+   * @throws StorageException if the file cannot be written
+   */
+  public synchronized void forgetAll() {
+    checkOpen();
+    index.clear();
+    try {
+      channel.truncate(start);
+      channel.force(true);
+    } catch (IOException e) {
+      throw new StorageException("cannot empty embedding cache " + file + ": " + e, e);
+    }
+    end = start;
+    unsynced = 0;
+  }
+
+  /**
+   * Runs {@code erasure} ({@link #forget} or {@link #forgetAll}) on a cache file that no provider
+   * of this process holds open, for an erasure in a process that does not embed: the model is read
+   * from the file's header. A missing file is ignored; a file that is not a readable cache is
+   * deleted (it could not have been used, and it may hold what is erased).
+   *
+   * @throws StorageException if the file cannot be written or deleted
+   */
+  public static void erase(
+      Path file, java.util.function.Consumer<CachingEmbeddingProvider> erasure) {
+    if (!Files.isRegularFile(file)) {
+      return;
+    }
+    CachingEmbeddingProvider cache;
+    try {
+      cache = open(FileModel.of(file), file);
+    } catch (IOException | RuntimeException e) {
+      LOG.log(
+          System.Logger.Level.WARNING, "deleting unreadable embedding cache " + file + ": " + e);
+      try {
+        Files.deleteIfExists(file);
+      } catch (IOException d) {
+        throw new StorageException("cannot delete embedding cache " + file + ": " + d, d);
+      }
+      return;
+    }
+    try (cache) {
+      erasure.accept(cache);
+    }
+  }
+
+  /** The model a cache file's header names, standing in for it when the file is only erased. */
+  private record FileModel(String modelId, int dimension) implements EmbeddingProvider {
+    static FileModel of(Path file) throws IOException {
+      try (FileChannel c = FileChannel.open(file, StandardOpenOption.READ)) {
+        ByteBuffer head = ByteBuffer.allocate(18 + 0xFFFF);
+        while (head.hasRemaining() && c.read(head) > 0) {
+          // read the header, or as much of it as there is
+        }
+        if (head.position() < 18) {
+          throw new IOException("no embedding cache header");
+        }
+        int length = Short.toUnsignedInt(head.getShort(16));
+        return new FileModel(
+            new String(head.array(), 18, length, StandardCharsets.UTF_8), head.getInt(12));
+      }
+    }
+
+    @Override
+    public List<float[]> embedDocuments(List<String> texts) {
+      throw new UnsupportedOperationException("cache " + modelId + " opened for erasure only");
+    }
   }
 
   /**
@@ -417,6 +541,7 @@ public final class CachingEmbeddingProvider implements EmbeddingProvider, AutoCl
     ByteBuffer head = ByteBuffer.allocate((int) Math.min(size, 18 + 0xFFFF + 4));
     readFully(head, 0);
     long at = checkHeader(head);
+    start = at;
     int records = 0;
     int skipped = 0;
     long badRunStart = -1;
@@ -429,8 +554,11 @@ public final class CachingEmbeddingProvider implements EmbeddingProvider, AutoCl
       readFully(chunk, at);
       for (int r = 0; r < n; r++, at += recordSize) {
         if (valid(chunk, r * recordSize)) {
-          index.put(Key.of(chunk, r * recordSize), at);
-          records++;
+          Key k = Key.of(chunk, r * recordSize);
+          if (!k.equals(ERASED)) {
+            index.put(k, at);
+            records++;
+          }
           badRunStart = -1;
           badRun = 0;
         } else {

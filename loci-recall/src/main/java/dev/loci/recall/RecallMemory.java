@@ -763,6 +763,11 @@ public final class RecallMemory {
             + "'");
   }
 
+  /** Every namespace that holds graph records, sorted; for browsing (the web UI). */
+  public List<Namespace> namespaces() {
+    return engine.read(layer::namespaces);
+  }
+
   /** How many live and removed nodes and edges {@code ns} holds, and of which types. */
   public GraphStats stats(Namespace ns) {
     Objects.requireNonNull(ns, "ns");

@@ -1,6 +1,7 @@
 package dev.loci.server;
 
 import dev.loci.Loci;
+import dev.loci.govern.GovernedEntities;
 import dev.loci.govern.GovernedMemory;
 import dev.loci.pathway.PathwayMemory;
 import dev.loci.recall.HashingEmbeddingProvider;
@@ -8,6 +9,7 @@ import dev.loci.recall.MemoryPalace;
 import dev.loci.recall.RecallMemory;
 import dev.loci.recall.spi.EmbeddingProvider;
 import dev.loci.server.internal.ConfigWatcher;
+import dev.loci.server.internal.EntityRoutes;
 import dev.loci.server.internal.GovernRoutes;
 import dev.loci.server.internal.HttpPipeline;
 import dev.loci.server.internal.Metrics;
@@ -92,6 +94,7 @@ public final class LociServer implements AutoCloseable {
         new PathwayRoutes(PathwayMemory.of(loci)),
         new RecallRoutes(recall, palace),
         new GovernRoutes(GovernedMemory.of(loci)),
+        new EntityRoutes(GovernedMemory.of(loci), GovernedEntities.of(loci)),
         new SubjectRoutes(Subjects.of(loci), Clock.systemUTC()),
         new PalaceRoutes(palace));
   }
@@ -187,6 +190,8 @@ public final class LociServer implements AutoCloseable {
     private ServerConfig config = ServerConfig.defaults();
     private final List<BiFunction<Loci, EmbeddingProvider, RouteSet>> extraRoutes =
         new ArrayList<>();
+    private final List<BiFunction<Loci, EmbeddingProvider, dev.loci.server.spi.WebMount>> web =
+        new ArrayList<>();
     private Consumer<String> accessLog = line -> {};
     private Duration drain = Duration.ofSeconds(30);
     private String configHint = ConfigFile.NAME;
@@ -197,6 +202,7 @@ public final class LociServer implements AutoCloseable {
     private boolean ownsEmbeddings;
     private Duration sweepEvery = Duration.ofDays(1);
     private Duration lifecycleSweepEvery = Duration.ofHours(1);
+    private Duration conflictSweepEvery = Duration.ofDays(1);
 
     private Builder(Loci.Builder loci) {
       this.loci = Objects.requireNonNull(loci, "loci");
@@ -272,6 +278,15 @@ public final class LociServer implements AutoCloseable {
       return this;
     }
 
+    /**
+     * Adds pages served beside the API (the web UI), built once the data directory is open with the
+     * embedding provider the recall routes use.
+     */
+    public Builder web(BiFunction<Loci, EmbeddingProvider, dev.loci.server.spi.WebMount> pages) {
+      web.add(Objects.requireNonNull(pages, "pages"));
+      return this;
+    }
+
     /** Receives one JSON line per request (method, route, status, duration, remote, token id). */
     public Builder accessLog(Consumer<String> accessLog) {
       this.accessLog = Objects.requireNonNull(accessLog, "accessLog");
@@ -306,6 +321,21 @@ public final class LociServer implements AutoCloseable {
       return this;
     }
 
+    /**
+     * How often the conflict sweep looks for disagreeing trusted records that write-time detection
+     * missed, in every namespace (see {@link GovernedMemory#sweepAll}); default daily (the nightly
+     * sweep of the conflict model), {@link Duration#ZERO} never (then only {@code POST
+     * conflicts/sweep} or {@code loci conflicts sweep} runs it).
+     */
+    public Builder conflictSweepEvery(Duration every) {
+      if (every.isNegative()) {
+        throw new IllegalArgumentException(
+            "conflictSweepEvery: expected zero or more, found " + every);
+      }
+      this.conflictSweepEvery = every;
+      return this;
+    }
+
     /** How long {@link #close()} waits for requests in flight; default 30 s. */
     public Builder drain(Duration drain) {
       this.drain = Objects.requireNonNull(drain, "drain");
@@ -331,6 +361,7 @@ public final class LociServer implements AutoCloseable {
         standardRoutes(opened, provider).forEach(set -> routes.addAll(set.routes()));
         extraRoutes.forEach(f -> routes.addAll(f.apply(opened, provider).routes()));
         HttpPipeline pipeline = new HttpPipeline(config, routes, accessLog, drain, metrics);
+        web.forEach(f -> pipeline.mount(f.apply(opened, provider)));
         Optional<ConfigWatcher> watcher =
             watched.map(f -> ConfigWatcher.start(f, pipeline, reloadEvery));
         try {
@@ -349,6 +380,13 @@ public final class LociServer implements AutoCloseable {
               PeriodicTask.start(
                   "loci-lifecycle-sweep", lifecycleSweepEvery, () -> sweepLifecycle(palace)));
         }
+        if (!conflictSweepEvery.isZero()) {
+          GovernedMemory governed = GovernedMemory.of(opened).as("conflict-sweep");
+          owned.add(
+              0,
+              PeriodicTask.start(
+                  "loci-conflict-sweep", conflictSweepEvery, () -> sweepConflicts(governed)));
+        }
         return new LociServer(
             opened, pipeline, List.copyOf(routes), config.host(), watcher, List.copyOf(owned));
       } catch (RuntimeException e) {
@@ -359,6 +397,14 @@ public final class LociServer implements AutoCloseable {
           e.addSuppressed(cleanup);
         }
         throw e;
+      }
+    }
+
+    private static void sweepConflicts(GovernedMemory governed) {
+      int opened = governed.sweepAll().size();
+      if (opened > 0) {
+        System.getLogger("dev.loci.server.govern")
+            .log(System.Logger.Level.INFO, "conflict sweep opened " + opened + " conflicts");
       }
     }
 

@@ -4,6 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.loci.Namespace;
+import dev.loci.govern.EntityDraft;
+import dev.loci.govern.EntityType;
+import dev.loci.govern.GovernedEntities;
 import dev.loci.govern.GovernedMemory;
 import dev.loci.govern.MemoryDraft;
 import dev.loci.govern.MemoryType;
@@ -178,12 +181,67 @@ class AuthTest {
     }
     governBodies.put(
         "POST /v1/ns/{ns}/memories", "{\"type\":\"knowledge\",\"content\":\"sample\"}");
+    entityRecords(gov, ns, reviewer);
     governBodies.put("POST " + m + "/reject", "{\"reason\":\"no\"}");
     governBodies.put("POST " + m + "/invalidate", "{\"reason\":\"no\"}");
     governBodies.put("POST " + c + "/reject", "{\"reason\":\"no\"}");
     governBodies.put("PUT /v1/ns/{ns}/project-state/{key}", "{\"value\":\"v\"}");
     governBodies.put(
         "POST /v1/ns/{ns}/context", "{\"prompt\":\"what ships\",\"budget_tokens\":100}");
+  }
+
+  /** A fresh entity, interaction or memory for every entity and extraction route. */
+  private void entityRecords(GovernedMemory gov, Namespace ns, Reviewer reviewer) {
+    GovernedEntities ents = GovernedEntities.of(http.server.loci());
+    String e = "/v1/ns/{ns}/entities/{entity_id}";
+    String i = "/v1/ns/{ns}/interactions/{interaction_id}";
+    for (String key :
+        List.of(
+            "GET " + e,
+            "POST " + e + "/relationships",
+            "POST " + e + "/promote",
+            "POST " + e + "/reject",
+            "POST " + e + "/fields")) {
+      governIds.put(key, ents.propose(ns, entity(key)).entity().id());
+    }
+    for (String key : List.of("POST " + e + "/invalidate", "POST " + e + "/supersede")) {
+      governIds.put(key, ents.add(ns, entity(key), reviewer).entity().id());
+    }
+    String other = ents.propose(ns, entity("other")).entity().id();
+    governBodies.put("POST " + e + "/supersede", "{\"by\":\"" + other + "\"}");
+    governBodies.put(
+        "POST " + e + "/relationships", "{\"type\":\"relates_to\",\"target\":\"" + other + "\"}");
+    governBodies.put("POST " + e + "/reject", "{\"reason\":\"no\"}");
+    governBodies.put("POST " + e + "/invalidate", "{\"reason\":\"no\"}");
+    governBodies.put("POST " + e + "/fields", "{\"fields\":{\"owner\":\"ops\"}}");
+    governBodies.put("POST /v1/ns/{ns}/entities", "{\"type\":\"Fact\",\"name\":\"sample\"}");
+    String interaction =
+        gov.capture(
+                ns,
+                "I prefer short answers.",
+                "setup",
+                Optional.empty(),
+                dev.loci.govern.spi.ExtractionTarget.BOTH)
+            .interaction()
+            .orElseThrow()
+            .id();
+    governIds.put("GET " + i, interaction);
+    governIds.put("POST " + i + "/extract", interaction);
+    governBodies.put(
+        "POST /v1/ns/{ns}/interactions", "{\"text\":\"We decided to ship.\",\"speaker\":\"s\"}");
+    governBodies.put(
+        "POST /v1/ns/{ns}/extraction-waves",
+        "{\"chunks\":[{\"id\":\"c1\",\"text\":\"Flow rate = 4 l/min\"}]}");
+    governBodies.put("PUT /v1/ns/{ns}/governance", "{\"entities_canonical\":false}");
+    governIds.put(
+        "POST /v1/ns/{ns}/memories/{memory_id}/graduate",
+        gov.add(ns, MemoryDraft.of(MemoryType.PROJECT, "The pump must be quiet", "setup"), reviewer)
+            .memory()
+            .id());
+  }
+
+  private static EntityDraft entity(String name) {
+    return EntityDraft.of(EntityType.FACT, "entity for " + name, Map.of("value", "1"), "setup");
   }
 
   private static MemoryDraft draft(String content) {
@@ -245,6 +303,11 @@ class AuthTest {
                     existing ? governIds.getOrDefault(key, "-") : "no-such-conflict")
                 .replace("{key}", existing ? governIds.getOrDefault(key, "k-new") : "no-such-key")
                 .replace("{subject_id}", existing ? SUBJECT : "no-such-subject")
+                .replace(
+                    "{entity_id}", existing ? governIds.getOrDefault(key, "-") : "no-such-entity")
+                .replace(
+                    "{interaction_id}",
+                    existing ? governIds.getOrDefault(key, "-") : "no-such-interaction")
             + SAMPLE_QUERIES.getOrDefault(key, "");
     Optional<String> body =
         route.takesBody()

@@ -69,7 +69,7 @@ public final class Embeddings {
 
   /** Where the vectors of model {@code modelId} are cached: {@code cache/embeddings/<id>.bin}. */
   public static Path cacheFile(Path dataDir, String modelId) {
-    return dataDir.resolve("cache").resolve("embeddings").resolve(modelId + ".bin");
+    return CachingEmbeddingProvider.directory(dataDir).resolve(modelId + ".bin");
   }
 
   /**

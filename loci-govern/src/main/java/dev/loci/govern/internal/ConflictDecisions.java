@@ -4,6 +4,10 @@ import dev.loci.InvalidRequestException;
 import dev.loci.Namespace;
 import dev.loci.NotFoundException;
 import dev.loci.govern.Conflict;
+import dev.loci.govern.Entity;
+import dev.loci.govern.EntityField;
+import dev.loci.govern.EntityStatus;
+import dev.loci.govern.EntityWritten;
 import dev.loci.govern.GovernWire;
 import dev.loci.govern.Memory;
 import dev.loci.govern.MemoryStatus;
@@ -46,28 +50,52 @@ public final class ConflictDecisions {
     }
     List<Event> events = new ArrayList<>();
     Set<String> keys = new HashSet<>(Set.of(conflictId));
-    Optional<Memory> winning =
-        winner.startsWith("state:") ? Optional.empty() : Optional.of(layer.require(ns, winner));
     for (String member : c.members()) {
       if (member.equals(winner)) {
         continue;
       }
-      if (member.startsWith("state:")) {
-        // the reviewer chose a memory over trusted state: the state takes the winner's value
-        String key = member.substring("state:".length());
-        StateEntry e = new StateEntry(key, winning.orElseThrow().content(), reviewer, ctx.now());
+      if (member.startsWith(Conflict.STATE)) {
+        // the reviewer chose a record over trusted state: the state takes the winner's value
+        String key = member.substring(Conflict.STATE.length());
+        StateEntry e = new StateEntry(key, winningValue(ns, winner, key), reviewer, ctx.now());
         events.add(new Event(GovernLayer.STATE_SET, GovernWire.state(e)));
+        continue;
+      }
+      if (member.startsWith(Conflict.ENTITY)) {
+        Entity e = layer.requireEntity(ns, member.substring(Conflict.ENTITY.length()));
+        if (e.status() == EntityStatus.ACTIVE) {
+          events.add(GovernLayer.entityEvent(e.supersededBy(bare(winner), reviewer, ctx.now())));
+          keys.add(e.id());
+        }
         continue;
       }
       Memory m = layer.require(ns, member);
       if (m.status() == MemoryStatus.ACTIVE) {
-        events.add(GovernLayer.memoryEvent(m.supersededBy(winner, reviewer, ctx.now())));
+        events.add(GovernLayer.memoryEvent(m.supersededBy(bare(winner), reviewer, ctx.now())));
         keys.add(member);
       }
     }
     Conflict closed = c.closed(Conflict.Status.RESOLVED, Optional.of(winner), reviewer, ctx.now());
     events.add(GovernLayer.conflictEvent(closed));
     return new Decision<>(events, keys, closed);
+  }
+
+  /** The value a state key takes when {@code winner} wins over it. */
+  private String winningValue(Namespace ns, String winner, String key) {
+    if (winner.startsWith(Conflict.ENTITY)) {
+      Entity e = layer.requireEntity(ns, bare(winner));
+      return e.fields().keySet().stream()
+          .filter(f -> e.crossKey(f).equals(key))
+          .findFirst()
+          .map(f -> e.fields().get(f).value())
+          .orElse(e.text());
+    }
+    return layer.require(ns, winner).content();
+  }
+
+  /** A member's record id, without its kind prefix. */
+  static String bare(String member) {
+    return member.startsWith(Conflict.ENTITY) ? member.substring(Conflict.ENTITY.length()) : member;
   }
 
   /** Closes an open conflict as no real conflict. */
@@ -102,7 +130,95 @@ public final class ConflictDecisions {
         opened.add(c);
       }
     }
+    EntityShelf es = shelf.entities;
+    for (Map.Entry<String, Set<String>> slot : es.activeBySlot.entrySet()) {
+      List<Entity> group = slot.getValue().stream().map(es::newest).toList();
+      String field = slot.getKey().substring(slot.getKey().lastIndexOf('|') + 1);
+      Entity first = group.get(0);
+      List<String> members = disagreeing(ns, first, field, group);
+      if (!members.isEmpty() && openConflict(ns, slot.getKey()).isEmpty()) {
+        List<String> all = new ArrayList<>(members);
+        all.add(0, Conflict.ENTITY + first.id());
+        Conflict c = withAll(Conflict.opened(ctx.newId(), ns, slot.getKey(), ctx.now()), all);
+        events.add(GovernLayer.conflictEvent(c));
+        opened.add(c);
+      }
+    }
     return new Decision<>(events, Set.of("conflicts"), opened);
+  }
+
+  /**
+   * The batch that writes entity {@code e} active (and {@code alsoWritten} beside it), with the
+   * conflicts its field slots open or join: other active entities of the same type and name whose
+   * field says otherwise, and across layers trusted state and active memories that name the field
+   * by its cross-layer key ({@link Entity#crossKey}).
+   */
+  Decision<EntityWritten> entityActivated(
+      CommandContext ctx, Namespace ns, Entity e, List<Event> alsoWritten) {
+    List<Event> events = new ArrayList<>(alsoWritten);
+    Set<String> keys = new HashSet<>(Set.of(e.id()));
+    events.add(GovernLayer.entityEvent(e));
+    List<Conflict> conflicts = new ArrayList<>();
+    EntityShelf es = layer.shelf(ns).entities;
+    for (String field : e.fields().keySet()) {
+      List<Entity> sameSlot = new ArrayList<>();
+      for (String id : es.activeBySlot.getOrDefault(e.slotKey(field), Set.of())) {
+        if (!id.equals(e.id())) {
+          sameSlot.add(es.newest(id));
+        }
+      }
+      List<String> members = disagreeing(ns, e, field, sameSlot);
+      if (!members.isEmpty()) {
+        Conflict c =
+            withAll(openOrNew(ctx, ns, e.slotKey(field)), members).with(Conflict.ENTITY + e.id());
+        events.add(GovernLayer.conflictEvent(c));
+        keys.add(c.id());
+        conflicts.add(c);
+      }
+    }
+    return new Decision<>(events, keys, new EntityWritten(e, conflicts));
+  }
+
+  /**
+   * The members that disagree with field {@code field} of {@code e}: entities of {@code group}
+   * whose value differs, trusted state under its cross-layer key, and active memories whose slot is
+   * that key and whose content does not hold the value.
+   */
+  private List<String> disagreeing(Namespace ns, Entity e, String field, List<Entity> group) {
+    String value = e.fields().get(field).value();
+    List<String> out = new ArrayList<>();
+    for (Entity other : group) {
+      EntityField f = other.fields().get(field);
+      if (!other.id().equals(e.id())
+          && f != null
+          && !Shelf.normal(f.value()).equals(Shelf.normal(value))) {
+        out.add(Conflict.ENTITY + other.id());
+      }
+    }
+    Shelf shelf = layer.shelf(ns);
+    String cross = e.crossKey(field);
+    StateEntry st = shelf.state.get(cross);
+    if (st != null && !agrees(st.value(), value)) {
+      out.add(Conflict.STATE + st.key());
+    }
+    shelf.activeBySlot.forEach(
+        (slotKey, ids) -> {
+          if (slotKey.endsWith("|" + cross)) {
+            for (String id : ids) {
+              if (!agrees(shelf.newest(id).content(), value)) {
+                out.add(id);
+              }
+            }
+          }
+        });
+    return out;
+  }
+
+  /** Whether two values from different layers say the same: one holds the other, normalized. */
+  static boolean agrees(String a, String b) {
+    String na = Shelf.normal(a);
+    String nb = Shelf.normal(b);
+    return na.contains(nb) || nb.contains(na);
   }
 
   /**
@@ -123,6 +239,17 @@ public final class ConflictDecisions {
             }
           }
         });
+    EntityShelf es = shelf.entities;
+    for (String id : es.activeByCross.getOrDefault(key, Set.of())) {
+      Entity en = es.newest(id);
+      en.fields()
+          .forEach(
+              (f, v) -> {
+                if (en.crossKey(f).equals(key) && !agrees(value, v.value())) {
+                  against.add(Conflict.ENTITY + id);
+                }
+              });
+    }
     if (against.isEmpty()) {
       return Optional.empty();
     }
@@ -178,6 +305,16 @@ public final class ConflictDecisions {
       StateEntry e = layer.shelf(ns).state.get(m.slot().get());
       if (e != null && !Shelf.normal(e.value()).equals(Shelf.normal(m.content()))) {
         out.add("state:" + e.key());
+      }
+      EntityShelf es = layer.shelf(ns).entities;
+      for (String id : es.activeByCross.getOrDefault(m.slot().get(), Set.of())) {
+        Entity en = es.newest(id);
+        for (String f : en.fields().keySet()) {
+          if (en.crossKey(f).equals(m.slot().get())
+              && !agrees(m.content(), en.fields().get(f).value())) {
+            out.add(Conflict.ENTITY + id);
+          }
+        }
       }
     }
     return out;

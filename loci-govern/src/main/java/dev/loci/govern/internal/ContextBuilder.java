@@ -3,7 +3,9 @@ package dev.loci.govern.internal;
 import com.knuddels.jtokkit.Encodings;
 import com.knuddels.jtokkit.api.Encoding;
 import com.knuddels.jtokkit.api.EncodingType;
+import dev.loci.govern.Conflict;
 import dev.loci.govern.ContextPack;
+import dev.loci.govern.Entity;
 import dev.loci.govern.Memory;
 import dev.loci.govern.MemoryType;
 import dev.loci.govern.StateEntry;
@@ -12,19 +14,21 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.Supplier;
 
 /**
  * Assembles a context pack in trust order within a token budget.
  *
  * <p>Design. Five slots in trust order, each with its share of the budget: trusted project state
- * 20%, identity 5%, preference 5%, entities 15% (no entity layer yet: its share always flows on),
- * retrieved memories 55%. A slot takes its share plus what earlier slots left unused, the last slot
- * everything still left, so the sum of the items' tokens never exceeds the budget. Items that do
- * not fit are skipped and smaller ones after them may still go in. Only active memories enter a
- * pack: never candidates, superseded, invalid or graduated ones. Retrieved memories are ranked by
- * the share of the prompt's words they contain, times their confidence. Tokens are counted with the
- * cl100k_base encoding (jtokkit). Thread-safe.
+ * 20%, identity 5%, preference 5%, active entities relevant to the prompt 15%, retrieved memories
+ * 55%. A slot takes its share plus what earlier slots left unused, the last slot everything still
+ * left, so the sum of the items' tokens never exceeds the budget. Items that do not fit are skipped
+ * and smaller ones after them may still go in. Only active memories enter a pack: never candidates,
+ * superseded, invalid or graduated ones; and an active record a conflict across layers puts below a
+ * more trusted member ({@link dev.loci.govern.Conflict#prevailing()}) stays out while the conflict
+ * is open. Retrieved memories are ranked by the share of the prompt's words they contain, times
+ * their confidence. Tokens are counted with the cl100k_base encoding (jtokkit). Thread-safe.
  */
 public final class ContextBuilder {
   private static final Encoding TOKENS =
@@ -51,7 +55,9 @@ public final class ContextBuilder {
       Map<String, StateEntry> state,
       List<Memory> identity,
       List<Memory> preference,
-      List<Memory> matching) {
+      List<Entity> entities,
+      List<Memory> matching,
+      Set<String> overruled) {
     List<List<Supplier<ContextPack.Item>>> candidates = new ArrayList<>();
     candidates.add(
         state.values().stream()
@@ -64,10 +70,14 @@ public final class ContextBuilder {
                             e.key() + ": " + e.value(),
                             "set by " + e.setBy() + " at " + e.setAt()))
             .toList());
-    candidates.add(trusted(identity));
-    candidates.add(trusted(preference));
-    candidates.add(List.of());
-    candidates.add(retrieved(matching));
+    candidates.add(trusted(kept(identity, overruled)));
+    candidates.add(trusted(kept(preference, overruled)));
+    candidates.add(
+        entities.stream()
+            .filter(e -> !overruled.contains(Conflict.ENTITY + e.id()))
+            .<Supplier<ContextPack.Item>>map(e -> () -> item(e))
+            .toList());
+    candidates.add(retrieved(kept(matching, overruled)));
     List<ContextPack.Slot> slots = new ArrayList<>();
     int used = 0;
     int carry = 0;
@@ -107,6 +117,31 @@ public final class ContextBuilder {
         .filter(m -> m.type() != MemoryType.IDENTITY && m.type() != MemoryType.PREFERENCE)
         .<Supplier<ContextPack.Item>>map(m -> () -> item(m))
         .toList();
+  }
+
+  private static List<Memory> kept(List<Memory> memories, Set<String> overruled) {
+    return overruled.isEmpty()
+        ? memories
+        : memories.stream().filter(m -> !overruled.contains(m.id())).toList();
+  }
+
+  private static ContextPack.Item item(Entity e) {
+    return item(
+        "entity",
+        e.id(),
+        e.text(),
+        e.type().label()
+            + ", confidence "
+            + String.format(Locale.ROOT, "%.2f", e.confidence())
+            + ", from "
+            + e.provenance().actor()
+            + e.provenance().rule().map(r -> " (rule " + r + ")").orElse("")
+            + (e.sources().isEmpty()
+                ? ""
+                : ", sources "
+                    + e.sources().stream()
+                        .map(x -> x.kind() + ":" + x.id())
+                        .collect(java.util.stream.Collectors.joining(" "))));
   }
 
   private static ContextPack.Item item(Memory m) {

@@ -4,7 +4,10 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.loci.Namespace;
 import dev.loci.NotFoundException;
 import dev.loci.govern.Conflict;
+import dev.loci.govern.Entity;
+import dev.loci.govern.EntityWire;
 import dev.loci.govern.GovernWire;
+import dev.loci.govern.Interaction;
 import dev.loci.govern.Memory;
 import dev.loci.govern.MemoryType;
 import dev.loci.govern.StateEntry;
@@ -29,8 +32,9 @@ import java.util.Set;
  * decisions that change it live in {@link MemoryDecisions} and {@link ConflictDecisions}.
  *
  * <p>Events carry the record as it is after the change ({@code govern.memory}, {@code
- * govern.conflict}, {@code govern.state_set}; {@code govern.state_deleted} carries the key), so
- * applying is a put, checked against the current version: replay rebuilds exactly the same state.
+ * govern.conflict}, {@code govern.state_set}, {@code govern.entity}, {@code govern.interaction},
+ * {@code govern.setting}; {@code govern.state_deleted} carries the key), so applying is a put,
+ * checked against the current version: replay rebuilds exactly the same state.
  *
  * <p>Not thread-safe on its own: the engine runs decisions and reads under its locks.
  */
@@ -42,6 +46,9 @@ public final class GovernLayer implements Layer, SubjectRecords {
   static final String CONFLICT = NAME + ".conflict";
   static final String STATE_SET = NAME + ".state_set";
   static final String STATE_DELETED = NAME + ".state_deleted";
+  static final String ENTITY = NAME + ".entity";
+  static final String INTERACTION = NAME + ".interaction";
+  static final String SETTING = NAME + ".setting";
 
   /** The words of a text as context packs match them: letters and digits, 3 or more. */
   public static Set<String> words(String text) {
@@ -129,9 +136,98 @@ public final class GovernLayer implements Layer, SubjectRecords {
         .toList();
   }
 
+  /** The newest version of entity {@code id}. */
+  public Entity requireEntity(Namespace ns, String id) {
+    List<Entity> versions = shelf(ns).entities.entities.get(id);
+    if (versions == null) {
+      throw new NotFoundException("id", "no entity '" + id + "' in " + ns);
+    }
+    return versions.get(versions.size() - 1);
+  }
+
+  /** Every version of entity {@code id}, newest first. */
+  public List<Entity> entityHistory(Namespace ns, String id) {
+    requireEntity(ns, id);
+    List<Entity> out = new ArrayList<>(shelf(ns).entities.entities.get(id));
+    java.util.Collections.reverse(out);
+    return out;
+  }
+
+  /** The newest version of every entity of {@code ns}, in the order first proposed. */
+  public List<Entity> entities(Namespace ns) {
+    return shelf(ns).entities.entities.values().stream().map(v -> v.get(v.size() - 1)).toList();
+  }
+
+  /**
+   * The {@code limit} active entities of {@code ns} that share most words with {@code words}
+   * (inverse document frequency, times confidence), best first; ties by id.
+   */
+  public List<Entity> activeEntitiesMatching(Namespace ns, Set<String> words, int limit) {
+    EntityShelf s = shelf(ns).entities;
+    int total = Math.max(1, s.activeByType.values().stream().mapToInt(Set::size).sum());
+    Map<String, Double> score = new HashMap<>();
+    for (String w : words) {
+      Set<String> ids = s.activeByWord.getOrDefault(w, Set.of());
+      double idf = Math.log(1.0 + (double) total / Math.max(1, ids.size()));
+      ids.forEach(id -> score.merge(id, idf, Double::sum));
+    }
+    return score.entrySet().stream()
+        .sorted(
+            java.util.Comparator.comparingDouble(
+                    (Map.Entry<String, Double> e) ->
+                        -e.getValue() * s.newest(e.getKey()).confidence())
+                .thenComparing(Map.Entry::getKey))
+        .limit(limit)
+        .map(e -> s.newest(e.getKey()))
+        .toList();
+  }
+
+  /** Interaction {@code id}. */
+  public Interaction requireInteraction(Namespace ns, String id) {
+    Interaction i = shelf(ns).entities.interactions.get(id);
+    if (i == null) {
+      throw new NotFoundException("id", "no interaction '" + id + "' in " + ns);
+    }
+    return i;
+  }
+
+  /** The settings of {@code ns}, by name. */
+  public Map<String, String> settings(Namespace ns) {
+    return Map.copyOf(shelf(ns).settings);
+  }
+
+  /** Whether {@code ns} has an active entity. */
+  public boolean entitiesInUse(Namespace ns) {
+    return shelf(ns).entities.inUse();
+  }
+
   /** The conflicts of {@code ns}, in the order opened. */
   public List<Conflict> conflicts(Namespace ns) {
     return List.copyOf(shelf(ns).conflicts.values());
+  }
+
+  /**
+   * The members of {@code ns}'s open conflicts that a more trusted member overrules: a context pack
+   * leaves them out until a reviewer decides.
+   */
+  public Set<String> overruled(Namespace ns) {
+    Shelf s = shelf(ns);
+    Set<String> out = new java.util.HashSet<>();
+    for (String id : s.openBySlot.values()) {
+      Conflict c = s.conflicts.get(id);
+      c.prevailing()
+          .ifPresent(
+              p ->
+                  c.members().stream()
+                      .filter(m -> Conflict.trust(m) < Conflict.trust(p))
+                      .forEach(out::add));
+    }
+    return out;
+  }
+
+  /** Every namespace with governed records. */
+  public List<Namespace> namespaces() {
+    return List.copyOf(shelves.keySet());
   }
 
   /** Open conflicts in every namespace. */
@@ -157,6 +253,19 @@ public final class GovernLayer implements Layer, SubjectRecords {
     return Event.ofJson(MEMORY, Json.write(GovernWire.memory(m)), m);
   }
 
+  static Event entityEvent(Entity e) {
+    return Event.ofJson(ENTITY, Json.write(EntityWire.entity(e)), e);
+  }
+
+  /** The event that sets governance setting {@code name} of a namespace. */
+  public static Event settingEvent(String name, String value) {
+    return new Event(SETTING, Json.object().put("name", name).put("value", value));
+  }
+
+  static Event interactionEvent(Interaction i) {
+    return Event.ofJson(INTERACTION, Json.write(EntityWire.interaction(i)), i);
+  }
+
   static Event conflictEvent(Conflict c) {
     return Event.ofJson(CONFLICT, Json.write(GovernWire.conflict(c)), c);
   }
@@ -169,6 +278,9 @@ public final class GovernLayer implements Layer, SubjectRecords {
     Map<String, Memory> memories = new LinkedHashMap<>();
     List<Conflict> conflicts = new ArrayList<>();
     Map<String, Optional<StateEntry>> state = new LinkedHashMap<>();
+    Map<String, Entity> entities = new LinkedHashMap<>();
+    List<Interaction> interactions = new ArrayList<>();
+    Map<String, String> settings = new LinkedHashMap<>();
     for (Event e : events) {
       switch (e.type()) {
         case MEMORY -> {
@@ -197,13 +309,39 @@ public final class GovernLayer implements Layer, SubjectRecords {
           state.put(s.key(), Optional.of(s));
         }
         case STATE_DELETED -> state.put(e.data().path("key").asText(), Optional.empty());
+        case ENTITY -> {
+          Entity en =
+              e.decoded().map(Entity.class::cast).orElseGet(() -> EntityWire.entity(e.data()));
+          Entity before = entities.get(en.id());
+          int current =
+              before != null
+                  ? before.version()
+                  : Optional.ofNullable(shelf(ns).entities.entities.get(en.id()))
+                      .map(v -> v.get(v.size() - 1).version())
+                      .orElse(0);
+          if (en.version() != current + 1) {
+            throw new IllegalStateException(
+                "entity '" + en.id() + "' version " + en.version() + " does not follow " + current);
+          }
+          entities.put(en.id(), en);
+        }
+        case INTERACTION ->
+            interactions.add(
+                e.decoded()
+                    .map(Interaction.class::cast)
+                    .orElseGet(() -> EntityWire.interaction(e.data())));
+        case SETTING ->
+            settings.put(e.data().path("name").asText(), e.data().path("value").asText());
         default -> throw new IllegalStateException("unknown govern event '" + e.type() + "'");
       }
     }
     return () -> {
       Shelf s = shelves.computeIfAbsent(ns, k -> new Shelf());
+      interactions.forEach(i -> s.entities.interactions.put(i.id(), i));
       memories.values().forEach(s::put);
+      entities.values().forEach(s.entities::put);
       conflicts.forEach(s::put);
+      s.settings.putAll(settings);
       state.forEach(
           (k, v) -> {
             if (v.isPresent()) {
@@ -223,6 +361,23 @@ public final class GovernLayer implements Layer, SubjectRecords {
           s.memories
               .values()
               .forEach(v -> v.forEach(m -> out.add(tagged("memory", GovernWire.memory(m)))));
+          s.entities
+              .interactions
+              .values()
+              .forEach(i -> out.add(tagged("interaction", EntityWire.interaction(i))));
+          s.entities
+              .entities
+              .values()
+              .forEach(v -> v.forEach(e -> out.add(tagged("entity", EntityWire.entity(e)))));
+          s.settings.forEach(
+              (k, v) ->
+                  out.add(
+                      tagged(
+                          "setting",
+                          Json.object()
+                              .put("namespace", ns.value())
+                              .put("name", k)
+                              .put("value", v))));
           s.conflicts.values().forEach(c -> out.add(tagged("conflict", GovernWire.conflict(c))));
           s.state
               .values()
@@ -256,6 +411,23 @@ public final class GovernLayer implements Layer, SubjectRecords {
             .state
             .put(e.key(), e);
       }
+      case "entity" -> {
+        Entity e = EntityWire.entity(n);
+        shelves.computeIfAbsent(e.namespace(), k -> new Shelf()).entities.put(e);
+      }
+      case "interaction" -> {
+        Interaction i = EntityWire.interaction(n);
+        shelves
+            .computeIfAbsent(i.namespace(), k -> new Shelf())
+            .entities
+            .interactions
+            .put(i.id(), i);
+      }
+      case "setting" ->
+          shelves
+              .computeIfAbsent(Namespace.of(n.path("namespace").asText()), k -> new Shelf())
+              .settings
+              .put(n.path("name").asText(), n.path("value").asText());
       default -> throw new IllegalArgumentException("unknown govern snapshot record: " + record);
     }
   }

@@ -7,6 +7,7 @@ import dev.loci.govern.GovernWire;
 import dev.loci.govern.Memory;
 import dev.loci.govern.MemoryDraft;
 import dev.loci.govern.MemoryStatus;
+import dev.loci.govern.MemoryType;
 import dev.loci.govern.StateEntry;
 import dev.loci.govern.Written;
 import dev.loci.internal.Json;
@@ -30,11 +31,75 @@ import java.util.stream.Collectors;
 public final class MemoryDecisions {
   private final GovernLayer layer;
   private final ConflictDecisions conflicts;
+  private final EntityDecisions entities;
 
   /** Decisions over {@code layer}'s state. */
-  public MemoryDecisions(GovernLayer layer, ConflictDecisions conflicts) {
+  public MemoryDecisions(GovernLayer layer, ConflictDecisions conflicts, EntityDecisions entities) {
     this.layer = layer;
     this.conflicts = conflicts;
+    this.entities = entities;
+  }
+
+  /**
+   * The namespace setting that stops new project and adaptation memories once entities are used.
+   */
+  public static final String ENTITIES_CANONICAL = "entities_canonical";
+
+  /**
+   * Whether {@code ns} refuses new memories of {@code type}: the setting {@value
+   * #ENTITIES_CANONICAL} is on, an entity is active, and the type is {@code project} or {@code
+   * adaptation} (their canonical home is then an entity).
+   */
+  boolean refused(Namespace ns, MemoryType type) {
+    return (type == MemoryType.PROJECT || type == MemoryType.ADAPTATION)
+        && "true".equals(layer.shelf(ns).settings.get(ENTITIES_CANONICAL))
+        && layer.entitiesInUse(ns);
+  }
+
+  private void checkAccepted(Namespace ns, MemoryDraft draft) {
+    if (refused(ns, draft.type()) && sameFact(ns, draft).isEmpty()) {
+      throw new InvalidRequestException(
+          "type",
+          "this namespace keeps new "
+              + draft.type().label()
+              + " facts as entities (setting "
+              + ENTITIES_CANONICAL
+              + "); propose a requirement, constraint or decision entity instead");
+    }
+  }
+
+  /** The memory a proposal writes: the same fact reinforced, or a new candidate. */
+  Memory proposed(CommandContext ctx, Namespace ns, MemoryDraft draft) {
+    return sameFact(ns, draft)
+        .map(m -> m.reinforced(ctx.now()))
+        .orElseGet(() -> fresh(ctx, draft, ns, MemoryStatus.CANDIDATE));
+  }
+
+  /**
+   * The events that write {@code m}, followed by its graduation if it has just reached the
+   * reinforcement signal; the memory as last written.
+   */
+  Decision<Written> writtenOrGraduated(CommandContext ctx, Namespace ns, Memory m) {
+    List<Event> events = new ArrayList<>(List.of(GovernLayer.memoryEvent(m)));
+    Memory last = m;
+    Set<String> keys = new java.util.HashSet<>(Set.of(m.id()));
+    if (Graduation.reinforcedEnough(m)) {
+      List<Event> g =
+          Graduation.graduate(ctx, ns, entities, m, "reinforced " + m.reinforcements() + " times");
+      events.addAll(g);
+      last = (Memory) g.get(1).decoded().orElseThrow();
+      keys.add(((dev.loci.govern.Entity) g.get(0).decoded().orElseThrow()).id());
+    }
+    return new Decision<>(events, keys, new Written(last, List.of()));
+  }
+
+  /** Graduates an active memory on request: an entity candidate, the memory frozen behind it. */
+  public Decision<Written> decideGraduate(CommandContext ctx, Namespace ns, String id) {
+    Memory m = layer.require(ns, id);
+    List<Event> events = Graduation.graduate(ctx, ns, entities, m, "requested");
+    Memory last = (Memory) events.get(1).decoded().orElseThrow();
+    String entity = ((dev.loci.govern.Entity) events.get(0).decoded().orElseThrow()).id();
+    return new Decision<>(events, Set.of(id, entity), new Written(last, List.of()));
   }
 
   /**
@@ -42,20 +107,14 @@ public final class MemoryDecisions {
    * reinforced instead of stored twice; otherwise a new candidate.
    */
   public Decision<Written> decidePropose(CommandContext ctx, Namespace ns, MemoryDraft draft) {
-    Optional<Memory> same = sameFact(ns, draft);
-    if (same.isPresent()) {
-      Memory r = same.get().reinforced(ctx.now());
-      return new Decision<>(
-          List.of(GovernLayer.memoryEvent(r)), Set.of(r.id()), new Written(r, List.of()));
-    }
-    Memory m = fresh(ctx, draft, ns, MemoryStatus.CANDIDATE);
-    return new Decision<>(
-        List.of(GovernLayer.memoryEvent(m)), Set.of(m.id()), new Written(m, List.of()));
+    checkAccepted(ns, draft);
+    return writtenOrGraduated(ctx, ns, proposed(ctx, ns, draft));
   }
 
   /** A memory a reviewer writes active at once, with conflict detection. */
   public Decision<Written> decideAddActive(
       CommandContext ctx, Namespace ns, MemoryDraft draft, String reviewer) {
+    checkAccepted(ns, draft);
     Optional<Memory> same = sameFact(ns, draft);
     Memory m;
     if (same.isEmpty()) {
@@ -65,17 +124,32 @@ public final class MemoryDecisions {
           same.get()
               .withStatus(MemoryStatus.ACTIVE, Optional.of("promoted by " + reviewer), ctx.now());
     } else {
-      m = same.get().reinforced(ctx.now()); // the same trusted fact seen again
+      return writtenOrGraduated(ctx, ns, same.get().reinforced(ctx.now())); // seen again
     }
-    return conflicts.activated(ctx, ns, m, List.of());
+    return activatedOrGraduated(ctx, ns, m);
+  }
+
+  /**
+   * The batch that writes {@code m} active, with its conflicts; a {@code knowledge} memory shaped
+   * {@code X = value [unit]} is graduated in the same batch instead (its entity's conflicts are
+   * checked when a reviewer promotes the entity).
+   */
+  private Decision<Written> activatedOrGraduated(CommandContext ctx, Namespace ns, Memory m) {
+    if (!Graduation.shaped(m)) {
+      return conflicts.activated(ctx, ns, m, List.of());
+    }
+    List<Event> events = new ArrayList<>(List.of(GovernLayer.memoryEvent(m)));
+    events.addAll(Graduation.graduate(ctx, ns, entities, m, "shaped X = value [unit]"));
+    Memory last = (Memory) events.get(2).decoded().orElseThrow();
+    String entity = ((dev.loci.govern.Entity) events.get(1).decoded().orElseThrow()).id();
+    return new Decision<>(events, Set.of(m.id(), entity), new Written(last, List.of()));
   }
 
   /** Reinforces a candidate or active memory. */
-  public Decision<Memory> decideReinforce(CommandContext ctx, Namespace ns, String id) {
+  public Decision<Written> decideReinforce(CommandContext ctx, Namespace ns, String id) {
     Memory m = layer.require(ns, id);
     requireStatus(m, MemoryStatus.CANDIDATE, MemoryStatus.ACTIVE);
-    Memory r = m.reinforced(ctx.now());
-    return new Decision<>(List.of(GovernLayer.memoryEvent(r)), Set.of(id), r);
+    return writtenOrGraduated(ctx, ns, m.reinforced(ctx.now()));
   }
 
   /** Promotes a candidate to active, with conflict detection. */
@@ -83,11 +157,10 @@ public final class MemoryDecisions {
       CommandContext ctx, Namespace ns, String id, String reviewer) {
     Memory m = layer.require(ns, id);
     requireStatus(m, MemoryStatus.CANDIDATE);
-    return conflicts.activated(
+    return activatedOrGraduated(
         ctx,
         ns,
-        m.withStatus(MemoryStatus.ACTIVE, Optional.of("promoted by " + reviewer), ctx.now()),
-        List.of());
+        m.withStatus(MemoryStatus.ACTIVE, Optional.of("promoted by " + reviewer), ctx.now()));
   }
 
   /** Rejects a candidate, or invalidates a candidate or active memory, with a reason. */
@@ -161,7 +234,7 @@ public final class MemoryDecisions {
         e);
   }
 
-  private Optional<Memory> sameFact(Namespace ns, MemoryDraft draft) {
+  Optional<Memory> sameFact(Namespace ns, MemoryDraft draft) {
     Shelf s = layer.shelf(ns);
     return Optional.ofNullable(
             s.openFacts.get(Shelf.factKey(draft.type(), draft.content(), draft.subjectIds())))

@@ -32,6 +32,8 @@ final class Shelf {
   final Map<MemoryType, Set<String>> activeByType = new EnumMap<>(MemoryType.class);
   final Map<String, Set<String>> activeByWord = new HashMap<>(); // word -> ids
   final Map<String, String> openBySlot = new HashMap<>(); // slot key -> open conflict id
+  final EntityShelf entities = new EntityShelf();
+  final Map<String, String> settings = new TreeMap<>();
 
   /** What makes two memories the same fact: type, normalized content, sorted subjects. */
   static String factKey(MemoryType type, String content, List<String> subjects) {

@@ -42,6 +42,17 @@ import java.util.regex.Pattern;
  * (terminate, breach, ... / page, escalate, rollback, ...), its {@code novelty} by 0.5 per
  * exception cue; the cues found are listed in the attributes {@code risk_cues} and {@code
  * anomaly_cues}. Numbered units have importance 0.6, paragraphs 0.3.
+ *
+ * <p>Structure (see {@link UnitStructure}): {@code depends_on} from a unit that opens with a
+ * condition on an earlier outcome ("if the restart does not clear the queue", "after the failover
+ * and the cache flush") to the units it names; {@code contradicts}, both ways, between two units of
+ * a section that give incompatible rules (a rule and its "unless" override, "restart" against "do
+ * not restart"). Every unit lists, where any, its {@code semantic_roles} (obligation, prohibition,
+ * condition, exception, remedy, escalation, detection, mitigation, termination, penalty,
+ * notification, payment), {@code scenario_tags} (the flavour's declared scenarios: late_delivery,
+ * defect, ... / queue_backlog, database, cache, ...), {@code symbolic_tags} (causal, escalation,
+ * temporal, conditional, negation, deontic, quantitative), {@code depends_on} and {@code
+ * contradicts} (unit ids) as comma-separated attributes.
  */
 public final class MarkdownPack implements DomainPack {
   /** How many units ahead in its section a unit gets a {@code same_section} edge to. */
@@ -64,7 +75,7 @@ public final class MarkdownPack implements DomainPack {
           Pattern.CASE_INSENSITIVE);
   private static final Pattern EXCEPTION =
       Pattern.compile(
-          "^(?:unless|except|notwithstanding)\\b|^if\\b.*\\bfail(?:s|ed)?\\b",
+          "^(?:unless|except|notwithstanding)\\b|^if\\b.*\\bfail(?:s|ed)?\\b(?!\\s+over)",
           Pattern.CASE_INSENSITIVE);
   private static final Map<String, Pattern> ANOMALY_CUES =
       cues(
@@ -91,6 +102,7 @@ public final class MarkdownPack implements DomainPack {
             "damages", "damages",
             "withhold", "withh\\w*",
             "reject", "reject\\w*"),
+        UnitStructure.CONTRACT_SCENARIOS,
         new ScoreWeights(0.5, 0.35, 0.1, 0.05)),
     /** Runbooks: steps, operational risk cues, escalation edges. */
     RUNBOOK(
@@ -103,15 +115,22 @@ public final class MarkdownPack implements DomainPack {
             "incident", "incidents?",
             "severity", "severity",
             "data loss", "data\\s+loss"),
+        UnitStructure.RUNBOOK_SCENARIOS,
         new ScoreWeights(0.5, 0.35, 0.1, 0.05));
 
     final String unitType;
     final Map<String, Pattern> riskCues;
+    final Map<String, Pattern> scenarios;
     final ScoreWeights weights;
 
-    Flavour(String unitType, Map<String, Pattern> riskCues, ScoreWeights weights) {
+    Flavour(
+        String unitType,
+        Map<String, Pattern> riskCues,
+        Map<String, Pattern> scenarios,
+        ScoreWeights weights) {
       this.unitType = unitType;
       this.riskCues = riskCues;
+      this.scenarios = scenarios;
       this.weights = weights;
     }
   }
@@ -123,6 +142,8 @@ public final class MarkdownPack implements DomainPack {
   static final double REFERENCES = 0.8;
   static final double EXCEPTION_TO = 0.9;
   static final double ESCALATES_TO = 0.9;
+  static final double DEPENDS_ON = 0.85;
+  static final double CONTRADICTS = 0.7;
 
   private final Flavour flavour;
 
@@ -142,13 +163,22 @@ public final class MarkdownPack implements DomainPack {
   }
 
   private static Map<String, Pattern> cues(String... nameAndRegex) {
-    Map<String, Pattern> out = new LinkedHashMap<>();
-    for (int i = 0; i < nameAndRegex.length; i += 2) {
-      out.put(
-          nameAndRegex[i],
-          Pattern.compile("\\b" + nameAndRegex[i + 1] + "\\b", Pattern.CASE_INSENSITIVE));
+    String[] bounded = nameAndRegex.clone();
+    for (int i = 1; i < bounded.length; i += 2) {
+      bounded[i] = "\\b" + bounded[i] + "\\b";
     }
-    return out;
+    return UnitStructure.cues(bounded);
+  }
+
+  /** The index past the last unit of unit {@code i}'s section within its same-section reach. */
+  private static int sectionReach(List<Unit> units, int i) {
+    int j = i + 1;
+    while (j < units.size()
+        && j <= i + SAME_SECTION_REACH
+        && units.get(j).sectionIndex == units.get(i).sectionIndex) {
+      j++;
+    }
+    return j;
   }
 
   /** A unit being read: its id, number (if numbered), section, lines and text. */
@@ -248,19 +278,12 @@ public final class MarkdownPack implements DomainPack {
       pos = nl + 1;
     }
 
-    List<MemoryNode> nodes = new ArrayList<>();
-    for (Unit u : units) {
-      nodes.add(node(doc, u));
-    }
     Map<MemoryEdge.Key, MemoryEdge> edges = new LinkedHashMap<>();
+    Map<String, Set<String>> exceptions = new LinkedHashMap<>();
     for (int i = 0; i < units.size(); i++) {
       Unit u = units.get(i);
       EvidenceRef ref = ref(doc, u);
-      for (int j = i + 1;
-          j < units.size()
-              && j <= i + SAME_SECTION_REACH
-              && units.get(j).sectionIndex == u.sectionIndex;
-          j++) {
+      for (int j = i + 1; j < sectionReach(units, i); j++) {
         Unit v = units.get(j);
         if (j == i + 1) {
           add(edges, MemoryEdge.of(u.id, v.id, "next_unit", NEXT_UNIT).withSource(ref));
@@ -308,6 +331,9 @@ public final class MarkdownPack implements DomainPack {
             };
         MemoryEdge e = MemoryEdge.of(u.id, target, type, weight).withSource(ref);
         add(edges, type.equals("exception_to") ? e.bothWays() : e);
+        if (type.equals("exception_to")) {
+          exceptions.computeIfAbsent(u.id, k -> new LinkedHashSet<>()).add(target);
+        }
       }
       if (qualified.isEmpty() && EXCEPTION.matcher(body).find()) {
         Unit previous =
@@ -323,8 +349,14 @@ public final class MarkdownPack implements DomainPack {
               MemoryEdge.of(u.id, previous.id, "exception_to", EXCEPTION_TO)
                   .bothWays()
                   .withSource(ref));
+          exceptions.computeIfAbsent(u.id, k -> new LinkedHashSet<>()).add(previous.id);
         }
       }
+    }
+    Structure structure = structure(doc, units, exceptions, edges);
+    List<MemoryNode> nodes = new ArrayList<>();
+    for (Unit u : units) {
+      nodes.add(node(doc, u, structure));
     }
     return new Ingestion(
         List.of(new Ingestion.Graph(Optional.empty(), nodes, List.copyOf(edges.values()))),
@@ -343,10 +375,61 @@ public final class MarkdownPack implements DomainPack {
         Optional.of(new EvidenceRef.Span(u.startChar, u.endChar)));
   }
 
-  private MemoryNode node(SourceDocument doc, Unit u) {
+  /** The depends_on and contradicts relations of a document, by unit id. */
+  private record Structure(
+      Map<String, List<String>> dependsOn, Map<String, Set<String>> contradicts) {}
+
+  /**
+   * Adds the {@code depends_on} and {@code contradicts} edges of {@code units} (see {@link
+   * UnitStructure}) and returns them by unit for the node attributes.
+   */
+  private static Structure structure(
+      SourceDocument doc,
+      List<Unit> units,
+      Map<String, Set<String>> exceptions,
+      Map<MemoryEdge.Key, MemoryEdge> edges) {
+    List<UnitStructure.Unit> views = new ArrayList<>();
+    for (Unit u : units) {
+      views.add(
+          new UnitStructure.Unit(u.id, u.number.orElse(""), u.sectionIndex, u.text.toString()));
+    }
+    Map<String, List<String>> dependsOn = new LinkedHashMap<>();
+    Map<String, Set<String>> contradicts = new LinkedHashMap<>();
+    for (int i = 0; i < units.size(); i++) {
+      Unit u = units.get(i);
+      List<String> prerequisites = UnitStructure.dependsOn(views, i);
+      if (!prerequisites.isEmpty()) {
+        dependsOn.put(u.id, prerequisites);
+      }
+      for (String p : prerequisites) {
+        add(edges, MemoryEdge.of(u.id, p, "depends_on", DEPENDS_ON).withSource(ref(doc, u)));
+      }
+      for (int j = i + 1; j < sectionReach(units, i); j++) {
+        Unit v = units.get(j);
+        Optional<UnitStructure.Unit> exception =
+            exceptions.getOrDefault(v.id, Set.of()).contains(u.id)
+                ? Optional.of(views.get(j))
+                : exceptions.getOrDefault(u.id, Set.of()).contains(v.id)
+                    ? Optional.of(views.get(i))
+                    : Optional.empty();
+        if (UnitStructure.contradict(views.get(i), views.get(j), exception)) {
+          contradicts.computeIfAbsent(u.id, k -> new LinkedHashSet<>()).add(v.id);
+          contradicts.computeIfAbsent(v.id, k -> new LinkedHashSet<>()).add(u.id);
+          add(
+              edges,
+              MemoryEdge.of(u.id, v.id, "contradicts", CONTRADICTS)
+                  .bothWays()
+                  .withSource(ref(doc, v)));
+        }
+      }
+    }
+    return new Structure(dependsOn, contradicts);
+  }
+
+  private MemoryNode node(SourceDocument doc, Unit u, Structure structure) {
     String body = u.text.toString();
-    List<String> risk = found(flavour.riskCues, body);
-    List<String> anomaly = found(ANOMALY_CUES, body);
+    List<String> risk = UnitStructure.tags(flavour.riskCues, body);
+    List<String> anomaly = UnitStructure.tags(ANOMALY_CUES, body);
     MemoryNode.Builder b =
         MemoryNode.builder(u.id, u.number.isPresent() ? flavour.unitType : "paragraph", body)
             .importance(u.number.isPresent() ? 0.6 : 0.3)
@@ -362,17 +445,17 @@ public final class MarkdownPack implements DomainPack {
     if (!anomaly.isEmpty()) {
       b.attribute("anomaly_cues", String.join(",", anomaly));
     }
+    listed(b, "semantic_roles", UnitStructure.tags(UnitStructure.ROLES, body));
+    listed(b, "scenario_tags", UnitStructure.tags(flavour.scenarios, body));
+    listed(b, "symbolic_tags", UnitStructure.tags(UnitStructure.SYMBOLIC, body));
+    listed(b, "depends_on", structure.dependsOn().getOrDefault(u.id, List.of()));
+    listed(b, "contradicts", List.copyOf(structure.contradicts().getOrDefault(u.id, Set.of())));
     return b.build();
   }
 
-  private static List<String> found(Map<String, Pattern> cues, String text) {
-    List<String> out = new ArrayList<>();
-    cues.forEach(
-        (name, p) -> {
-          if (p.matcher(text).find()) {
-            out.add(name);
-          }
-        });
-    return out;
+  private static void listed(MemoryNode.Builder b, String key, List<String> values) {
+    if (!values.isEmpty()) {
+      b.attribute(key, String.join(",", values));
+    }
   }
 }

@@ -78,6 +78,10 @@ public final class RecallLayer implements Layer, SubjectRecords {
   private final Map<Namespace, Graph> graphs = new HashMap<>();
   private TextIndex text = new TextIndex(Optional.empty());
   private VectorIndex vectors = new VectorIndex(Optional.empty());
+  private Optional<Path> dataDir = Optional.empty();
+  // the providers recall embeds with, by model id: erasure forgets their cached vectors
+  private final Map<String, EmbeddingProvider> providers =
+      new java.util.concurrent.ConcurrentHashMap<>();
   private boolean indexing; // false while recovering: the indexes are reconciled once, after
   private volatile boolean closed; // set under the engine's exclusive lock; read under its shared
   private volatile long appliedSeq;
@@ -649,6 +653,7 @@ public final class RecallLayer implements Layer, SubjectRecords {
    */
   public void useModel(EmbeddingProvider provider) {
     checkOpen();
+    providers.put(provider.modelId(), provider);
     vectors.model(
         provider,
         m -> {
@@ -773,6 +778,7 @@ public final class RecallLayer implements Layer, SubjectRecords {
 
   @Override
   public void attach(Path dataDir) {
+    this.dataDir = Optional.of(dataDir);
     Path root = dataDir.resolve("index").resolve(NAME);
     text = new TextIndex(Optional.of(root.resolve("text")));
     vectors = new VectorIndex(Optional.of(root.resolve("vectors")));
@@ -1117,6 +1123,7 @@ public final class RecallLayer implements Layer, SubjectRecords {
   @Override
   public void erase(Set<String> recordKeys) {
     Set<Namespace> touched = new HashSet<>();
+    List<MemoryNode> erasing = new ArrayList<>();
     for (String key : recordKeys) {
       int slash = key.indexOf('/');
       Namespace ns = Namespace.of(key.substring(0, slash));
@@ -1126,6 +1133,7 @@ public final class RecallLayer implements Layer, SubjectRecords {
       if (c == null) {
         continue;
       }
+      c.versions.forEach(v -> erasing.add(v.value()));
       c.versions.replaceAll(
           v ->
               new RecordVersion<>(
@@ -1146,6 +1154,7 @@ public final class RecallLayer implements Layer, SubjectRecords {
       text.shards().commit(appliedSeq, false);
       vectors.commit(appliedSeq, false);
     }
+    RecallErasure.forgetVectors(dataDir, providers.values(), erasing);
   }
 
   // ---------------------------------------------------------------- snapshots

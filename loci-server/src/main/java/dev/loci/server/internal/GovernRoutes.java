@@ -5,6 +5,9 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.loci.InvalidRequestException;
 import dev.loci.govern.Conflict;
 import dev.loci.govern.ContextPack;
+import dev.loci.govern.Entity;
+import dev.loci.govern.EntityWire;
+import dev.loci.govern.EntityWritten;
 import dev.loci.govern.GovernWire;
 import dev.loci.govern.GovernedMemory;
 import dev.loci.govern.Memory;
@@ -64,8 +67,17 @@ public final class GovernRoutes implements RouteSet {
         route(Method.POST, MEMORY + "/supersede", Role.REVIEWER, true, this::supersede),
         route(Method.GET, CANDIDATES, Role.READER, false, this::candidates),
         route(
-            Method.POST, CANDIDATES + "/{memory_id}/promote", Role.REVIEWER, false, this::promote),
-        route(Method.POST, CANDIDATES + "/{memory_id}/reject", Role.REVIEWER, true, this::reject),
+            Method.POST,
+            CANDIDATES + "/{memory_id}/promote",
+            Role.REVIEWER,
+            false,
+            this::promoteCandidate),
+        route(
+            Method.POST,
+            CANDIDATES + "/{memory_id}/reject",
+            Role.REVIEWER,
+            true,
+            this::rejectCandidate),
         route(Method.GET, CONFLICTS, Role.READER, false, this::conflicts),
         route(Method.POST, CONFLICTS + "/sweep", Role.WRITER, false, this::sweep),
         route(
@@ -200,7 +212,36 @@ public final class GovernRoutes implements RouteSet {
 
   private void candidates(Exchange ex) {
     QueryParams.allowOnly(ex, Set.of());
-    items(ex, governed.candidates(ex.namespace()));
+    ArrayNode items = Json.MAPPER.createArrayNode();
+    governed.queue(ex.namespace()).forEach(c -> items.add(EntityWire.candidate(c)));
+    Responses.items(ex, Json.write(items));
+  }
+
+  private void promoteCandidate(Exchange ex) {
+    QueryParams.allowOnly(ex, Set.of());
+    Object w = as(ex).promoteCandidate(ex.namespace(), ex.pathParam("memory_id"), reviewer(ex));
+    ex.json(200, Json.write(writeJson(w)));
+  }
+
+  private void rejectCandidate(Exchange ex) {
+    QueryParams.allowOnly(ex, Set.of());
+    String reason = ex.body().allowOnly(Set.of("reason")).string("reason").orElse(null);
+    Object r =
+        as(ex).rejectCandidate(ex.namespace(), ex.pathParam("memory_id"), reason, reviewer(ex));
+    ex.json(200, Json.write(writeJson(r)));
+  }
+
+  private static ObjectNode writeJson(Object result) {
+    if (result instanceof Written w) {
+      return GovernWire.written(w);
+    }
+    if (result instanceof EntityWritten w) {
+      return EntityWire.written(w);
+    }
+    if (result instanceof Entity e) {
+      return EntityWire.entity(e);
+    }
+    return GovernWire.memory((Memory) result);
   }
 
   // ---------------------------------------------------------------- conflicts

@@ -96,6 +96,49 @@ public final class HttpPipeline {
     return guard.credentials();
   }
 
+  /**
+   * Registers the pages of {@code web} beside the routes, with the credentials, allowlist and
+   * metrics of this pipeline; call before {@link #start()}.
+   */
+  public void mount(dev.loci.server.spi.WebMount web) {
+    web.mount(app, new Access());
+  }
+
+  /** The pipeline's checks as a {@link dev.loci.server.spi.WebAccess}. */
+  private final class Access implements dev.loci.server.spi.WebAccess {
+    @Override
+    public List<dev.loci.server.Credential> credentials() {
+      return guard.credentials();
+    }
+
+    @Override
+    public Optional<dev.loci.server.Credential> authenticate(String token) {
+      if (guard.credentials().isEmpty()) {
+        return Optional.empty();
+      }
+      try {
+        return guard.authenticate(Optional.of("Bearer " + token)).credential();
+      } catch (HttpProblem unknown) {
+        return Optional.empty();
+      }
+    }
+
+    @Override
+    public void checkClient(Context ctx) {
+      guard.checkAllowed(client(ctx));
+    }
+
+    @Override
+    public String metrics() {
+      return metrics.scrape();
+    }
+
+    @Override
+    public void route(Context ctx, String template) {
+      ctx.attribute(ROUTE, template);
+    }
+  }
+
   /** Binds and starts serving. */
   public void start() {
     app.start(config.host(), config.port());
@@ -113,12 +156,7 @@ public final class HttpPipeline {
 
   private void serve(Context ctx, Route r) throws Exception {
     ctx.attribute(ROUTE, r.path());
-    InetAddress peer =
-        Cidr.parseAddress(ctx.req().getRemoteAddr())
-            .orElseThrow(() -> new IllegalStateException("peer " + ctx.req().getRemoteAddr()));
-    Optional<InetAddress> client =
-        guard.client(peer, Collections.list(ctx.req().getHeaders("X-Forwarded-For")));
-    ctx.attribute(CLIENT, client.map(InetAddress::getHostAddress).orElse("?"));
+    Optional<InetAddress> client = client(ctx);
     if (r.role().isEmpty()) {
       r.handler().handle(new JavalinExchange(ctx, r, Principal.LOCAL, null, 0));
       return;
@@ -151,6 +189,17 @@ public final class HttpPipeline {
       }
     }
     r.handler().handle(new JavalinExchange(ctx, r, p, scope, limit));
+  }
+
+  /** The client of {@code ctx} (see {@link Guard#client}), recorded for the access log. */
+  private Optional<InetAddress> client(Context ctx) {
+    InetAddress peer =
+        Cidr.parseAddress(ctx.req().getRemoteAddr())
+            .orElseThrow(() -> new IllegalStateException("peer " + ctx.req().getRemoteAddr()));
+    Optional<InetAddress> client =
+        guard.client(peer, Collections.list(ctx.req().getHeaders("X-Forwarded-For")));
+    ctx.attribute(CLIENT, client.map(InetAddress::getHostAddress).orElse("?"));
+    return client;
   }
 
   private static String roleTooLow(Principal p, Role required) {

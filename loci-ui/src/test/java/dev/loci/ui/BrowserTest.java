@@ -1,0 +1,156 @@
+package dev.loci.ui;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Path;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The UI in a real browser (headless Chromium): sign in, browse, search, a version diff, with
+ * axe-core over every page and a screenshot of each under {@code target/screenshots/}.
+ */
+class BrowserTest {
+  @TempDir static Path dir;
+  static UiFixture ui;
+
+  @BeforeAll
+  static void start() {
+    ui = new UiFixture(dir, true);
+  }
+
+  @AfterAll
+  static void stop() {
+    ui.close();
+  }
+
+  private Browser signedIn(String token) throws Exception {
+    Browser b = Browser.open(ui.base);
+    b.go("/ui");
+    assertThat(b.driver.getCurrentUrl()).contains("/ui/login");
+    b.find("#token").sendKeys(token);
+    b.find("form.stack button[type=submit]").click();
+    b.settle();
+    assertThat(b.driver.getCurrentUrl()).endsWith("/ui");
+    return b;
+  }
+
+  @Test
+  void login_browseAndSearch_tracesFoundAndPagesAccessible() throws Exception {
+    try (Browser b = Browser.open(ui.base)) {
+      b.go("/ui/login");
+      b.assertAccessible("login");
+      b.shot("01-login");
+    }
+    try (Browser b = signedIn(UiFixture.READER)) {
+      assertThat(b.find("main h1").getText()).isEqualTo("Namespaces");
+      assertThat(b.find("main").getText())
+          .contains("alice")
+          .contains("docs")
+          .doesNotContain("other");
+      b.assertAccessible("namespaces");
+      b.shot("02-namespaces");
+      b.find("a[href='/ui/ns/acme.alice']").click();
+      b.settle();
+      b.assertAccessible("namespace overview");
+      b.shot("03-namespace");
+      b.go("/ui/ns/acme.alice/traces");
+      assertThat(b.all("#results tbody tr")).hasSize(5);
+      b.find("#f-q").sendKeys("bob");
+      b.find("form.filters button[type=submit]").click();
+      new org.openqa.selenium.support.ui.WebDriverWait(b.driver, java.time.Duration.ofSeconds(10))
+          .until(d -> b.all("#results tbody tr").size() == 1);
+      assertThat(b.find("#results tbody").getText()).contains("ship v1.1");
+      assertThat(b.driver.getCurrentUrl()).contains("q=bob");
+      b.assertAccessible("traces search");
+      b.shot("04-traces-search");
+      b.go("/ui/ns/acme.alice/traces?tag=xss");
+      assertThat(b.find("#results tbody").getText()).contains("<script>alert(1)</script>");
+      assertThat(b.all("#results script")).isEmpty();
+    }
+  }
+
+  @Test
+  void versionDiff_legalCredential_showsChainAndChangedLines() throws Exception {
+    try (Browser b = signedIn(UiFixture.LEGAL)) {
+      b.go("/ui/ns/acme.alice/traces/" + ui.revised.uid());
+      assertThat(b.all("form.chain tbody tr")).hasSize(3);
+      assertThat(b.all("table.diff tr.removed")).isNotEmpty();
+      assertThat(b.find("table.diff").getText()).contains("\"owner\" : \"bob\"");
+      // compare the first version with the newest
+      b.all("form.chain tbody tr")
+          .get(2)
+          .findElement(org.openqa.selenium.By.cssSelector("input[name=older]"))
+          .click();
+      b.find("form.chain button[type=submit]").click();
+      b.settle();
+      assertThat(b.find("table.diff").getText()).contains("2026-12-01").contains("2026-12-15");
+      b.assertAccessible("trace diff");
+      b.shot("05-trace-diff");
+    }
+    try (Browser b = signedIn(UiFixture.READER)) {
+      b.go("/ui/ns/acme.alice/traces/" + ui.revised.uid());
+      assertThat(b.find("main").getText())
+          .contains("only a legal credential sees the version chain");
+      assertThat(b.all("table.diff")).isEmpty();
+    }
+  }
+
+  @Test
+  void recall_twoModes_pathGraphsDrawnSideBySide() throws Exception {
+    try (Browser b = signedIn(UiFixture.READER)) {
+      b.go("/ui/ns/acme.docs/recall");
+      b.assertAccessible("recall explorer (empty)");
+      b.find("#r-q").sendKeys("termination for convenience notice");
+      new org.openqa.selenium.support.ui.Select(b.find("#r-mode")).selectByValue("hybrid");
+      new org.openqa.selenium.support.ui.Select(b.find("#r-compare"))
+          .selectByValue("weighted_graph");
+      b.find("form.recall-form button[type=submit]").click();
+      b.settle();
+      assertThat(b.all("section.run")).hasSize(2);
+      assertThat(b.all("section.run h2").stream().map(e -> e.getText()).toList())
+          .containsExactly("hybrid", "weighted_graph");
+      assertThat(b.all("svg.path-graph")).isNotEmpty();
+      assertThat(b.all("svg.path-graph g.node")).isNotEmpty();
+      assertThat(b.all("svg.path-graph rect").get(0).getSize().getWidth()).isGreaterThan(20);
+      b.assertAccessible("recall explorer");
+      b.shot("06-recall");
+      b.find("section.run article.result h3 a").click();
+      b.settle();
+      assertThat(b.find("main").getText()).contains("Evidence").contains("Edges out");
+      b.assertAccessible("graph node");
+      b.shot("07-node");
+      b.go("/ui/ns/acme.docs/graph");
+      b.assertAccessible("graph");
+      b.shot("08-graph");
+    }
+  }
+
+  @Test
+  void promote_reviewer_candidateBecomesTrusted_readerSeesNoButton() throws Exception {
+    try (Browser b = signedIn(UiFixture.READER)) {
+      b.go("/ui/ns/acme.alice/review");
+      assertThat(b.find("main").getText()).contains("Alice prefers tea");
+      assertThat(b.all("button.primary")).noneMatch(e -> e.getText().equals("Promote"));
+      b.assertAccessible("review queue (reader)");
+    }
+    try (Browser b = signedIn(UiFixture.REVIEWER)) {
+      b.go("/ui/ns/acme.alice/review");
+      b.assertAccessible("review queue");
+      b.shot("09-review");
+      b.find("#cand-" + ui.candidates.get(0) + " button.primary").click();
+      new org.openqa.selenium.support.ui.WebDriverWait(b.driver, java.time.Duration.ofSeconds(10))
+          .until(d -> !b.all("#queue p.ok").isEmpty());
+      assertThat(b.find("#queue p.ok").getText()).contains("Promoted");
+      assertThat(b.all("#cand-" + ui.candidates.get(0))).isEmpty();
+      b.shot("10-promoted");
+    }
+    assertThat(
+            dev.loci.govern.GovernedMemory.of(ui.server.loci())
+                .get(UiFixture.ALICE, ui.candidates.get(0))
+                .status())
+        .isEqualTo(dev.loci.govern.MemoryStatus.ACTIVE);
+  }
+}
