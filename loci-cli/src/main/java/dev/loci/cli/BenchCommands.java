@@ -47,7 +47,8 @@ import picocli.CommandLine.Parameters;
       BenchCommands.Cluster.class,
       BenchCommands.Govern.class,
       BenchCommands.SubjectsBench.class,
-      IsolationBench.class
+      IsolationBench.class,
+      McpBenchCommand.class
     })
 final class BenchCommands {
   private BenchCommands() {}

@@ -7,6 +7,7 @@ import dev.loci.Loci;
 import dev.loci.postgres.PostgresJournal;
 import dev.loci.postgres.PostgresUrl;
 import java.io.InputStream;
+import java.io.OutputStream;
 import java.io.OutputStreamWriter;
 import java.io.PrintStream;
 import java.io.PrintWriter;
@@ -174,6 +175,16 @@ public final class Main {
       o.flush();
       e.flush();
     }
+  }
+
+  /**
+   * The command line with its options and subcommands, on null streams, for checking that a command
+   * line parses (the documentation test) without running it.
+   */
+  static CommandLine parser() {
+    PrintStream nowhere = new PrintStream(OutputStream.nullOutputStream(), true);
+    PrintWriter none = new PrintWriter(OutputStream.nullOutputStream(), true);
+    return commandLine(new Main(InputStream.nullInputStream(), none, none, nowhere, nowhere));
   }
 
   private static CommandLine commandLine(Main main) {
