@@ -349,7 +349,7 @@ final class BenchCommands {
         description =
             "Run the exact dense-scan peer (it embeds every raw turn once; vectors cached)."
                 + " Default: on.")
-    boolean densePeer = true;
+    Optional<Boolean> densePeer = Optional.empty();
 
     @Option(names = "--seeds", paramLabel = "N", description = "Graph seeds. Default: tuned.")
     Optional<Integer> seeds = Optional.empty();
@@ -434,7 +434,7 @@ final class BenchCommands {
               lexicalShare.isEmpty() ? d.lexicalShares() : lexicalShare,
               sessionCap.isEmpty() ? d.sessionCaps() : sessionCap,
               Set.copyOf(conversations),
-              densePeer);
+              densePeer.orElse(true));
       if (config) {
         return places.print(this, options.configMarkdown(), options.configJson());
       }
