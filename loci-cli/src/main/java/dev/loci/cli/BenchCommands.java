@@ -345,6 +345,22 @@ final class BenchCommands {
                 + " Default: tuned.")
     Optional<Boolean> entityEdges = Optional.empty();
 
+    @Option(
+        names = "--resolve-dates",
+        negatable = true,
+        description =
+            "Resolve relative time expressions of a turn (yesterday, last Saturday) against its"
+                + " session date and add the dates to its text. Default: tuned.")
+    Optional<Boolean> resolveDates = Optional.empty();
+
+    @Option(
+        names = "--dense-peer",
+        negatable = true,
+        description =
+            "Run the exact dense-scan peer (it embeds every raw turn once; vectors cached)."
+                + " Default: on.")
+    Optional<Boolean> densePeer = Optional.empty();
+
     @Option(names = "--seeds", paramLabel = "N", description = "Graph seeds. Default: tuned.")
     Optional<Integer> seeds = Optional.empty();
 
@@ -417,6 +433,7 @@ final class BenchCommands {
               window.orElse(d.window()),
               termEdges.orElse(d.termEdges()),
               entityEdges.orElse(d.entityEdges()),
+              resolveDates.orElse(d.resolveDates()),
               seeds.orElse(d.seeds()),
               hops.orElse(d.hops()),
               weights.isPresent()
@@ -426,7 +443,8 @@ final class BenchCommands {
                   : d.weights(),
               lexicalShare.isEmpty() ? d.lexicalShares() : lexicalShare,
               sessionCap.isEmpty() ? d.sessionCaps() : sessionCap,
-              Set.copyOf(conversations));
+              Set.copyOf(conversations),
+              densePeer.orElse(true));
       if (config) {
         return places.print(this, options.configMarkdown(), options.configJson());
       }
