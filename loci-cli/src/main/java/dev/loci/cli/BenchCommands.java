@@ -458,12 +458,17 @@ final class BenchCommands {
       mixinStandardHelpOptions = true,
       description = {
         "Structured recall cases: ingests the documents of --docs with --pack (or each case's"
-            + " own document and pack), asks every case in every mode, and reports per case"
-            + " pass/fail (enough evidence node ids in the top k, through every required edge"
-            + " type) and the evidence hit rate per mode.",
+            + " own document and pack), does each case's setup (feedback, clock advance, sweep),"
+            + " asks it in every mode through the memory palace, and reports per case pass/fail"
+            + " and per mode the hit rate of each family of expectations: evidence, path,"
+            + " structure (semantic roles, contradiction pairs, scenario and symbolic tags),"
+            + " trace, snapshot, route, space and lifecycle.",
         "The bundled demo cases: loci bench cases"
             + " loci-recall/src/main/resources/dev/loci/recall/demo/cases.json --pack"
-            + " markdown:contract --docs loci-recall/src/main/resources/dev/loci/recall/demo"
+            + " markdown:contract --docs loci-recall/src/main/resources/dev/loci/recall/demo;"
+            + " the palace fixtures, using every field: loci bench cases"
+            + " loci-bench/src/test/resources/dev/loci/bench/palace/cases.json --pack"
+            + " markdown:runbook --docs loci-bench/src/test/resources/dev/loci/bench/palace"
       })
   static final class Cases extends LociCommand {
     @Mixin Places places;
