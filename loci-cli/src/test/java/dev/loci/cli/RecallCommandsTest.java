@@ -58,23 +58,23 @@ class RecallCommandsTest {
     assertThat(first.err())
         .matches(
             "(?s)loci: ingesting .*: (\\d+)/\\1 records\\Rloci: embedding acme: 14/14 nodes\\R");
-    Path cache = tmp.resolve("data/cache/embeddings/all-minilm-l6-v2.bin");
+    Path cache = tmp.resolve("data/cache/embeddings/bge-small-en-v1.5.bin");
     assertThat(first.out())
-        .contains("embeddings: all-minilm-l6-v2, 14 computed, 0 from the cache " + cache);
+        .contains("embeddings: bge-small-en-v1.5, 14 computed, 0 from the cache " + cache);
 
     CliRunner.Result again =
         ok("ingest", "--pack", "markdown:contract", "--ns", "acme", contract.toString());
     assertThat(again.out())
         .contains("(0 written, 0 removed, 0 batches)")
         .as("the persisted vector index already holds every node")
-        .contains("embeddings: all-minilm-l6-v2, 0 computed, 0 from the cache " + cache);
+        .contains("embeddings: bge-small-en-v1.5, 0 computed, 0 from the cache " + cache);
 
     deleteTree(tmp.resolve("data/index"));
     CliRunner.Result rebuilt =
         ok("ingest", "--pack", "markdown:contract", "--ns", "acme", contract.toString());
     assertThat(rebuilt.out())
         .as("a rebuilt vector index takes its vectors from the cache, not the model")
-        .contains("embeddings: all-minilm-l6-v2, 0 computed, 14 from the cache " + cache);
+        .contains("embeddings: bge-small-en-v1.5, 0 computed, 14 from the cache " + cache);
   }
 
   private static void deleteTree(Path root) {
@@ -94,7 +94,7 @@ class RecallCommandsTest {
     assertThat(r.exitCode()).as(r.err()).isZero();
 
     assertThat(tmp.resolve("data/cache/embeddings/hashing-384-v1.bin")).isRegularFile();
-    assertThat(tmp.resolve("data/cache/embeddings/all-minilm-l6-v2.bin")).doesNotExist();
+    assertThat(tmp.resolve("data/cache/embeddings/bge-small-en-v1.5.bin")).doesNotExist();
   }
 
   @Test
@@ -102,7 +102,8 @@ class RecallCommandsTest {
     CliRunner.Result r = ingestWith("bert");
 
     assertThat(r.exitCode()).isEqualTo(2);
-    assertOneErrorLine(r, "embedding: expected one of [onnx, hashing], found 'bert'");
+    assertOneErrorLine(
+        r, "embedding: expected one of [onnx, bge-small, bge-small-q, hashing], found 'bert'");
     assertThat(tmp.resolve("data")).doesNotExist();
   }
 
@@ -225,7 +226,7 @@ class RecallCommandsTest {
     assertThat(r.exitCode()).as(r.err()).isZero();
     assertThat(r.out())
         .contains("What is the penalty for a late delivery?")
-        .contains("found as a seed by meaning: 01_supply_agreement:4")
+        .contains("found through: 01_supply_agreement:3 --exception_to--> 01_supply_agreement:4")
         .contains("found through: 01_supply_agreement:12 --references--> 01_supply_agreement:11")
         .contains("gold units in the top 5: lexical 5/9, weighted_graph 9/9");
     assertThat(r.err()).isEmpty();
