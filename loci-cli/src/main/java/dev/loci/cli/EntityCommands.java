@@ -264,6 +264,9 @@ final class EntityCommands {
     @Option(names = "--speaker", paramLabel = "WHO", description = "Default: user.")
     String speaker = "user";
 
+    @Option(names = "--subject", paramLabel = "ID", description = "A data subject; repeatable.")
+    List<String> subjects = new ArrayList<>();
+
     @Option(names = "--time", paramLabel = "INSTANT", description = "When it was said.")
     Optional<String> time = Optional.empty();
 
@@ -288,7 +291,7 @@ final class EntityCommands {
             .jsonLine(
                 Json.write(
                     GovernCommands.wire(
-                        GovernedMemory.of(loci).capture(ns.ns, body, speaker, said, t))));
+                        GovernedMemory.of(loci).capture(ns.ns, body, speaker, said, subjects, t))));
       }
       return ExitCode.OK;
     }

@@ -128,6 +128,8 @@ public final class EntityWire {
     n.put("time", i.said().toString());
     n.put("captured_by", i.capturedBy());
     n.put("captured_at", i.capturedAt().toString());
+    ArrayNode subjects = n.putArray("subject_ids");
+    i.subjectIds().forEach(subjects::add);
     return n;
   }
 
@@ -140,7 +142,8 @@ public final class EntityWire {
         n.path("speaker").asText(),
         Instant.parse(n.path("time").asText()),
         n.path("captured_by").asText(),
-        Instant.parse(n.path("captured_at").asText()));
+        Instant.parse(n.path("captured_at").asText()),
+        strings(n.path("subject_ids")));
   }
 
   /**
@@ -195,6 +198,12 @@ public final class EntityWire {
         candidates,
         graduated,
         n.path("over_cap").asInt());
+  }
+
+  private static List<String> strings(JsonNode array) {
+    List<String> out = new ArrayList<>();
+    array.forEach(v -> out.add(v.asText()));
+    return out;
   }
 
   private static Optional<String> text(JsonNode n, String field) {

@@ -291,12 +291,33 @@ public final class GovernedMemory {
       String speaker,
       Optional<java.time.Instant> said,
       ExtractionTarget target) {
+    return capture(ns, text, speaker, said, List.of(), target);
+  }
+
+  /**
+   * {@link #capture(Namespace, String, String, Optional, ExtractionTarget)} of an interaction about
+   * {@code subjectIds}: the memory candidates extracted from it name them too, and erasing one of
+   * them erases the interaction's text.
+   *
+   * @throws InvalidRequestException naming {@code text}, {@code speaker} or {@code subject_ids}
+   */
+  public Extraction capture(
+      Namespace ns,
+      String text,
+      String speaker,
+      Optional<java.time.Instant> said,
+      List<String> subjectIds,
+      ExtractionTarget target) {
     Interaction.check(text, speaker);
+    Interaction.checkSubjects(subjectIds);
     Objects.requireNonNull(target, "target");
+    List<String> subjects = List.copyOf(subjectIds);
     return engine.execute(
         ns,
         actor,
-        ctx -> extraction.decideCapture(ctx, ns, text, speaker, said, actor, target, extractor));
+        ctx ->
+            extraction.decideCapture(
+                ctx, ns, text, speaker, said, subjects, actor, target, extractor));
   }
 
   /** Runs extraction again over captured interaction {@code id} (an explicit request). */

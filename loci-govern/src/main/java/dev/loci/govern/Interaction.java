@@ -3,6 +3,7 @@ package dev.loci.govern;
 import dev.loci.InvalidRequestException;
 import dev.loci.Namespace;
 import java.time.Instant;
+import java.util.List;
 import java.util.Objects;
 
 /**
@@ -16,6 +17,8 @@ import java.util.Objects;
  * @param said when it was said
  * @param capturedBy who captured it
  * @param capturedAt when it was captured
+ * @param subjectIds the data subjects it is about (at most 32, each 1-128 characters): the
+ *     candidates extracted from it name them too, and erasing a subject erases its text
  */
 public record Interaction(
     String id,
@@ -24,7 +27,8 @@ public record Interaction(
     String speaker,
     Instant said,
     String capturedBy,
-    Instant capturedAt) {
+    Instant capturedAt,
+    List<String> subjectIds) {
   /** The most characters of an interaction's text. */
   public static final int MAX_TEXT = 20_000;
 
@@ -39,7 +43,17 @@ public record Interaction(
     Objects.requireNonNull(said, "said");
     Objects.requireNonNull(capturedBy, "capturedBy");
     Objects.requireNonNull(capturedAt, "capturedAt");
+    subjectIds = List.copyOf(subjectIds);
     check(text, speaker);
+  }
+
+  /**
+   * Checks the subjects of a capture, as memory drafts check theirs.
+   *
+   * @throws InvalidRequestException naming {@code subject_ids}
+   */
+  public static void checkSubjects(List<String> subjectIds) {
+    MemoryDraft.of(MemoryType.EPISODIC, "check", "check").withSubjects(subjectIds);
   }
 
   /**

@@ -58,11 +58,13 @@ public final class ExtractionDecisions {
       String text,
       String speaker,
       Optional<Instant> said,
+      List<String> subjectIds,
       String actor,
       ExtractionTarget target,
       Extractor extractor) {
     Interaction i =
-        new Interaction(ctx.newId(), ns, text, speaker, said.orElse(ctx.now()), actor, ctx.now());
+        new Interaction(
+            ctx.newId(), ns, text, speaker, said.orElse(ctx.now()), actor, ctx.now(), subjectIds);
     return pass(
         ctx,
         ns,
@@ -168,7 +170,14 @@ public final class ExtractionDecisions {
       if (f.proposal() instanceof Proposal.OfMemory pm) {
         MemoryDraft d;
         try {
-          d = new MemoryDraft(pm.type(), pm.content(), pm.confidence(), pm.slot(), List.of(), prov);
+          d =
+              new MemoryDraft(
+                  pm.type(),
+                  pm.content(),
+                  pm.confidence(),
+                  pm.slot(),
+                  interaction.map(Interaction::subjectIds).orElse(List.of()),
+                  prov);
         } catch (InvalidRequestException tooLong) {
           continue; // a proposal no memory can hold is no candidate
         }

@@ -1,7 +1,9 @@
 package dev.loci.govern.internal;
 
 import dev.loci.govern.Conflict;
+import dev.loci.govern.EntityWire;
 import dev.loci.govern.GovernWire;
+import dev.loci.govern.Interaction;
 import dev.loci.govern.Memory;
 import dev.loci.govern.MemoryStatus;
 import dev.loci.spi.Event;
@@ -26,6 +28,14 @@ final class GovernErasure {
   private GovernErasure() {}
 
   static List<SubjectMention> mentions(Event e) {
+    if (e.type().equals(GovernLayer.INTERACTION)) {
+      Interaction i =
+          e.decoded()
+              .map(Interaction.class::cast)
+              .orElseGet(() -> EntityWire.interaction(e.data()));
+      return List.of(
+          new SubjectMention("interaction", i.id(), 1, i.subjectIds(), Optional.empty()));
+    }
     if (!e.type().equals(GovernLayer.MEMORY)) {
       return List.of();
     }
@@ -40,6 +50,11 @@ final class GovernErasure {
       Memory m = GovernWire.memory(e.data());
       if (keys.contains(SubjectMention.key(entry.namespace(), m.id()))) {
         out = new Event(e.type(), GovernWire.memory(erased(m)));
+      }
+    } else if (e.type().equals(GovernLayer.INTERACTION)) {
+      Interaction i = EntityWire.interaction(e.data());
+      if (keys.contains(SubjectMention.key(entry.namespace(), i.id()))) {
+        out = new Event(e.type(), EntityWire.interaction(erased(i)));
       }
     } else if (e.type().equals(GovernLayer.CONFLICT)) {
       Conflict c = GovernWire.conflict(e.data());
@@ -72,6 +87,19 @@ final class GovernErasure {
         m.version(),
         m.createdAt(),
         m.updatedAt());
+  }
+
+  /** An erased interaction: its id, speaker and times stay; its text and subjects go. */
+  static Interaction erased(Interaction i) {
+    return new Interaction(
+        i.id(),
+        i.namespace(),
+        ERASED_CONTENT,
+        i.speaker(),
+        i.said(),
+        i.capturedBy(),
+        i.capturedAt(),
+        List.of());
   }
 
   static Conflict erased(Conflict c) {

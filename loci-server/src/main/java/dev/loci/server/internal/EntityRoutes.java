@@ -280,7 +280,7 @@ public final class EntityRoutes implements RouteSet {
 
   private void capture(Exchange ex) {
     QueryParams.allowOnly(ex, Set.of("target"));
-    JsonBody body = ex.body().allowOnly(Set.of("text", "speaker", "time"));
+    JsonBody body = ex.body().allowOnly(Set.of("text", "speaker", "time", "subject_ids"));
     Optional<Instant> said = body.string("time").map(EntityRoutes::instant);
     Extraction x =
         governed
@@ -290,6 +290,7 @@ public final class EntityRoutes implements RouteSet {
                 body.string("text").orElse(null),
                 body.string("speaker").orElse(null),
                 said,
+                body.strings("subject_ids").orElse(List.of()),
                 target(ex));
     x.interaction().ifPresent(i -> Responses.location(ex, ex.namespace(), "interactions", i.id()));
     ex.json(201, Json.write(EntityWire.extraction(x)));
