@@ -145,7 +145,7 @@ public final class EntityWire {
         Instant.parse(n.path("time").asText()),
         n.path("captured_by").asText(),
         Instant.parse(n.path("captured_at").asText()),
-        subjectIds(n.path("subject_ids")));
+        strings(n.path("subject_ids"))); // none in older journals
   }
 
   /**
@@ -202,15 +202,14 @@ public final class EntityWire {
         n.path("over_cap").asInt());
   }
 
+  private static List<String> strings(JsonNode array) {
+    List<String> out = new ArrayList<>();
+    array.forEach(v -> out.add(v.asText()));
+    return out;
+  }
+
   private static Optional<String> text(JsonNode n, String field) {
     JsonNode v = n.get(field);
     return v == null || v.isNull() ? Optional.empty() : Optional.of(v.asText());
-  }
-
-  /** The strings of a {@code subject_ids} array; none when it is missing (older journals). */
-  private static List<String> subjectIds(JsonNode array) {
-    List<String> out = new ArrayList<>();
-    array.forEach(s -> out.add(s.asText()));
-    return out;
   }
 }

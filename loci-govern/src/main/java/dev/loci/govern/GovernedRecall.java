@@ -102,6 +102,34 @@ public final class GovernedRecall {
     return changed;
   }
 
+  /**
+   * The ingestion-wave trigger: one extraction pass over the recall nodes ingested from {@code
+   * documents} (the {@code source_ref} paths an ingest reported), each node a chunk of its
+   * document, in the order recall holds them; nodes longer than an interaction are left out. The
+   * wave's report is written under the data directory ({@link GovernedMemory#extractWave}).
+   *
+   * @throws dev.loci.InvalidRequestException naming {@code documents} if no node came from them
+   */
+  public Extraction extractIngested(
+      Namespace ns, List<String> documents, dev.loci.govern.spi.ExtractionTarget target) {
+    java.util.Set<String> wanted = java.util.Set.copyOf(documents);
+    List<ExtractionChunk> chunks = new java.util.ArrayList<>();
+    for (MemoryNode n : recall.nodes(ns)) {
+      if (n.sourceRef().isPresent()
+          && wanted.contains(n.sourceRef().get().path())
+          && !n.attributes().containsKey(GOVERNED)
+          && n.content().length() <= Interaction.MAX_TEXT) {
+        chunks.add(
+            new ExtractionChunk(n.id(), Optional.of(n.sourceRef().get().path()), n.content()));
+      }
+    }
+    if (chunks.isEmpty()) {
+      throw new dev.loci.InvalidRequestException(
+          "documents", "expected documents ingested into " + ns + ", found no node from " + wanted);
+    }
+    return memories.extractWave(ns, chunks, target);
+  }
+
   private int put(Namespace ns, MemoryNode node) {
     Optional<MemoryNode> live = recall.node(ns, node.id());
     if (live.isPresent() && live.get().equals(node)) {

@@ -248,6 +248,14 @@ class SeedWalkThroughTest {
         gov.capture(
             NS, "We decided to ship in June.", "dana", Optional.empty(), ExtractionTarget.BOTH);
     assertThat(x.candidates()).extracting(Candidate::kind).containsOnly("entity");
+    // the setting and the interaction survive a snapshot and a reopen
+    loci.snapshot();
+    loci.close();
+    loci = Loci.builder().dataDir(dir).open();
+    gov = GovernedMemory.of(loci);
+    assertThat(gov.settings(NS)).containsEntry(GovernedMemory.ENTITIES_CANONICAL, "true");
+    assertThat(gov.interaction(NS, x.interaction().orElseThrow().id()).text())
+        .isEqualTo("We decided to ship in June.");
   }
 
   @Test

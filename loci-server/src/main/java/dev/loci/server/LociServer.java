@@ -108,7 +108,10 @@ public final class LociServer implements AutoCloseable {
         new PathwayRoutes(PathwayMemory.of(loci)),
         new RecallRoutes(recall, palace),
         new GovernRoutes(GovernedMemory.of(loci)),
-        new EntityRoutes(GovernedMemory.of(loci), GovernedEntities.of(loci)),
+        new EntityRoutes(
+            GovernedMemory.of(loci),
+            GovernedEntities.of(loci),
+            GovernedRecall.of(GovernedMemory.of(loci), GovernedEntities.of(loci), recall)),
         new SubjectRoutes(Subjects.of(loci), Clock.systemUTC()),
         new PalaceRoutes(palace));
   }

@@ -86,6 +86,28 @@ class EntityHttpTest {
   }
 
   @Test
+  void extractionWave_fromIngestedDocuments_writesCandidatesWithChunkProvenanceAndAReport() {
+    try (ServerFixture http = new ServerFixture(dir)) {
+      Reply ingested =
+          http.post(
+              G + "/ingest",
+              "{\"pack\":\"markdown:contract\",\"documents\":[{\"path\":\"spec.md\",\"text\":\"# Spec\\n\\n## Constraints\\n\\n"
+                  + "- Noise must not exceed 60 dB\\n\\n## Parameters\\n\\nFlow rate = 40 l/min\\n\"}]}");
+      assertThat(ingested.status()).as(ingested.body()).isBetween(200, 201);
+      JsonNode wave =
+          expect(http.post(G + "/extraction-waves", "{\"documents\":[\"spec.md\"]}"), 200);
+      assertThat(wave.get("candidates")).isNotEmpty();
+      assertThat(wave.get("candidates").findValuesAsText("source_chunk")).isNotEmpty();
+      assertThat(
+              dir.resolve("extraction-reports")
+                  .resolve(wave.get("wave").asText())
+                  .resolve("report.json"))
+          .exists();
+      problem(http.post(G + "/extraction-waves", "{\"documents\":[\"nope.md\"]}"), "documents");
+    }
+  }
+
+  @Test
   void badInput_namesTheField_andWritesNothing() {
     try (ServerFixture http = new ServerFixture(dir)) {
       problem(http.post(G + "/entities", "{\"type\":\"widget\",\"name\":\"x\"}"), "type");

@@ -212,6 +212,39 @@ class SubjectsTest {
   }
 
   @Test
+  void erase_reachesCapturedInteractionsAndTheCandidatesExtractedFromThem() throws IOException {
+    GovernedMemory gov = GovernedMemory.of(loci);
+    dev.loci.govern.Extraction x =
+        gov.capture(
+            OTHER,
+            "I prefer ALPHA-SECRET-9 tea.",
+            "alice",
+            Optional.empty(),
+            List.of(ALICE),
+            dev.loci.govern.spi.ExtractionTarget.MEMORY);
+    String interaction = x.interaction().orElseThrow().id();
+    Memory extracted = x.candidates().get(0).memory().orElseThrow();
+    assertThat(extracted.subjectIds()).containsExactly(ALICE);
+    assertThat(subjects.manifest(ALICE, NamespaceScope.of("acme.*")).records())
+        .extracting(HeldRecord::id)
+        .contains(interaction, extracted.id());
+    loci.snapshot();
+
+    subjects.erase(LEGAL, NamespaceScope.of("acme.*"), NS, ALICE, "GDPR art. 17 request 4412");
+
+    assertThat(GovernedMemory.of(loci).interaction(OTHER, interaction).text())
+        .doesNotContain("ALPHA");
+    assertThat(GovernedMemory.of(loci).get(OTHER, extracted.id()).content())
+        .doesNotContain("ALPHA");
+    loci.close();
+    loci = null;
+    assertThat(filesContaining("ALPHA-SECRET-9")).isEmpty();
+    reopen();
+    assertThat(GovernedMemory.of(loci).interaction(OTHER, interaction).text())
+        .doesNotContain("ALPHA");
+  }
+
+  @Test
   void erase_afterwardsNewRecordsAboutTheSubjectAreHeldAgain_andErasingTwiceIsHarmless() {
     seed();
     subjects.erase(LEGAL, NamespaceScope.of("acme.*"), NS, ALICE, "request 1");

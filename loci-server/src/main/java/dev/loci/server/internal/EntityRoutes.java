@@ -15,6 +15,7 @@ import dev.loci.govern.ExtractionChunk;
 import dev.loci.govern.GovernWire;
 import dev.loci.govern.GovernedEntities;
 import dev.loci.govern.GovernedMemory;
+import dev.loci.govern.GovernedRecall;
 import dev.loci.govern.Provenance;
 import dev.loci.govern.RelationType;
 import dev.loci.govern.Reviewer;
@@ -54,11 +55,16 @@ public final class EntityRoutes implements RouteSet {
 
   private final GovernedMemory governed;
   private final GovernedEntities entities;
+  private final GovernedRecall recall;
 
-  /** Routes over {@code governed} and {@code entities}. */
-  public EntityRoutes(GovernedMemory governed, GovernedEntities entities) {
+  /**
+   * Routes over {@code governed} and {@code entities}; waves read ingested nodes from {@code
+   * recall}.
+   */
+  public EntityRoutes(GovernedMemory governed, GovernedEntities entities, GovernedRecall recall) {
     this.governed = governed;
     this.entities = entities;
+    this.recall = recall;
   }
 
   @Override
@@ -322,7 +328,17 @@ public final class EntityRoutes implements RouteSet {
 
   private void wave(Exchange ex) {
     QueryParams.allowOnly(ex, Set.of("target"));
-    JsonBody body = ex.body().allowOnly(Set.of("chunks"));
+    JsonBody body = ex.body().allowOnly(Set.of("chunks", "documents"));
+    if (body.rawValue("documents").isPresent()) {
+      if (body.rawValue("chunks").isPresent()) {
+        throw new InvalidRequestException(
+            "documents", "expected either \"chunks\" or \"documents\", found both");
+      }
+      List<String> docs = body.strings("documents").orElseThrow();
+      Extraction x = recall.extractIngested(ex.namespace(), docs, target(ex));
+      ex.json(200, Json.write(EntityWire.extraction(x)));
+      return;
+    }
     JsonNode n = parse(body.requireRaw("chunks"), "chunks");
     if (!n.isArray() || n.size() > 1_000) {
       throw new InvalidRequestException(
