@@ -126,6 +126,14 @@ final class UiFixture implements AutoCloseable {
     pathways.insert(
         ALICE, dev.loci.pathway.PathwayTrace.builder("scrum_review", "crates/gateway/src/lib.rs"));
     GovernedMemory governed = GovernedMemory.of(loci);
+    for (String drink : List.of("Alice drinks green tea", "Alice drinks espresso")) {
+      governed.add(
+          ALICE,
+          MemoryDraft.of(MemoryType.PREFERENCE, drink, "agent-7")
+              .withSlot("drink")
+              .withSubjects(List.of("alice")),
+          new dev.loci.govern.Reviewer("seed"));
+    }
     candidates =
         List.of(
             governed
