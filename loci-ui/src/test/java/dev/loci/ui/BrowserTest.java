@@ -117,6 +117,13 @@ class BrowserTest {
           .containsExactly("hybrid", "weighted_graph");
       assertThat(b.all("svg.path-graph")).isNotEmpty();
       assertThat(b.all("svg.path-graph g.node")).isNotEmpty();
+      // each run's overview draws every result's path in one graph, edges included
+      assertThat(b.all("details.overview svg.path-graph")).hasSize(2);
+      assertThat(
+              b.all("section.run")
+                  .get(1)
+                  .findElements(org.openqa.selenium.By.cssSelector("details.overview g.edge")))
+          .isNotEmpty();
       assertThat(b.all("svg.path-graph rect").get(0).getSize().getWidth()).isGreaterThan(20);
       b.assertAccessible("recall explorer");
       b.shot("06-recall");
