@@ -135,6 +135,11 @@ class BrowserTest {
       b.go("/ui/ns/acme.docs/graph");
       b.assertAccessible("graph");
       b.shot("08-graph");
+      b.find("a[href$='graph?type=step']").click();
+      b.settle();
+      assertThat(b.all("main table.data").get(2).getText())
+          .contains("02_payments_runbook")
+          .doesNotContain("01_supply_agreement");
     }
   }
 
