@@ -53,7 +53,12 @@ final class UiFixture implements AutoCloseable {
           .build();
 
   UiFixture(Path dir, boolean credentials) {
-    ServerConfig config = ServerConfig.defaults().withHost("127.0.0.1").withPort(0);
+    this(dir, credentials, ServerConfig.defaults());
+  }
+
+  /** A fixture over {@code start} (a rate limit, say), with host and port set for the test. */
+  UiFixture(Path dir, boolean credentials, ServerConfig start) {
+    ServerConfig config = start.withHost("127.0.0.1").withPort(0);
     if (credentials) {
       config =
           config.withCredentials(
