@@ -117,6 +117,13 @@ class BrowserTest {
           .containsExactly("hybrid", "weighted_graph");
       assertThat(b.all("svg.path-graph")).isNotEmpty();
       assertThat(b.all("svg.path-graph g.node")).isNotEmpty();
+      // each run's overview draws every result's path in one graph, edges included
+      assertThat(b.all("details.overview svg.path-graph")).hasSize(2);
+      assertThat(
+              b.all("section.run")
+                  .get(1)
+                  .findElements(org.openqa.selenium.By.cssSelector("details.overview g.edge")))
+          .isNotEmpty();
       assertThat(b.all("svg.path-graph rect").get(0).getSize().getWidth()).isGreaterThan(20);
       b.assertAccessible("recall explorer");
       b.shot("06-recall");
@@ -128,6 +135,11 @@ class BrowserTest {
       b.go("/ui/ns/acme.docs/graph");
       b.assertAccessible("graph");
       b.shot("08-graph");
+      b.find("a[href$='graph?type=step']").click();
+      b.settle();
+      assertThat(b.all("main table.data").get(2).getText())
+          .contains("02_payments_runbook")
+          .doesNotContain("01_supply_agreement");
     }
   }
 
@@ -138,7 +150,21 @@ class BrowserTest {
       assertThat(b.find("main").getText()).contains("Alice prefers tea");
       assertThat(b.all("button.primary")).noneMatch(e -> e.getText().equals("Promote"));
       b.assertAccessible("review queue (reader)");
+      // the reader forges the promote the page did not offer, with its own session's CSRF token
+      Object status =
+          b.driver.executeAsyncScript(
+              "var done = arguments[arguments.length - 1];"
+                  + "fetch('/ui/ns/acme.alice/review/' + arguments[0] + '/promote', {method: 'POST',"
+                  + " headers: {'X-CSRF-Token': document.querySelector('meta[name=csrf-token]')"
+                  + ".content}}).then(function (r) { done(r.status); });",
+              ui.candidates.get(1));
+      assertThat(status).isEqualTo(403L);
     }
+    assertThat(
+            dev.loci.govern.GovernedMemory.of(ui.server.loci())
+                .get(UiFixture.ALICE, ui.candidates.get(1))
+                .status())
+        .isEqualTo(dev.loci.govern.MemoryStatus.CANDIDATE);
     try (Browser b = signedIn(UiFixture.REVIEWER)) {
       b.go("/ui/ns/acme.alice/review");
       b.assertAccessible("review queue");
@@ -170,8 +196,12 @@ class BrowserTest {
       assertThat(b.find("main").getText()).contains("Verified:").contains("nothing lost");
       b.assertAccessible("operations");
       b.shot("11-ops");
-      b.go("/ui/subjects?subject=user-42&verify=1");
-      assertThat(b.find("main").getText()).contains("Manifest of").contains("Audit logs intact");
+      b.go("/ui/subjects?subject=alice&verify=1");
+      assertThat(b.find("main").getText())
+          .contains("Manifest of")
+          .contains("memory acme.alice")
+          .contains("kept until erased")
+          .contains("Audit logs intact");
       b.assertAccessible("subjects");
       b.shot("12-subjects");
       b.go("/ui/ns/acme.alice/pathways");
@@ -182,7 +212,14 @@ class BrowserTest {
       b.assertAccessible("pathways");
       b.shot("13-pathways");
       b.go("/ui/ns/acme.alice/conflicts");
+      assertThat(b.find("main").getText()).contains("drink").contains("open");
       b.assertAccessible("conflicts");
+      b.shot("16-conflict-open");
+      b.all("input[name=winner]").get(0).click();
+      b.find("section.result button.primary").click();
+      b.settle();
+      assertThat(b.find("section.result h2").getText()).contains("resolved");
+      b.shot("17-conflict-resolved");
       b.go("/ui/ns/acme.alice/state");
       b.assertAccessible("state");
       b.shot("14-state");

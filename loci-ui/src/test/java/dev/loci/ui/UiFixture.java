@@ -53,7 +53,12 @@ final class UiFixture implements AutoCloseable {
           .build();
 
   UiFixture(Path dir, boolean credentials) {
-    ServerConfig config = ServerConfig.defaults().withHost("127.0.0.1").withPort(0);
+    this(dir, credentials, ServerConfig.defaults());
+  }
+
+  /** A fixture over {@code start} (a rate limit, say), with host and port set for the test. */
+  UiFixture(Path dir, boolean credentials, ServerConfig start) {
+    ServerConfig config = start.withHost("127.0.0.1").withPort(0);
     if (credentials) {
       config =
           config.withCredentials(
@@ -126,6 +131,14 @@ final class UiFixture implements AutoCloseable {
     pathways.insert(
         ALICE, dev.loci.pathway.PathwayTrace.builder("scrum_review", "crates/gateway/src/lib.rs"));
     GovernedMemory governed = GovernedMemory.of(loci);
+    for (String drink : List.of("Alice drinks green tea", "Alice drinks espresso")) {
+      governed.add(
+          ALICE,
+          MemoryDraft.of(MemoryType.PREFERENCE, drink, "agent-7")
+              .withSlot("drink")
+              .withSubjects(List.of("alice")),
+          new dev.loci.govern.Reviewer("seed"));
+    }
     candidates =
         List.of(
             governed

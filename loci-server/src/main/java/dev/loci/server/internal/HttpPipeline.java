@@ -144,6 +144,15 @@ public final class HttpPipeline {
     }
 
     @Override
+    public void checkRate(Context ctx, Optional<dev.loci.server.Credential> credential) {
+      Principal p = new Principal(credential);
+      if (credential.isPresent()) {
+        ctx.attribute(TOKEN, p.id());
+      }
+      guard.checkRate(p, client(ctx));
+    }
+
+    @Override
     public String metrics() {
       return metrics.scrape();
     }

@@ -28,6 +28,14 @@ public interface WebAccess {
    */
   void checkClient(Context ctx);
 
+  /**
+   * Takes one request from the rate-limit bucket of {@code credential} (or of the client address
+   * when empty), as the API does for its requests.
+   *
+   * @throws HttpProblem 429 if a rate limit is configured and the bucket is empty
+   */
+  void checkRate(Context ctx, Optional<Credential> credential);
+
   /** The server's metrics in the Prometheus text format, as {@code /metrics} serves them. */
   String metrics();
 

@@ -81,11 +81,23 @@ public final class GraphPages {
 
   private void overview(Req req) {
     Namespace ns = req.ns();
-    Page<RecordVersion<MemoryNode>> page = recall.nodes(ns, PAGE, req.query("cursor"));
+    Optional<String> type = req.query("type");
+    Page<RecordVersion<MemoryNode>> page;
+    if (type.isPresent()) {
+      List<RecordVersion<MemoryNode>> ofType =
+          recall.nodes(ns).stream()
+              .filter(n -> n.type().equals(type.get()))
+              .limit(PAGE)
+              .map(n -> recall.nodeVersion(ns, n.id()))
+              .toList();
+      page = new Page<>(ofType, Optional.empty());
+    } else {
+      page = recall.nodes(ns, PAGE, req.query("cursor"));
+    }
     req.page(
         "graph.jte",
         req.chrome("Memory graph · " + ns, "graph", Optional.of(ns)),
-        new Overview(ns, recall.stats(ns), page, ""));
+        new Overview(ns, recall.stats(ns), page, type.orElse("")));
   }
 
   private void node(Req req) {

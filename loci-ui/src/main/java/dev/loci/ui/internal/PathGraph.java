@@ -79,6 +79,67 @@ public record PathGraph(int width, int height, List<Node> nodes, List<Edge> edge
     }
   }
 
+  /**
+   * Every path of a run in one drawing: each node once, in the column of the earliest step it takes
+   * in any path (seeds on the left), and each edge a path followed once, labelled with its type.
+   */
+  public static PathGraph merged(List<MemoryPath> paths, Map<String, Double> activation) {
+    java.util.LinkedHashMap<String, Integer> column = new java.util.LinkedHashMap<>();
+    java.util.LinkedHashMap<String, PathStep> best = new java.util.LinkedHashMap<>();
+    for (MemoryPath p : paths) {
+      for (int i = 0; i < p.steps().size(); i++) {
+        PathStep s = p.steps().get(i);
+        column.merge(s.nodeId(), i, Math::min);
+        best.merge(s.nodeId(), s, (a, b) -> b.score() > a.score() ? b : a);
+      }
+    }
+    java.util.Map<Integer, Integer> rowsUsed = new java.util.HashMap<>();
+    java.util.Map<String, Node> placed = new java.util.LinkedHashMap<>();
+    int maxCol = 0;
+    int maxRow = 0;
+    for (Map.Entry<String, Integer> e : column.entrySet()) {
+      int col = e.getValue();
+      int row = rowsUsed.merge(col, 1, Integer::sum) - 1;
+      maxCol = Math.max(maxCol, col);
+      maxRow = Math.max(maxRow, row);
+      PathStep s = best.get(e.getKey());
+      placed.put(
+          e.getKey(),
+          new Node(
+              col + 1,
+              PAD + col * (W + GAP_X),
+              PAD + 14 + row * (H + GAP_Y),
+              e.getKey(),
+              Html.cut(e.getKey(), 22),
+              s.score(),
+              Optional.ofNullable(activation.get(e.getKey())),
+              col == 0));
+    }
+    java.util.Set<String> drawn = new java.util.HashSet<>();
+    List<Edge> edges = new ArrayList<>();
+    for (MemoryPath p : paths) {
+      for (int i = 1; i < p.steps().size(); i++) {
+        Node a = placed.get(p.steps().get(i - 1).nodeId());
+        Node b = placed.get(p.steps().get(i).nodeId());
+        String via = p.steps().get(i).via();
+        if (!drawn.add(a.id() + "\u0000" + b.id() + "\u0000" + via)) {
+          continue;
+        }
+        edges.add(
+            b.x() > a.x()
+                ? new Edge(a.x() + W, a.y() + H / 2, b.x() - 4, b.y() + H / 2, via)
+                : new Edge(a.cx(), a.y() + H, b.cx(), b.y() - 4, via));
+      }
+    }
+    int cols = maxCol + 1;
+    int rows = maxRow + 1;
+    return new PathGraph(
+        2 * PAD + cols * W + (cols - 1) * GAP_X,
+        2 * PAD + 14 + rows * H + (rows - 1) * GAP_Y,
+        List.copyOf(placed.values()),
+        edges);
+  }
+
   /** The layout of {@code path}, with activations from {@code activation} (may be empty). */
   public static PathGraph of(MemoryPath path, Map<String, Double> activation) {
     List<Node> nodes = new ArrayList<>();

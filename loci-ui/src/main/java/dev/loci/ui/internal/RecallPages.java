@@ -37,9 +37,15 @@ public final class RecallPages {
    * @param activationSteps how many activation steps the mode recorded (0 where it has none)
    * @param millis how long the recall took
    * @param weights the weights the recall used (the request's, else the domain pack's)
+   * @param graph every result's path in one drawing
    */
   public record Run(
-      RecallMode mode, List<Item> items, int activationSteps, double millis, ScoreWeights weights) {
+      RecallMode mode,
+      List<Item> items,
+      int activationSteps,
+      double millis,
+      ScoreWeights weights,
+      PathGraph graph) {
     /** The top score, for the bars. */
     public double top() {
       return items.isEmpty() ? 0 : items.get(0).item().score();
@@ -149,7 +155,9 @@ public final class RecallPages {
     for (RecallItem i : r.items()) {
       items.add(new Item(items.size() + 1, i, PathGraph.of(i.path(), r.activation())));
     }
-    return new Run(mode, items, r.activationTrace().size(), ms, r.weights());
+    PathGraph merged =
+        PathGraph.merged(r.items().stream().map(RecallItem::path).toList(), r.activation());
+    return new Run(mode, items, r.activationTrace().size(), ms, r.weights(), merged);
   }
 
   private static String fmt(double d) {

@@ -31,6 +31,21 @@ public final class SubjectPages {
       Optional<SubjectManifest> manifest,
       Optional<AuditVerification> verification,
       boolean canVerify) {
+    /** The manifest's policy in words. */
+    public String policy() {
+      return manifest
+          .map(SubjectManifest::policy)
+          .map(
+              p ->
+                  (p.retainDays().isPresent()
+                          ? "kept " + p.retainDays().getAsInt() + " days"
+                          : "kept until erased")
+                      + (p.legalHold() ? ", under legal hold" : "")
+                      + p.vertical().map(v -> ", vertical " + v).orElse("")
+                      + p.legalBasis().map(b -> ", legal basis: " + b).orElse(""))
+          .orElse("");
+    }
+
     /** The manifest's records by layer. */
     public Map<String, List<HeldRecord>> byLayer() {
       return manifest.map(SubjectManifest::byLayer).orElse(Map.of());

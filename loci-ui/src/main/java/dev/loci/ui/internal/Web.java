@@ -21,6 +21,7 @@ import java.util.Optional;
  * Registers pages and runs the checks every page shares, in order: client allowlist, security
  * headers (a strict Content-Security-Policy: scripts and styles only from Loci itself, no inline
  * script), the session, who is viewing (a login is required once credentials are configured), the
+ * server's rate limit (per credential, else per client address: it throttles login attempts), the
  * CSRF token of every POST, and the role the page requires. A failure renders an error page with
  * the status the API would give. Thread-safe.
  */
@@ -96,6 +97,7 @@ public final class Web {
       Sessions.Session session = sessions.ensure(ctx);
       boolean loginRequired = !access.credentials().isEmpty();
       Optional<Viewer> viewer = viewer(session, loginRequired);
+      access.checkRate(ctx, viewer.flatMap(Viewer::credential));
       boolean post = ctx.method() == HandlerType.POST;
       if (post) {
         if (ctx.req().getContentLengthLong() > FORM_LIMIT) {
