@@ -17,11 +17,7 @@ import java.io.PrintStream;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Clock;
-import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneId;
-import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -372,30 +368,6 @@ public final class CasesBenchmark {
         : Optional.empty();
   }
 
-  /** The run's clock: starts at {@link #EPOCH}, moved only by a case's {@code advance}. */
-  private static final class SteppedClock extends Clock {
-    private volatile Instant now = Instant.parse(EPOCH);
-
-    void advance(Duration d) {
-      now = now.plus(d);
-    }
-
-    @Override
-    public ZoneId getZone() {
-      return ZoneOffset.UTC;
-    }
-
-    @Override
-    public Clock withZone(ZoneId zone) {
-      throw new UnsupportedOperationException("the cases clock is UTC");
-    }
-
-    @Override
-    public Instant instant() {
-      return now;
-    }
-  }
-
   /**
    * Ingests the documents the cases need, does each case's setup and asks it in every mode.
    *
@@ -405,7 +377,7 @@ public final class CasesBenchmark {
     List<Case> cases = read(options.casesFile());
     Map<String, Map<String, CaseJudge.Outcome>> outcomes = new LinkedHashMap<>();
     Machine.start("cases", options.workDir(), log);
-    SteppedClock clock = new SteppedClock();
+    BenchClock clock = new BenchClock(Instant.parse(EPOCH));
     try (ScratchDir dir = ScratchDir.create(options.workDir(), "cases");
         Loci loci =
             Loci.builder().dataDir(dir.path()).durability(Durability.none()).clock(clock).open()) {

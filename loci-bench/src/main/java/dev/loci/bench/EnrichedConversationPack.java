@@ -4,15 +4,18 @@ import dev.loci.recall.DomainPacks;
 import dev.loci.recall.MemoryEdge;
 import dev.loci.recall.MemoryNode;
 import dev.loci.recall.ScoreWeights;
+import dev.loci.recall.TimeExpressions;
 import dev.loci.recall.spi.DomainPack;
 import dev.loci.recall.spi.Ingestion;
 import dev.loci.recall.spi.SourceDocument;
+import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
@@ -31,8 +34,13 @@ import java.util.TreeSet;
  *     edge of weight {@value #TERM_WEIGHT}, both ways, so graph modes can cross sessions
  * @param entityEdges whether each turn gets a {@code mentions} edge of weight {@value
  *     #TERM_WEIGHT}, both ways, to an entity node per name it mentions (see {@link EntityLinks})
+ * @param resolveDates whether the relative time expressions of a turn ("yesterday", "last
+ *     Saturday") are resolved against its session date by {@link TimeExpressions}: the absolute
+ *     dates are added to its text in words ({@code [yesterday: 7 May 2023]}) and kept as the
+ *     attribute {@value #DATES} (ISO days, {@code start/end} for a period, comma-separated)
  */
-record EnrichedConversationPack(boolean dated, int window, boolean termEdges, boolean entityEdges)
+record EnrichedConversationPack(
+    boolean dated, int window, boolean termEdges, boolean entityEdges, boolean resolveDates)
     implements DomainPack {
   private static final DomainPack CONVERSATION = DomainPacks.named("conversation");
 
@@ -44,13 +52,16 @@ record EnrichedConversationPack(boolean dated, int window, boolean termEdges, bo
 
   /** Without term or entity edges. */
   EnrichedConversationPack(boolean dated, int window) {
-    this(dated, window, false, false);
+    this(dated, window, false, false, false);
   }
 
   /** Without entity edges. */
   EnrichedConversationPack(boolean dated, int window, boolean termEdges) {
-    this(dated, window, termEdges, false);
+    this(dated, window, termEdges, false, false);
   }
+
+  /** The attribute holding a turn's resolved dates. */
+  static final String DATES = "resolved_dates";
 
   /** Checks the window. */
   EnrichedConversationPack {
@@ -76,6 +87,9 @@ record EnrichedConversationPack(boolean dated, int window, boolean termEdges, bo
     if (entityEdges) {
       parts.add("entity-edges");
     }
+    if (resolveDates) {
+      parts.add("resolved-dates");
+    }
     return parts.isEmpty() ? "raw" : String.join("+", parts);
   }
 
@@ -92,7 +106,7 @@ record EnrichedConversationPack(boolean dated, int window, boolean termEdges, bo
   @Override
   public Ingestion read(SourceDocument document) {
     Ingestion plain = CONVERSATION.read(document);
-    if (!dated && window == 0 && !termEdges && !entityEdges) {
+    if (!dated && window == 0 && !termEdges && !entityEdges && !resolveDates) {
       return plain;
     }
     List<Ingestion.Graph> graphs = new ArrayList<>();
@@ -157,11 +171,26 @@ record EnrichedConversationPack(boolean dated, int window, boolean termEdges, bo
           .findFirst()
           .ifPresent(e -> text.append(" [").append(e.getValue()).append(']'));
     }
+    Map<String, String> attributes = n.attributes();
+    if (resolveDates) {
+      attributes = new TreeMap<>(attributes);
+      List<String> iso = new ArrayList<>();
+      Optional<LocalDate> anchor =
+          TimeExpressions.readDate(n.attributes().getOrDefault("session_time", ""));
+      for (TimeExpressions.Resolved r :
+          anchor.map(a -> TimeExpressions.resolve(n.content(), a)).orElse(List.of())) {
+        text.append(" [").append(r.phrase()).append(": ").append(r.words()).append(']');
+        iso.add(r.start().equals(r.end()) ? r.start().toString() : r.start() + "/" + r.end());
+      }
+      if (!iso.isEmpty()) {
+        attributes.put(DATES, String.join(",", iso));
+      }
+    }
     for (int d = 1; d <= window; d++) {
       appendIfSameSession(text, nodes, i - d, session);
       appendIfSameSession(text, nodes, i + d, session);
     }
-    return n.withContent(text.toString(), n.attributes());
+    return n.withContent(text.toString(), attributes);
   }
 
   private static void appendIfSameSession(

@@ -58,9 +58,16 @@ public final class HttpBenchmark {
    * @param warmup per measurement, before counting
    * @param measurement per measurement
    * @param records traces added before measuring
+   * @param pageClients concurrent clients (threads) of the web UI's pages and their API peers, 1 to
+   *     1024
    */
   public record Options(
-      Path workDir, int clients, Duration warmup, Duration measurement, int records) {
+      Path workDir,
+      int clients,
+      Duration warmup,
+      Duration measurement,
+      int records,
+      int pageClients) {
     /** Checks the fields. */
     public Options {
       Objects.requireNonNull(workDir, "workDir");
@@ -68,6 +75,9 @@ public final class HttpBenchmark {
       Objects.requireNonNull(measurement, "measurement");
       if (clients < 1 || clients > 1024) {
         throw new IllegalArgumentException("clients must be 1 to 1024, found " + clients);
+      }
+      if (pageClients < 1 || pageClients > 1024) {
+        throw new IllegalArgumentException("page clients must be 1 to 1024, found " + pageClients);
       }
       if (measurement.isZero() || measurement.isNegative() || warmup.isNegative()) {
         throw new IllegalArgumentException("measurement must be positive, warmup not negative");
@@ -77,10 +87,18 @@ public final class HttpBenchmark {
       }
     }
 
-    /** 16 clients, 1 s warm-up, 5 s measured, 10,000 traces, in {@code ./loci-bench-work}. */
+    /**
+     * 16 clients (4 for pages), 1 s warm-up, 5 s measured, 10,000 traces, in {@code
+     * ./loci-bench-work}.
+     */
     public static Options defaults() {
       return new Options(
-          Path.of("loci-bench-work"), 16, Duration.ofSeconds(1), Duration.ofSeconds(5), 10_000);
+          Path.of("loci-bench-work"), 16, Duration.ofSeconds(1), Duration.ofSeconds(5), 10_000, 4);
+    }
+
+    /** The same options with {@code n} clients, for the page measurements. */
+    Options withClients(int n) {
+      return new Options(workDir, n, warmup, measurement, records, pageClients);
     }
   }
 
@@ -113,8 +131,10 @@ public final class HttpBenchmark {
    * @param machine where it ran
    * @param options what ran
    * @param results embedded then HTTP, per operation
+   * @param pages the web UI's pages, each after the API route it is set beside (side {@code api}
+   *     then {@code page})
    */
-  public record Report(Machine machine, Options options, List<Result> results) {
+  public record Report(Machine machine, Options options, List<Result> results, List<Result> pages) {
     /** A Markdown table: each operation's rates, latencies and the HTTP / embedded ratio. */
     public String toMarkdown() {
       StringBuilder sb = new StringBuilder();
@@ -145,6 +165,30 @@ public final class HttpBenchmark {
                 e.p99Micros(),
                 h.perSecond() / e.perSecond()));
       }
+      sb.append(
+          String.format(
+              Locale.ROOT,
+              "%nWeb UI pages (server-rendered, %d clients, %,d traces in the namespace), each"
+                  + " beside an API route measured in the same run%n%n"
+                  + "| page | req/s | p50 | p99 | API peer | API p99 | page p99 / API p99 |%n"
+                  + "|---|---:|---:|---:|---|---:|---:|%n",
+              options.pageClients(),
+              options.records()));
+      for (int i = 0; i + 1 < pages.size(); i += 2) {
+        Result api = pages.get(i);
+        Result page = pages.get(i + 1);
+        sb.append(
+            String.format(
+                Locale.ROOT,
+                "| %s | %,.0f | %,.1f us | %,.1f us | %s | %,.1f us | %.2fx |%n",
+                page.operation(),
+                page.perSecond(),
+                page.p50Micros(),
+                page.p99Micros(),
+                api.operation(),
+                api.p99Micros(),
+                page.p99Micros() / api.p99Micros()));
+      }
       return sb.toString();
     }
 
@@ -152,16 +196,26 @@ public final class HttpBenchmark {
     public String toJson() {
       StringBuilder sb = new StringBuilder("{\"clients\":").append(options.clients());
       sb.append(",\"cores\":").append(machine.cores());
-      sb.append(",\"jdk\":\"").append(machine.jdk().replace("\"", "'")).append("\",\"results\":[");
-      for (int i = 0; i < results.size(); i++) {
-        Result r = results.get(i);
+      sb.append(",\"page_clients\":").append(options.pageClients());
+      sb.append(",\"records\":").append(options.records());
+      sb.append(",\"jdk\":\"").append(machine.jdk().replace("\"", "'")).append("\",\"results\":");
+      json(sb, results);
+      sb.append(",\"pages\":");
+      json(sb, pages);
+      return sb.append("}\n").toString();
+    }
+
+    private static void json(StringBuilder sb, List<Result> list) {
+      sb.append('[');
+      for (int i = 0; i < list.size(); i++) {
+        Result r = list.get(i);
         sb.append(i == 0 ? "" : ",")
             .append(
                 String.format(
                     Locale.ROOT,
                     "{\"operation\":\"%s\",\"side\":\"%s\",\"operations\":%d,\"seconds\":%.3f,"
                         + "\"per_second\":%.1f,\"p50_us\":%.1f,\"p99_us\":%.1f}",
-                    r.operation(),
+                    r.operation().replace("\"", "'"),
                     r.side(),
                     r.operations(),
                     r.seconds(),
@@ -169,7 +223,7 @@ public final class HttpBenchmark {
                     r.p50Micros(),
                     r.p99Micros()));
       }
-      return sb.append("]}\n").toString();
+      sb.append(']');
     }
   }
 
@@ -200,6 +254,7 @@ public final class HttpBenchmark {
       try (LociServer server =
           LociServer.builder(Loci.builder().dataDir(scratch.path().resolve("data")))
               .config(cfg)
+              .web(dev.loci.ui.LociUi::create)
               .start()) {
         Traces traces = server.loci().traces();
         Namespace ns = Namespace.of(NS);
@@ -230,9 +285,90 @@ public final class HttpBenchmark {
         Call httpSearch =
             () -> expect(client, request(base + "?limit=10&tag=" + tag(), token).GET(), 200);
         measure("search", embeddedSearch, httpSearch, options, progress, results);
-        return new Report(machine, options, results);
+        List<Result> pages = pages(client, server.port(), token, uids, options, progress);
+        return new Report(machine, options, results, pages);
       }
     }
+  }
+
+  /**
+   * The web UI's pages over the seeded namespace, signed in with {@code token} (one session shared
+   * by the clients), each set beside an API route measured right before it.
+   */
+  private static List<Result> pages(
+      HttpClient client,
+      int port,
+      String token,
+      List<String> uids,
+      Options options,
+      PrintStream progress) {
+    String root = "http://127.0.0.1:" + port;
+    String cookie;
+    try {
+      cookie = UiSession.login(client, root, token);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while signing in to the web UI", e);
+    }
+    String api = root + "/v1/ns/" + NS + "/traces";
+    String ui = root + "/ui/ns/" + NS;
+    Options o = options.withClients(options.pageClients());
+    List<Result> out = new ArrayList<>();
+    Call apiGet = () -> expect(client, request(api + "/" + pick(uids), token).GET(), 200);
+    Call apiSearch =
+        () -> expect(client, request(api + "?limit=50&tag=" + tag(), token).GET(), 200);
+    page(
+        out,
+        o,
+        progress,
+        "GET trace (API)",
+        apiGet,
+        "trace page",
+        () -> expect(client, page(ui + "/traces/" + pick(uids), cookie), 200));
+    page(
+        out,
+        o,
+        progress,
+        "search, 50 (API)",
+        apiSearch,
+        "trace search page, 50",
+        () -> expect(client, page(ui + "/traces?tag=" + tag(), cookie), 200));
+    page(
+        out,
+        o,
+        progress,
+        "GET trace (API)",
+        apiGet,
+        "namespace overview page",
+        () -> expect(client, page(ui, cookie), 200));
+    page(
+        out,
+        o,
+        progress,
+        "GET trace (API)",
+        apiGet,
+        "namespace tree page",
+        () -> expect(client, page(root + "/ui", cookie), 200));
+    return out;
+  }
+
+  private static HttpRequest.Builder page(String url, String cookie) {
+    return HttpRequest.newBuilder(URI.create(url)).header("Cookie", cookie).GET();
+  }
+
+  private static void page(
+      List<Result> out,
+      Options o,
+      PrintStream progress,
+      String apiName,
+      Call apiCall,
+      String pageName,
+      Call pageCall) {
+    progress.printf("loci: %s, beside %s...%n", pageName, apiName);
+    out.add(latencies(apiName, "api", apiCall, o));
+    out.add(latencies(pageName, "page", pageCall, o));
   }
 
   private static List<String> seed(Traces traces, Namespace ns, Options options) {

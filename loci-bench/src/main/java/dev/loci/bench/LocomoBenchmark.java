@@ -68,6 +68,8 @@ public final class LocomoBenchmark {
    * @param window how many neighbouring turns on each side Loci's turn text carries
    * @param termEdges whether turns of different sessions sharing a rare word are linked
    * @param entityEdges whether turns naming the same proper noun are linked through an entity node
+   * @param resolveDates whether relative time expressions of a turn are resolved against its
+   *     session date and added to its text
    * @param seeds the graph modes' seed count
    * @param hops the graph modes' hop limit
    * @param weights the {@code weighted_graph} weights; empty means the pack's
@@ -75,6 +77,7 @@ public final class LocomoBenchmark {
    *     several, each fusing mode is asked with each (a grid for cross-validation)
    * @param sessionCaps the session caps to ask each mode with (0 is none); a grid like the shares
    * @param conversations which conversations (numbers from 1) to run; empty means all
+   * @param densePeer whether the exact dense scan peer runs (it embeds every raw turn)
    */
   public record Options(
       Path data,
@@ -87,12 +90,14 @@ public final class LocomoBenchmark {
       int window,
       boolean termEdges,
       boolean entityEdges,
+      boolean resolveDates,
       int seeds,
       int hops,
       Optional<ScoreWeights> weights,
       List<Double> lexicalShares,
       List<Integer> sessionCaps,
-      Set<Integer> conversations) {
+      Set<Integer> conversations,
+      boolean densePeer) {
     /** Checks and copies. */
     public Options {
       Objects.requireNonNull(data, "data");
@@ -111,7 +116,7 @@ public final class LocomoBenchmark {
       if (lexicalShares.isEmpty() || sessionCaps.isEmpty()) {
         throw new IllegalArgumentException("expected at least one lexical share and session cap");
       }
-      new EnrichedConversationPack(dated, window, termEdges, entityEdges);
+      new EnrichedConversationPack(dated, window, termEdges, entityEdges, resolveDates);
       for (double share : lexicalShares) {
         for (int cap : sessionCaps) {
           RecallQuery.builder("check", RecallMode.PPR)
@@ -167,12 +172,14 @@ public final class LocomoBenchmark {
           1,
           true,
           false,
+          false,
           20,
           1,
           Optional.empty(),
           List.of(TUNED_LEXICAL_SHARE.getOrDefault(embeddingName, 0.5)),
           List.of(0),
-          Set.of());
+          Set.of(),
+          true);
     }
 
     /**
@@ -184,7 +191,7 @@ public final class LocomoBenchmark {
 
     /** The {@code conversation} pack with this run's turn text and edges. */
     EnrichedConversationPack pack() {
-      return new EnrichedConversationPack(dated, window, termEdges, entityEdges);
+      return new EnrichedConversationPack(dated, window, termEdges, entityEdges, resolveDates);
     }
 
     /** How deep every ranking goes: the largest cut-off, at least the nDCG cut-off. */
@@ -591,11 +598,13 @@ public final class LocomoBenchmark {
             .toList();
     List<String> systems = new ArrayList<>();
     options.variants().forEach(v -> systems.add(v.name()));
-    List<LocomoPeers.Peer> peers =
-        List.of(
-            new LocomoPeers.LuceneBm25(),
-            new LocomoPeers.SqliteFts5(),
-            new LocomoPeers.DenseScan(QueryMemo.of(options.embedding())));
+    QueryMemo memo = QueryMemo.persistent(options.embedding());
+    List<LocomoPeers.Peer> peers = new ArrayList<>();
+    peers.add(new LocomoPeers.LuceneBm25());
+    peers.add(new LocomoPeers.SqliteFts5());
+    if (options.densePeer()) {
+      peers.add(new LocomoPeers.DenseScan(memo));
+    }
     peers.forEach(p -> systems.add(p.name()));
     int total = conversations.stream().mapToInt(c -> c.questions().size()).sum();
     Progress progress = new Progress(log, "locomo: questions", total);
@@ -603,7 +612,7 @@ public final class LocomoBenchmark {
     Namespace root = Namespace.of("bench.locomo");
     try (ScratchDir dir = ScratchDir.create(options.workDir(), "locomo");
         Loci loci = Loci.builder().dataDir(dir.path()).durability(Durability.none()).open()) {
-      RecallMemory recall = RecallMemory.of(loci, QueryMemo.of(options.embedding()));
+      RecallMemory recall = RecallMemory.of(loci, memo);
       log.println("locomo: ingesting " + options.data() + " with the conversation pack");
       recall.ingest(root, options.pack(), document, RecallMemory.Progress.NONE);
       for (LocomoData.Conversation c : conversations) {
@@ -638,6 +647,7 @@ public final class LocomoBenchmark {
       }
     } finally {
       peers.forEach(LocomoPeers.Peer::close);
+      memo.close();
     }
     progress.done();
     return new Report(options, machine, data, systems, asked, (System.nanoTime() - start) / 1e9);

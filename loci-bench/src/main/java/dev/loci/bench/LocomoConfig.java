@@ -35,6 +35,8 @@ final class LocomoConfig {
     k.put("term_edges_weight", EnrichedConversationPack.TERM_WEIGHT);
     k.put("entity_edges", o.entityEdges());
     k.put("entity_edges_weight", EnrichedConversationPack.TERM_WEIGHT);
+    k.put("resolve_dates", o.resolveDates());
+    k.put("dense_peer", o.densePeer());
     k.put("seeds", o.seeds());
     k.put("hops", o.hops());
     k.put("lexical_shares", o.lexicalShares());

@@ -6,6 +6,7 @@ import dev.loci.recall.GraphStats;
 import dev.loci.recall.HashingEmbeddingProvider;
 import dev.loci.recall.MemoryEdge;
 import dev.loci.recall.MemoryNode;
+import dev.loci.recall.MemoryPalace;
 import dev.loci.recall.RecallMemory;
 import dev.loci.recall.RecallMode;
 import dev.loci.recall.RecallQuery;
@@ -15,10 +16,9 @@ import dev.loci.recall.spi.DomainPack;
 import dev.loci.recall.spi.EmbeddingProvider;
 import dev.loci.recall.spi.Ingestion;
 import dev.loci.recall.spi.SourceDocument;
-import java.io.IOException;
 import java.io.PrintStream;
-import java.io.UncheckedIOException;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
@@ -32,23 +32,6 @@ import java.util.Optional;
 import java.util.PriorityQueue;
 import java.util.Set;
 import java.util.SplittableRandom;
-import org.apache.lucene.analysis.Analyzer;
-import org.apache.lucene.analysis.TokenStream;
-import org.apache.lucene.analysis.en.EnglishAnalyzer;
-import org.apache.lucene.analysis.tokenattributes.CharTermAttribute;
-import org.apache.lucene.document.Document;
-import org.apache.lucene.document.Field;
-import org.apache.lucene.document.StoredField;
-import org.apache.lucene.document.TextField;
-import org.apache.lucene.index.DirectoryReader;
-import org.apache.lucene.index.IndexWriter;
-import org.apache.lucene.index.IndexWriterConfig;
-import org.apache.lucene.index.Term;
-import org.apache.lucene.search.BooleanClause;
-import org.apache.lucene.search.BooleanQuery;
-import org.apache.lucene.search.IndexSearcher;
-import org.apache.lucene.search.TermQuery;
-import org.apache.lucene.store.FSDirectory;
 
 /**
  * {@code loci bench recall}: recall latency per mode at each corpus size, against peers measured in
@@ -64,7 +47,9 @@ import org.apache.lucene.store.FSDirectory;
  * ({@code always}) through {@link RecallMemory#ingest} and {@link RecallMemory#embed}, 10,000 nodes
  * per document. After ingest the store is closed and reopened, to show the persisted indexes are
  * reused. Queries are 3-6 words of the vocabulary; each is timed alone, after every mode and peer
- * ran the warm-up queries.
+ * ran the warm-up queries. The palace's costs (lifecycle-aware and {@code reinforce=true} {@code
+ * hybrid} against plain {@code hybrid}, sweep rates) are measured last over the same store; see
+ * {@link PalaceCost}.
  *
  * <p>Run: {@code loci bench recall --nodes 10000,100000} (set {@code LOCI_JAVA_OPTS=-Xmx4g} for
  * 100,000 nodes and more).
@@ -151,6 +136,7 @@ public final class RecallBenchmark {
    * @param queryEmbedding the hashing provider's time to embed one query
    * @param embeddingRecall the share of the exact scan's top 10 that Loci's {@code embedding} mode
    *     also returned (below 1 only where HNSW approximates)
+   * @param palace lifecycle-aware and reinforcing {@code hybrid} against plain, and sweep rates
    */
   public record SizeResult(
       int nodes,
@@ -163,7 +149,8 @@ public final class RecallBenchmark {
       PathwayBenchmark.Latency lucene,
       PathwayBenchmark.Latency scan,
       PathwayBenchmark.Latency queryEmbedding,
-      double embeddingRecall) {}
+      double embeddingRecall,
+      PalaceCost.Result palace) {}
 
   /** A run's figures. */
   public record Report(Options options, Machine machine, List<SizeResult> sizes) {
@@ -218,6 +205,7 @@ public final class RecallBenchmark {
         Format.row(b, n, "exact vector scan", s.scan().detail(), "peer");
         Format.row(
             b, n, "query embedding (hashing)", s.queryEmbedding().detail(), "not in the above");
+        s.palace().rows(b, n);
       }
       b.append('\n');
       return b.toString();
@@ -256,6 +244,7 @@ public final class RecallBenchmark {
         b.append(", \"exact_scan\": ").append(s.scan().toJson());
         b.append(", \"query_embedding\": ").append(s.queryEmbedding().toJson());
         b.append(", \"embedding_recall_at_10\": ").append(Format.number(s.embeddingRecall()));
+        b.append(", \"palace\": ").append(s.palace().toJson());
         b.append('}');
       }
       return b.append("]}\n").toString();
@@ -449,7 +438,8 @@ public final class RecallBenchmark {
       GraphStats ingested;
       double reopenSeconds;
       start = System.nanoTime();
-      try (Loci loci = Loci.builder().dataDir(data).snapshotAfter(0).open()) {
+      BenchClock clock = new BenchClock(Instant.now());
+      try (Loci loci = Loci.builder().dataDir(data).snapshotAfter(0).clock(clock).open()) {
         RecallMemory recall = RecallMemory.of(loci, provider);
         reopenSeconds = (System.nanoTime() - start) / 1e9;
         log.println("recall: reopened in " + Format.fixed(reopenSeconds, 2) + " s");
@@ -478,6 +468,16 @@ public final class RecallBenchmark {
                   .map(i -> i.node().id())
                   .toList());
         }
+        PalaceCost.Result palace =
+            PalaceCost.measure(
+                recall,
+                MemoryPalace.of(loci, recall),
+                clock,
+                NS,
+                corpus.queries,
+                options.warmup(),
+                K,
+                log);
         try (LucenePeer lucene = new LucenePeer(scratch.path().resolve("lucene"), corpus.texts)) {
           PathwayBenchmark.Latency luceneLatency =
               PathwayBenchmark.Latency.of(time(options, corpus.queries, lucene::search));
@@ -509,7 +509,8 @@ public final class RecallBenchmark {
               luceneLatency,
               scanLatency,
               embed,
-              wanted == 0 ? 1 : found / wanted);
+              wanted == 0 ? 1 : found / wanted,
+              palace);
         }
       }
     }
@@ -585,61 +586,5 @@ public final class RecallBenchmark {
     List<double[]> sorted = new ArrayList<>(best);
     sorted.sort(Comparator.comparingDouble((double[] a) -> a[0]).reversed());
     return sorted.stream().map(a -> "n" + (int) a[1]).toList();
-  }
-
-  /** A bare Lucene BM25 index of the same texts, searched the way Loci's lexical mode is. */
-  static final class LucenePeer implements AutoCloseable {
-    private final Analyzer analyzer = new EnglishAnalyzer();
-    private final FSDirectory dir;
-    private final DirectoryReader reader;
-    private final IndexSearcher searcher;
-
-    LucenePeer(Path path, String[] texts) {
-      try {
-        dir = FSDirectory.open(path);
-        try (IndexWriter w = new IndexWriter(dir, new IndexWriterConfig(analyzer))) {
-          for (int i = 0; i < texts.length; i++) {
-            Document d = new Document();
-            d.add(new StoredField("id", "n" + i));
-            d.add(new TextField("text", texts[i], Field.Store.NO));
-            w.addDocument(d);
-          }
-          w.commit();
-        }
-        reader = DirectoryReader.open(dir);
-        searcher = new IndexSearcher(reader);
-      } catch (IOException e) {
-        throw new UncheckedIOException(e);
-      }
-    }
-
-    List<String> search(String query) {
-      BooleanQuery.Builder any = new BooleanQuery.Builder();
-      try (TokenStream ts = analyzer.tokenStream("text", query)) {
-        CharTermAttribute term = ts.addAttribute(CharTermAttribute.class);
-        ts.reset();
-        while (ts.incrementToken()) {
-          any.add(new TermQuery(new Term("text", term.toString())), BooleanClause.Occur.SHOULD);
-        }
-        ts.end();
-        List<String> out = new ArrayList<>();
-        for (var d : searcher.search(any.build(), K).scoreDocs) {
-          out.add(searcher.storedFields().document(d.doc).get("id"));
-        }
-        return out;
-      } catch (IOException e) {
-        throw new UncheckedIOException(e);
-      }
-    }
-
-    @Override
-    public void close() {
-      try {
-        reader.close();
-        dir.close();
-      } catch (IOException e) {
-        throw new UncheckedIOException(e);
-      }
-    }
   }
 }

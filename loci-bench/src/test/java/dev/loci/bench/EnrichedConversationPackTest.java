@@ -75,7 +75,7 @@ class EnrichedConversationPackTest {
                 {"speaker": "Ada", "dia_id": "D2:2", "text": "She did, and we met Ada there."}]}}
             """);
 
-    Ingestion in = new EnrichedConversationPack(false, 0, false, true).read(doc);
+    Ingestion in = new EnrichedConversationPack(false, 0, false, true, false).read(doc);
 
     List<MemoryNode> entities =
         in.graphs().get(0).nodes().stream().filter(n -> n.type().equals("entity")).toList();
@@ -87,7 +87,20 @@ class EnrichedConversationPackTest {
         .extracting(e -> e.from() + ">" + e.to())
         .containsExactlyInAnyOrder(
             "D1:1>entity:lisbon", "D2:1>entity:lisbon", "D1:1>entity:marta", "D2:1>entity:marta");
-    assertThat(new EnrichedConversationPack(false, 0, false, true).label())
+    assertThat(new EnrichedConversationPack(false, 0, false, true, false).label())
         .isEqualTo("entity-edges");
+  }
+
+  @Test
+  void read_resolveDates_addsTheAbsoluteDatesOfRelativeExpressionsAgainstTheSessionDate() {
+    Ingestion in = new EnrichedConversationPack(false, 0, false, false, true).read(DOC);
+
+    List<MemoryNode> nodes = in.graphs().get(0).nodes();
+    // session 1 is on Monday 8 May 2023; "today" in D1:1 is that day
+    assertThat(nodes.get(0).content())
+        .isEqualTo("Ada: My pottery class starts today. [today: 8 May 2023]");
+    assertThat(nodes.get(0).attributes()).containsEntry("resolved_dates", "2023-05-08");
+    assertThat(nodes.get(1).content()).isEqualTo("Bo: Pottery sounds calming.");
+    assertThat(nodes.get(1).attributes()).doesNotContainKey("resolved_dates");
   }
 }

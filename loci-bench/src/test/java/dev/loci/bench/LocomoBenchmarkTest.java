@@ -85,12 +85,14 @@ class LocomoBenchmarkTest {
             0,
             false,
             true,
+            true,
             3,
             1,
             Optional.empty(),
             List.of(0.5),
             List.of(0),
-            Set.of());
+            Set.of(),
+            true);
     ByteArrayOutputStream logBytes = new ByteArrayOutputStream();
 
     LocomoBenchmark.Report report =

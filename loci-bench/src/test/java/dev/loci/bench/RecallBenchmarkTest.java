@@ -53,17 +53,31 @@ class RecallBenchmarkTest {
     // below the HNSW threshold the embedding mode is an exact scan: it finds what the peer finds
     assertThat(s.embeddingRecall()).isEqualTo(1.0);
 
+    // the palace peer: the three hybrids interleaved, and the sweeps over every memory
+    assertThat(s.palace().plain().queries()).isEqualTo(20);
+    assertThat(s.palace().lifecycle().queries()).isEqualTo(20);
+    assertThat(s.palace().reinforce().queries()).isEqualTo(20);
+    assertThat(s.palace().idleSweep().examined()).isEqualTo(300);
+    assertThat(s.palace().idleSweep().transitions()).isEmpty();
+    // after 200 days every memory no reinforce=true recall returned fades
+    assertThat(s.palace().dueSweep().transitions()).isNotEmpty().hasSizeLessThan(300);
+
     String md = report.toMarkdown();
     assertThat(md)
         .contains("| 300 | ingest (`always`) |")
         .contains("| 300 | `hybrid` |")
         .contains("| 300 | `ppr` |")
         .contains("Loci / bare Lucene: p50 ")
-        .contains("| 300 | exact vector scan |");
+        .contains("| 300 | exact vector scan |")
+        .contains("| 300 | `hybrid` lifecycle-aware |")
+        .contains("| 300 | `hybrid` reinforce=true |")
+        .contains("| 300 | lifecycle sweep, all fading |");
     JsonNode json = new ObjectMapper().readTree(report.toJson());
     assertThat(json.path("benchmark").asText()).isEqualTo("recall");
     assertThat(json.path("sizes").path(0).path("modes").path("hybrid").path("p99_us").isNumber())
         .isTrue();
+    assertThat(json.at("/sizes/0/palace/hybrid_lifecycle/p99_us").isNumber()).isTrue();
+    assertThat(json.at("/sizes/0/palace/sweep_idle/examined").asInt()).isEqualTo(300);
     assertThat(logBytes.toString(StandardCharsets.UTF_8)).contains("reopened in");
     try (Stream<Path> left = Files.list(work.resolve("bench"))) {
       assertThat(left).isEmpty();

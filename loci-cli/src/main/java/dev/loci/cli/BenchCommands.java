@@ -47,6 +47,7 @@ import picocli.CommandLine.Parameters;
       BenchCommands.Cluster.class,
       BenchCommands.Govern.class,
       BenchCommands.SubjectsBench.class,
+      IsolationBench.class,
       McpBenchCommand.class
     })
 final class BenchCommands {
@@ -103,7 +104,8 @@ final class BenchCommands {
       description = {
         "Requests per second and p50/p99 latency of GET trace, POST trace (durability always) and"
             + " a tag search through the HTTP server on loopback, against the same calls on the"
-            + " embedded Java API in the same run.",
+            + " embedded Java API in the same run; then the web UI's pages (a trace, a search, the"
+            + " namespace overview and tree) beside API routes in the same run.",
         "Prints a Markdown table with the ratios on stdout and progress on stderr."
       })
   static final class Http extends LociCommand {
@@ -127,6 +129,12 @@ final class BenchCommands {
         description = "Traces added first. Default: 10000.")
     int records = 10_000;
 
+    @Option(
+        names = "--page-clients",
+        paramLabel = "N",
+        description = "Concurrent clients of the web UI's pages and their API peers. Default: 4.")
+    int pageClients = 4;
+
     @Override
     public Integer call() {
       HttpBenchmark.Options options =
@@ -135,7 +143,8 @@ final class BenchCommands {
               clients,
               Duration.ofMillis(Math.round(warmup * 1000)),
               Duration.ofMillis(Math.round(seconds * 1000)),
-              records);
+              records,
+              pageClients);
       HttpBenchmark.Report report = HttpBenchmark.run(options, main().errStream());
       return places.print(this, report.toMarkdown(), report.toJson());
     }
@@ -336,6 +345,22 @@ final class BenchCommands {
                 + " Default: tuned.")
     Optional<Boolean> entityEdges = Optional.empty();
 
+    @Option(
+        names = "--resolve-dates",
+        negatable = true,
+        description =
+            "Resolve relative time expressions of a turn (yesterday, last Saturday) against its"
+                + " session date and add the dates to its text. Default: tuned.")
+    Optional<Boolean> resolveDates = Optional.empty();
+
+    @Option(
+        names = "--dense-peer",
+        negatable = true,
+        description =
+            "Run the exact dense-scan peer (it embeds every raw turn once; vectors cached)."
+                + " Default: on.")
+    Optional<Boolean> densePeer = Optional.empty();
+
     @Option(names = "--seeds", paramLabel = "N", description = "Graph seeds. Default: tuned.")
     Optional<Integer> seeds = Optional.empty();
 
@@ -408,6 +433,7 @@ final class BenchCommands {
               window.orElse(d.window()),
               termEdges.orElse(d.termEdges()),
               entityEdges.orElse(d.entityEdges()),
+              resolveDates.orElse(d.resolveDates()),
               seeds.orElse(d.seeds()),
               hops.orElse(d.hops()),
               weights.isPresent()
@@ -417,7 +443,8 @@ final class BenchCommands {
                   : d.weights(),
               lexicalShare.isEmpty() ? d.lexicalShares() : lexicalShare,
               sessionCap.isEmpty() ? d.sessionCaps() : sessionCap,
-              Set.copyOf(conversations));
+              Set.copyOf(conversations),
+              densePeer.orElse(true));
       if (config) {
         return places.print(this, options.configMarkdown(), options.configJson());
       }
@@ -431,12 +458,17 @@ final class BenchCommands {
       mixinStandardHelpOptions = true,
       description = {
         "Structured recall cases: ingests the documents of --docs with --pack (or each case's"
-            + " own document and pack), asks every case in every mode, and reports per case"
-            + " pass/fail (enough evidence node ids in the top k, through every required edge"
-            + " type) and the evidence hit rate per mode.",
+            + " own document and pack), does each case's setup (feedback, clock advance, sweep),"
+            + " asks it in every mode through the memory palace, and reports per case pass/fail"
+            + " and per mode the hit rate of each family of expectations: evidence, path,"
+            + " structure (semantic roles, contradiction pairs, scenario and symbolic tags),"
+            + " trace, snapshot, route, space and lifecycle.",
         "The bundled demo cases: loci bench cases"
             + " loci-recall/src/main/resources/dev/loci/recall/demo/cases.json --pack"
-            + " markdown:contract --docs loci-recall/src/main/resources/dev/loci/recall/demo"
+            + " markdown:contract --docs loci-recall/src/main/resources/dev/loci/recall/demo;"
+            + " the palace fixtures, using every field: loci bench cases"
+            + " loci-bench/src/test/resources/dev/loci/bench/palace/cases.json --pack"
+            + " markdown:runbook --docs loci-bench/src/test/resources/dev/loci/bench/palace"
       })
   static final class Cases extends LociCommand {
     @Mixin Places places;

@@ -268,6 +268,14 @@ final class EntityCommands {
     Optional<String> time = Optional.empty();
 
     @Option(
+        names = "--subject",
+        paramLabel = "ID",
+        description =
+            "A data subject the exchange is about; repeatable. The interaction and the memory"
+                + " candidates extracted from it name them.")
+    List<String> subjects = new ArrayList<>();
+
+    @Option(
         names = "--target",
         paramLabel = "KIND",
         description = "memory, entities or both (default: both).")
@@ -288,7 +296,7 @@ final class EntityCommands {
             .jsonLine(
                 Json.write(
                     GovernCommands.wire(
-                        GovernedMemory.of(loci).capture(ns.ns, body, speaker, said, t))));
+                        GovernedMemory.of(loci).capture(ns.ns, body, speaker, said, subjects, t))));
       }
       return ExitCode.OK;
     }

@@ -113,4 +113,25 @@ class PalaceCommandsTest {
     assertThat(ok("consolidate", "--ns", "ops").out())
         .contains("episodic memories examined, 0 summaries");
   }
+
+  @Test
+  void benchCases_palaceFixtures_everyFamilyReportedPerMode() {
+    Path fixtures = Path.of("../loci-bench/src/test/resources/dev/loci/bench/palace");
+    CliRunner.Result r =
+        ok(
+            "bench",
+            "cases",
+            fixtures.resolve("cases.json").toString(),
+            "--pack",
+            "markdown:runbook",
+            "--docs",
+            fixtures.toString(),
+            "--work-dir",
+            tmp.resolve("work").toString());
+    assertThat(r.out())
+        .contains("| **passed** | 4/7 | 4/7 | 4/7 | 4/7 | 6/7 | 5/7 | 6/7 |")
+        .contains("| **path hit rate** | 0.000 | 0.000 | 0.000 | 0.000 | 1.000 | 0.000 | 1.000 |")
+        .contains("| **trace hit rate** | 0.000 | 0.000 | 0.000 | 0.000 | 0.000 | 1.000 | 0.000 |")
+        .contains("| **lifecycle hit rate** | 1.000 |");
+  }
 }

@@ -128,6 +128,10 @@ public final class EntityWire {
     n.put("time", i.said().toString());
     n.put("captured_by", i.capturedBy());
     n.put("captured_at", i.capturedAt().toString());
+    if (!i.subjectIds().isEmpty()) {
+      ArrayNode subjects = n.putArray("subject_ids");
+      i.subjectIds().forEach(subjects::add);
+    }
     return n;
   }
 
@@ -140,7 +144,8 @@ public final class EntityWire {
         n.path("speaker").asText(),
         Instant.parse(n.path("time").asText()),
         n.path("captured_by").asText(),
-        Instant.parse(n.path("captured_at").asText()));
+        Instant.parse(n.path("captured_at").asText()),
+        subjectIds(n.path("subject_ids")));
   }
 
   /**
@@ -200,5 +205,12 @@ public final class EntityWire {
   private static Optional<String> text(JsonNode n, String field) {
     JsonNode v = n.get(field);
     return v == null || v.isNull() ? Optional.empty() : Optional.of(v.asText());
+  }
+
+  /** The strings of a {@code subject_ids} array; none when it is missing (older journals). */
+  private static List<String> subjectIds(JsonNode array) {
+    List<String> out = new ArrayList<>();
+    array.forEach(s -> out.add(s.asText()));
+    return out;
   }
 }

@@ -291,12 +291,32 @@ public final class GovernedMemory {
       String speaker,
       Optional<java.time.Instant> said,
       ExtractionTarget target) {
+    return capture(ns, text, speaker, said, List.of(), target);
+  }
+
+  /**
+   * {@link #capture(Namespace, String, String, Optional, ExtractionTarget)} of an exchange about
+   * the data subjects {@code subjectIds}: the interaction and the memory candidates extracted from
+   * it name them (subject manifests list them, erasure erases them).
+   *
+   * @throws InvalidRequestException naming {@code text}, {@code speaker} or {@code subject_ids}
+   */
+  public Extraction capture(
+      Namespace ns,
+      String text,
+      String speaker,
+      Optional<java.time.Instant> said,
+      List<String> subjectIds,
+      ExtractionTarget target) {
     Interaction.check(text, speaker);
+    List<String> subjects = dev.loci.SubjectIds.check("subject_ids", subjectIds);
     Objects.requireNonNull(target, "target");
     return engine.execute(
         ns,
         actor,
-        ctx -> extraction.decideCapture(ctx, ns, text, speaker, said, actor, target, extractor));
+        ctx ->
+            extraction.decideCapture(
+                ctx, ns, text, speaker, said, subjects, actor, target, extractor));
   }
 
   /** Runs extraction again over captured interaction {@code id} (an explicit request). */
@@ -406,13 +426,18 @@ public final class GovernedMemory {
     return engine.execute(ns, actor, ctx -> conflicts.decideSweep(ctx, ns));
   }
 
+  /** Every namespace with governed records. */
+  public List<Namespace> namespaces() {
+    return engine.read(layer::namespaces);
+  }
+
   /**
    * Sweeps every namespace with governed records (what {@code loci serve} runs on a schedule);
    * returns the conflicts opened.
    */
   public List<Conflict> sweepAll() {
     List<Conflict> opened = new java.util.ArrayList<>();
-    for (Namespace ns : engine.read(layer::namespaces)) {
+    for (Namespace ns : namespaces()) {
       opened.addAll(sweep(ns));
     }
     return opened;

@@ -2,7 +2,9 @@ package dev.loci.govern;
 
 import dev.loci.InvalidRequestException;
 import dev.loci.Namespace;
+import dev.loci.SubjectIds;
 import java.time.Instant;
+import java.util.List;
 import java.util.Objects;
 
 /**
@@ -16,6 +18,9 @@ import java.util.Objects;
  * @param said when it was said
  * @param capturedBy who captured it
  * @param capturedAt when it was captured
+ * @param subjectIds the data subjects (people) the exchange is about: the subject layer lists it in
+ *     their manifests and erasure erases its text and speaker; memory candidates extracted from it
+ *     name them too
  */
 public record Interaction(
     String id,
@@ -24,7 +29,8 @@ public record Interaction(
     String speaker,
     Instant said,
     String capturedBy,
-    Instant capturedAt) {
+    Instant capturedAt,
+    List<String> subjectIds) {
   /** The most characters of an interaction's text. */
   public static final int MAX_TEXT = 20_000;
 
@@ -40,6 +46,19 @@ public record Interaction(
     Objects.requireNonNull(capturedBy, "capturedBy");
     Objects.requireNonNull(capturedAt, "capturedAt");
     check(text, speaker);
+    subjectIds = SubjectIds.check("subject_ids", subjectIds);
+  }
+
+  /** An interaction about no data subject. */
+  public Interaction(
+      String id,
+      Namespace namespace,
+      String text,
+      String speaker,
+      Instant said,
+      String capturedBy,
+      Instant capturedAt) {
+    this(id, namespace, text, speaker, said, capturedBy, capturedAt, List.of());
   }
 
   /**

@@ -39,7 +39,7 @@ public record MemoryDraft(
     Objects.requireNonNull(type, "type");
     Objects.requireNonNull(slot, "slot");
     Objects.requireNonNull(provenance, "provenance");
-    subjectIds = List.copyOf(subjectIds);
+    subjectIds = dev.loci.SubjectIds.check("subject_ids", subjectIds);
     if (content == null || content.isBlank()) {
       throw new InvalidRequestException("content", "expected the memory's text, found none");
     }
@@ -54,16 +54,6 @@ public record MemoryDraft(
     if (slot.isPresent() && !SLOT.matcher(slot.get()).matches()) {
       throw new InvalidRequestException(
           "slot", "expected 1-128 characters of [A-Za-z0-9_.:-], found '" + slot.get() + "'");
-    }
-    if (subjectIds.size() > 32) {
-      throw new InvalidRequestException(
-          "subject_ids", "expected at most 32 subjects, found " + subjectIds.size());
-    }
-    for (String s : subjectIds) {
-      if (s.isBlank() || s.length() > 128) {
-        throw new InvalidRequestException(
-            "subject_ids", "expected ids of 1-128 characters, found '" + s + "'");
-      }
     }
   }
 

@@ -338,4 +338,18 @@ class GovernedMemoryTest {
         .allMatch(x -> x.status() == MemoryStatus.CANDIDATE);
     assertThat(gov.state(NS)).isEmpty();
   }
+
+  @Test
+  void supersede_byAnAlreadyActiveMemory_appliesAndSurvivesReplay() {
+    // regression: the successor's unchanged version was written again and the batch failed to
+    // apply after it was durable
+    Memory old = gov.add(NS, pref("Alice prefers tea"), REVIEWER).memory();
+    Memory next =
+        gov.add(NS, MemoryDraft.of(MemoryType.EPISODIC, "Lunch moved", "a"), REVIEWER).memory();
+    gov.supersede(NS, old.id(), next.id(), REVIEWER);
+    assertThat(gov.get(NS, old.id()).status()).isEqualTo(MemoryStatus.SUPERSEDED);
+    assertThat(gov.get(NS, next.id()).version()).isEqualTo(next.version());
+    reopen();
+    assertThat(gov.get(NS, old.id()).supersededBy()).contains(next.id());
+  }
 }

@@ -293,6 +293,30 @@ class SeedWalkThroughTest {
     assertThat(ents.get(NS, req.id()).relationships()).hasSize(1);
   }
 
+  @Test
+  void supersede_entityByAnAlreadyActiveOne_appliesAndSurvivesReplay() {
+    Entity a =
+        ents.add(
+                NS,
+                EntityDraft.of(
+                    EntityType.DECISION, "pads", Map.of("statement", "Use PTFE pads"), "d"),
+                REVIEWER)
+            .entity();
+    Entity b =
+        ents.add(
+                NS,
+                EntityDraft.of(
+                    EntityType.DECISION, "pads v2", Map.of("statement", "Use GF-PTFE pads"), "d"),
+                REVIEWER)
+            .entity();
+    ents.supersede(NS, a.id(), b.id(), REVIEWER);
+    loci.close();
+    loci = Loci.builder().dataDir(dir).open();
+    ents = GovernedEntities.of(loci);
+    assertThat(ents.get(NS, a.id()).status()).isEqualTo(EntityStatus.SUPERSEDED);
+    assertThat(ents.get(NS, b.id()).version()).isEqualTo(b.version());
+  }
+
   private static Entity entity(List<Candidate> queue, EntityType type) {
     return queue.stream()
         .flatMap(c -> c.entity().stream())

@@ -474,6 +474,11 @@ public final class PathwayMemory {
     return PathwayIdentity.pathwayId(taskClass, filePath, signalClass);
   }
 
+  /** The ids of every pathway in the scope, retired ones included, sorted; for browsing. */
+  public List<String> pathwayIds(NamespaceScope scope) {
+    return engine.read(() -> layer.pathwayIds(scope));
+  }
+
   /** Counts over the scope. */
   public PathwayStats stats(NamespaceScope scope) {
     return engine.read(() -> layer.stats(scope));

@@ -5,7 +5,6 @@ import com.fasterxml.jackson.annotation.JsonSetter;
 import com.fasterxml.jackson.annotation.Nulls;
 import dev.loci.InvalidRequestException;
 import java.util.ArrayList;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -137,23 +136,7 @@ public record MemoryNode(
   }
 
   static List<String> checkSubjects(String field, List<String> subjectIds) {
-    Objects.requireNonNull(subjectIds, field);
-    LinkedHashSet<String> seen = new LinkedHashSet<>();
-    for (int i = 0; i < subjectIds.size(); i++) {
-      String s = subjectIds.get(i);
-      if (s == null) {
-        throw new InvalidRequestException(field + "[" + i + "]", "expected a string, found null");
-      }
-      if (s.isBlank() || s.length() > 128 || s.chars().anyMatch(Character::isISOControl)) {
-        throw new InvalidRequestException(
-            field + "[" + i + "]",
-            "expected a subject id of 1-128 characters without control characters");
-      }
-      if (!seen.add(s)) {
-        throw new InvalidRequestException(field + "[" + i + "]", "'" + s + "' is given twice");
-      }
-    }
-    return List.copyOf(seen);
+    return dev.loci.SubjectIds.check(field, subjectIds);
   }
 
   /** Starts a node with importance 0.5, no risk or novelty, confidence 1 and no decay. */
@@ -187,6 +170,41 @@ public record MemoryNode(
       throw new InvalidRequestException(
           field,
           "expected 1-256 characters without control characters, found '"
+              + (id.length() > 80 ? id.substring(0, 80) + "..." : id)
+              + "'");
+    }
+  }
+
+  /**
+   * The stricter rule for an id a write introduces (ids already in the journal are read with {@link
+   * #checkId}, so older data still loads): also not blank, without leading or trailing whitespace,
+   * and no {@code .} or {@code ..} segment between slashes, which URL normalization would turn into
+   * another path so the node could not be addressed. A {@code /} inside an id is allowed (it is
+   * sent as {@code %2F}).
+   *
+   * @throws InvalidRequestException naming {@code field}
+   */
+  static void checkNewId(String field, String id) {
+    checkId(field, id);
+    String why = null;
+    if (id.isBlank()) {
+      why = "a blank id";
+    } else if (!id.strip().equals(id)) {
+      why = "leading or trailing whitespace";
+    } else {
+      for (String segment : id.split("/", -1)) {
+        if (segment.equals(".") || segment.equals("..")) {
+          why = "a '" + segment + "' segment";
+        }
+      }
+    }
+    if (why != null) {
+      throw new InvalidRequestException(
+          field,
+          "expected 1-256 characters, not blank, without leading or trailing whitespace and"
+              + " without a '.' or '..' segment between slashes; found "
+              + why
+              + ": '"
               + (id.length() > 80 ? id.substring(0, 80) + "..." : id)
               + "'");
     }

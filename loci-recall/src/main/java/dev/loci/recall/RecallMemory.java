@@ -359,6 +359,12 @@ public final class RecallMemory {
       List<String> removeNodes,
       List<MemoryEdge.Key> removeEdges) {
     Objects.requireNonNull(ns, "ns");
+    nodes.forEach(n -> MemoryNode.checkNewId("id", n.id()));
+    edges.forEach(
+        e -> {
+          MemoryNode.checkNewId("from", e.from());
+          MemoryNode.checkNewId("to", e.to());
+        });
     return engine.execute(
         ns,
         actor,

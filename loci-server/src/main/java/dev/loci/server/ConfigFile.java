@@ -36,6 +36,8 @@ import org.tomlj.TomlTable;
  * body_bytes = 16777216               # default 16 MiB
  * [limits.body_bytes_by_prefix]       # optional; the longest matching path prefix wins
  * "/v1/ns/" = 1048576
+ * # json_depth, json_string_chars, json_array_items, tags_per_trace, ingest_*, body_idle_ms,
+ * # body_min_bytes_per_second: see RequestLimits and docs/limits.md
  *
  * [rate_limit]                        # optional, per token
  * per_second = 50.0
@@ -349,6 +351,7 @@ public final class ConfigFile {
         }
       }
       c = c.withBodyLimits(new ServerConfig.BodyLimits(dflt, byPrefix));
+      c = c.withLimits(LimitsTable.read(limits));
     }
     TomlTable rate = table(toml, "rate_limit");
     if (rate != null) {

@@ -3,6 +3,8 @@ package dev.loci.server;
 import dev.loci.Loci;
 import dev.loci.govern.GovernedEntities;
 import dev.loci.govern.GovernedMemory;
+import dev.loci.govern.GovernedRecall;
+import dev.loci.govern.GovernedScoring;
 import dev.loci.pathway.PathwayMemory;
 import dev.loci.recall.HashingEmbeddingProvider;
 import dev.loci.recall.MemoryPalace;
@@ -87,10 +89,22 @@ public final class LociServer implements AutoCloseable {
    * with {@code embeddings}.
    */
   public static List<RouteSet> standardRoutes(Loci loci, EmbeddingProvider embeddings) {
-    RecallMemory recall = RecallMemory.of(loci, embeddings);
+    return standardRoutes(loci, embeddings, RequestLimits.defaults());
+  }
+
+  /**
+   * Like {@link #standardRoutes(Loci, EmbeddingProvider)}, with the tag and ingest limits of {@code
+   * limits}.
+   */
+  public static List<RouteSet> standardRoutes(
+      Loci loci, EmbeddingProvider embeddings, RequestLimits limits) {
+    RecallMemory recall =
+        RecallMemory.of(loci, embeddings)
+            .withScoring(GovernedScoring.INSTANCE)
+            .withIngestLimits(limits.ingest());
     MemoryPalace palace = MemoryPalace.of(loci, recall);
     return List.of(
-        new TraceRoutes(loci.traces()),
+        new TraceRoutes(loci.traces(), limits.tagsPerTrace()),
         new PathwayRoutes(PathwayMemory.of(loci)),
         new RecallRoutes(recall, palace),
         new GovernRoutes(GovernedMemory.of(loci)),
@@ -203,6 +217,7 @@ public final class LociServer implements AutoCloseable {
     private Duration sweepEvery = Duration.ofDays(1);
     private Duration lifecycleSweepEvery = Duration.ofHours(1);
     private Duration conflictSweepEvery = Duration.ofDays(1);
+    private Duration governedRecallEvery = Duration.ofMinutes(1);
 
     private Builder(Loci.Builder loci) {
       this.loci = Objects.requireNonNull(loci, "loci");
@@ -336,6 +351,22 @@ public final class LociServer implements AutoCloseable {
       return this;
     }
 
+    /**
+     * How often governed memories and entities are put into the recall graph as nodes, with their
+     * status, and linked by graduation, supersession and relationships (see {@link
+     * GovernedRecall#syncAll}); default every minute, {@link Duration#ZERO} never. Recall scores
+     * them with {@link GovernedScoring}: a superseded or invalid record never outranks its active
+     * successor under lifecycle-aware weights.
+     */
+    public Builder governedRecallEvery(Duration every) {
+      if (every.isNegative()) {
+        throw new IllegalArgumentException(
+            "governedRecallEvery: expected zero or more, found " + every);
+      }
+      this.governedRecallEvery = every;
+      return this;
+    }
+
     /** How long {@link #close()} waits for requests in flight; default 30 s. */
     public Builder drain(Duration drain) {
       this.drain = Objects.requireNonNull(drain, "drain");
@@ -358,7 +389,8 @@ public final class LociServer implements AutoCloseable {
           owned.add(closeable);
         }
         List<Route> routes = new ArrayList<>(new OpsRoutes(opened, metrics).routes());
-        standardRoutes(opened, provider).forEach(set -> routes.addAll(set.routes()));
+        standardRoutes(opened, provider, config.limits())
+            .forEach(set -> routes.addAll(set.routes()));
         extraRoutes.forEach(f -> routes.addAll(f.apply(opened, provider).routes()));
         HttpPipeline pipeline = new HttpPipeline(config, routes, accessLog, drain, metrics);
         web.forEach(f -> pipeline.mount(f.apply(opened, provider)));
@@ -379,6 +411,17 @@ public final class LociServer implements AutoCloseable {
               0,
               PeriodicTask.start(
                   "loci-lifecycle-sweep", lifecycleSweepEvery, () -> sweepLifecycle(palace)));
+        }
+        if (!governedRecallEvery.isZero()) {
+          GovernedRecall bridge =
+              GovernedRecall.of(
+                  GovernedMemory.of(opened),
+                  GovernedEntities.of(opened),
+                  RecallMemory.of(opened, provider).as("govern-recall"));
+          owned.add(
+              0,
+              PeriodicTask.start(
+                  "loci-govern-recall", governedRecallEvery, () -> bridge.syncAll()));
         }
         if (!conflictSweepEvery.isZero()) {
           GovernedMemory governed = GovernedMemory.of(opened).as("conflict-sweep");

@@ -22,6 +22,7 @@ import java.util.Optional;
  * @param trustedProxies peers whose {@code X-Forwarded-For} header is believed
  * @param bodyLimits the request body caps
  * @param rateLimit the per-credential request rate limit, if any
+ * @param limits what one request may ask beyond its body size
  */
 public record ServerConfig(
     String host,
@@ -30,7 +31,8 @@ public record ServerConfig(
     List<Cidr> allowedIps,
     List<Cidr> trustedProxies,
     BodyLimits bodyLimits,
-    Optional<RateLimit> rateLimit) {
+    Optional<RateLimit> rateLimit,
+    RequestLimits limits) {
 
   /** The address bound when none is configured. */
   public static final String DEFAULT_HOST = "127.0.0.1";
@@ -49,6 +51,7 @@ public record ServerConfig(
     trustedProxies = List.copyOf(trustedProxies);
     Objects.requireNonNull(bodyLimits, "bodyLimits");
     Objects.requireNonNull(rateLimit, "rateLimit");
+    Objects.requireNonNull(limits, "limits");
     if (credentials.stream().map(Credential::id).distinct().count() != credentials.size()) {
       throw new IllegalArgumentException("two tokens have the same id");
     }
@@ -73,43 +76,57 @@ public record ServerConfig(
         List.of(),
         List.of(),
         BodyLimits.defaults(),
-        Optional.empty());
+        Optional.empty(),
+        RequestLimits.defaults());
   }
 
   /** This configuration bound to another address. */
   public ServerConfig withHost(String host) {
     return new ServerConfig(
-        host, port, credentials, allowedIps, trustedProxies, bodyLimits, rateLimit);
+        host, port, credentials, allowedIps, trustedProxies, bodyLimits, rateLimit, limits);
   }
 
   /** This configuration bound to another port. */
   public ServerConfig withPort(int port) {
     return new ServerConfig(
-        host, port, credentials, allowedIps, trustedProxies, bodyLimits, rateLimit);
+        host, port, credentials, allowedIps, trustedProxies, bodyLimits, rateLimit, limits);
   }
 
   /** This configuration with other credentials. */
   public ServerConfig withCredentials(List<Credential> credentials) {
     return new ServerConfig(
-        host, port, credentials, allowedIps, trustedProxies, bodyLimits, rateLimit);
+        host, port, credentials, allowedIps, trustedProxies, bodyLimits, rateLimit, limits);
   }
 
   /** This configuration with another allowlist and other trusted proxies. */
   public ServerConfig withNetwork(List<Cidr> allowedIps, List<Cidr> trustedProxies) {
     return new ServerConfig(
-        host, port, credentials, allowedIps, trustedProxies, bodyLimits, rateLimit);
+        host, port, credentials, allowedIps, trustedProxies, bodyLimits, rateLimit, limits);
   }
 
   /** This configuration with other body caps. */
   public ServerConfig withBodyLimits(BodyLimits bodyLimits) {
     return new ServerConfig(
-        host, port, credentials, allowedIps, trustedProxies, bodyLimits, rateLimit);
+        host, port, credentials, allowedIps, trustedProxies, bodyLimits, rateLimit, limits);
+  }
+
+  /** This configuration with other request limits. */
+  public ServerConfig withLimits(RequestLimits limits) {
+    return new ServerConfig(
+        host, port, credentials, allowedIps, trustedProxies, bodyLimits, rateLimit, limits);
   }
 
   /** This configuration with a rate limit. */
   public ServerConfig withRateLimit(RateLimit rateLimit) {
     return new ServerConfig(
-        host, port, credentials, allowedIps, trustedProxies, bodyLimits, Optional.of(rateLimit));
+        host,
+        port,
+        credentials,
+        allowedIps,
+        trustedProxies,
+        bodyLimits,
+        Optional.of(rateLimit),
+        limits);
   }
 
   /**

@@ -7,13 +7,18 @@ import dev.loci.recall.RecallMemory;
 import dev.loci.recall.spi.EmbeddingProvider;
 import dev.loci.server.spi.WebAccess;
 import dev.loci.server.spi.WebMount;
+import dev.loci.subjects.Subjects;
 import dev.loci.ui.internal.Assets;
 import dev.loci.ui.internal.AuthPages;
 import dev.loci.ui.internal.GovernPages;
 import dev.loci.ui.internal.GraphPages;
+import dev.loci.ui.internal.JournalActivity;
 import dev.loci.ui.internal.NamespacePages;
+import dev.loci.ui.internal.OpsPages;
+import dev.loci.ui.internal.PathwayPages;
 import dev.loci.ui.internal.RecallPages;
 import dev.loci.ui.internal.Sessions;
+import dev.loci.ui.internal.SubjectPages;
 import dev.loci.ui.internal.TracePages;
 import dev.loci.ui.internal.Web;
 import gg.jte.ContentType;
@@ -61,10 +66,14 @@ public final class LociUi implements WebMount {
     GovernedMemory governed = GovernedMemory.of(loci);
     PathwayMemory pathways = PathwayMemory.of(loci);
     new AuthPages(web).register();
-    new NamespacePages(web, loci.traces(), recall, governed, pathways).register();
+    JournalActivity activity = new JournalActivity(loci.dataDir().resolve("journal"));
+    new NamespacePages(web, loci.traces(), recall, governed, pathways, activity).register();
     new TracePages(web, loci.traces()).register();
     new GovernPages(web, governed).register();
     new RecallPages(web, recall).register();
     new GraphPages(web, recall).register();
+    new PathwayPages(web, pathways).register();
+    new SubjectPages(web, Subjects.of(loci)).register();
+    new OpsPages(web, loci, activity).register();
   }
 }

@@ -40,6 +40,9 @@ class BrowserTest {
   @Test
   void login_browseAndSearch_tracesFoundAndPagesAccessible() throws Exception {
     try (Browser b = Browser.open(ui.base)) {
+      b.go("/");
+      assertThat(b.find("a.card[href='/ui']").getText()).contains("Web UI");
+      b.assertAccessible("landing");
       b.go("/ui/login");
       b.assertAccessible("login");
       b.shot("01-login");
@@ -152,5 +155,48 @@ class BrowserTest {
                 .get(UiFixture.ALICE, ui.candidates.get(0))
                 .status())
         .isEqualTo(dev.loci.govern.MemoryStatus.ACTIVE);
+  }
+
+  @Test
+  void operationsSubjectsAndPathways_admin_chartsDrawnAndPagesAccessible() throws Exception {
+    try (Browser b = signedIn(UiFixture.ADMIN)) {
+      b.go("/ui/ns/acme.docs/recall?q=payment+retry&mode=lexical&compare=none");
+      b.go("/ui/ops");
+      assertThat(b.find("main").getText()).contains("healthy").contains("journal");
+      new org.openqa.selenium.support.ui.WebDriverWait(b.driver, java.time.Duration.ofSeconds(10))
+          .until(d -> b.all("canvas.chart[data-drawn=true]").size() == 2);
+      b.find("form[action='/ui/ops'] button").click();
+      b.settle();
+      assertThat(b.find("main").getText()).contains("Verified:").contains("nothing lost");
+      b.assertAccessible("operations");
+      b.shot("11-ops");
+      b.go("/ui/subjects?subject=user-42&verify=1");
+      assertThat(b.find("main").getText()).contains("Manifest of").contains("Audit logs intact");
+      b.assertAccessible("subjects");
+      b.shot("12-subjects");
+      b.go("/ui/ns/acme.alice/pathways");
+      assertThat(b.find("main").getText())
+          .contains("passed probation")
+          .contains("retired by the probation gate")
+          .contains("on probation (0 of 3 replays)");
+      b.assertAccessible("pathways");
+      b.shot("13-pathways");
+      b.go("/ui/ns/acme.alice/conflicts");
+      b.assertAccessible("conflicts");
+      b.go("/ui/ns/acme.alice/state");
+      b.assertAccessible("state");
+      b.shot("14-state");
+    }
+  }
+
+  @Test
+  void reader_opsHiddenAndRefused() throws Exception {
+    try (Browser b = signedIn(UiFixture.READER)) {
+      assertThat(b.all("nav a[href='/ui/ops']")).isEmpty();
+      b.go("/ui/ops");
+      assertThat(b.find("main").getText()).contains("403").contains("admin role");
+      b.assertAccessible("error page");
+      b.shot("15-forbidden");
+    }
   }
 }

@@ -99,6 +99,32 @@ final class UiFixture implements AutoCloseable {
     for (DemoCorpus.Document d : DemoCorpus.documents()) {
       recall.ingest(DOCS, d.domainPack(), d.document(), RecallMemory.Progress.NONE);
     }
+    dev.loci.pathway.PathwayMemory pathways = dev.loci.pathway.PathwayMemory.of(loci);
+    String proven =
+        pathways
+            .insert(
+                ALICE,
+                dev.loci.pathway.PathwayTrace.builder(
+                        "scrum_review", "crates/queryd/src/service.rs")
+                    .finalVerdict("approved after two fixes"))
+            .trace()
+            .traceUid();
+    for (int i = 0; i < 4; i++) {
+      pathways.recordReplay(ALICE, proven, true);
+    }
+    String failing =
+        pathways
+            .insert(
+                ALICE,
+                dev.loci.pathway.PathwayTrace.builder("staffing.fill", "jobs/42/req.md")
+                    .finalVerdict("filled"))
+            .trace()
+            .traceUid();
+    for (int i = 0; i < 3; i++) {
+      pathways.recordReplay(ALICE, failing, false);
+    }
+    pathways.insert(
+        ALICE, dev.loci.pathway.PathwayTrace.builder("scrum_review", "crates/gateway/src/lib.rs"));
     GovernedMemory governed = GovernedMemory.of(loci);
     candidates =
         List.of(

@@ -157,7 +157,10 @@ public final class ConflictDecisions {
       CommandContext ctx, Namespace ns, Entity e, List<Event> alsoWritten) {
     List<Event> events = new ArrayList<>(alsoWritten);
     Set<String> keys = new HashSet<>(Set.of(e.id()));
-    events.add(GovernLayer.entityEvent(e));
+    List<Entity> versions = layer.shelf(ns).entities.entities.get(e.id());
+    if (versions == null || versions.get(versions.size() - 1).version() < e.version()) {
+      events.add(GovernLayer.entityEvent(e)); // an already active successor is not written again
+    }
     List<Conflict> conflicts = new ArrayList<>();
     EntityShelf es = layer.shelf(ns).entities;
     for (String field : e.fields().keySet()) {
@@ -269,7 +272,9 @@ public final class ConflictDecisions {
       events.add(GovernLayer.memoryEvent(other));
       keys.add(other.id());
     }
-    events.add(GovernLayer.memoryEvent(m));
+    if (isNew(ns, m)) { // an already active successor is checked, not written again
+      events.add(GovernLayer.memoryEvent(m));
+    }
     List<Conflict> conflicts = new ArrayList<>();
     if (m.slotKey().isPresent()) {
       Shelf shelf = layer.shelf(ns);
@@ -290,6 +295,12 @@ public final class ConflictDecisions {
       }
     }
     return new Decision<>(events, keys, new Written(m, conflicts));
+  }
+
+  /** Whether {@code m} is a version the layer does not hold yet. */
+  private boolean isNew(Namespace ns, Memory m) {
+    List<Memory> versions = layer.shelf(ns).memories.get(m.id());
+    return versions == null || versions.get(versions.size() - 1).version() < m.version();
   }
 
   /** The members of {@code group} and trusted state that disagree with {@code m}. */

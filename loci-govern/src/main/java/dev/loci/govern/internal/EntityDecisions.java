@@ -93,9 +93,7 @@ public final class EntityDecisions {
       String reason,
       String reviewer,
       boolean candidatesOnly) {
-    if (reason == null || reason.isBlank()) {
-      throw new InvalidRequestException("reason", "expected why, found none");
-    }
+    MemoryDecisions.requireReason(reason);
     Entity e = layer.requireEntity(ns, id);
     if (candidatesOnly) {
       requireStatus(e, EntityStatus.CANDIDATE);

@@ -58,11 +58,13 @@ public final class ExtractionDecisions {
       String text,
       String speaker,
       Optional<Instant> said,
+      List<String> subjectIds,
       String actor,
       ExtractionTarget target,
       Extractor extractor) {
     Interaction i =
-        new Interaction(ctx.newId(), ns, text, speaker, said.orElse(ctx.now()), actor, ctx.now());
+        new Interaction(
+            ctx.newId(), ns, text, speaker, said.orElse(ctx.now()), actor, ctx.now(), subjectIds);
     return pass(
         ctx,
         ns,
@@ -148,11 +150,17 @@ public final class ExtractionDecisions {
     List<Found> found = new ArrayList<>(unique.values());
     int overCap = Math.max(0, found.size() - Extraction.CAP);
     List<Event> events = new ArrayList<>();
-    Set<String> keys = new HashSet<>(Set.of("interactions"));
+    // keys: the facts proposed, so two passes proposing the same fact are decided one after the
+    // other (the second reinforces the first), while passes over different facts share a round
+    Set<String> keys = new HashSet<>();
+    found.stream().limit(Extraction.CAP).forEach(f -> keys.add("fact:" + key(f.proposal())));
+    interaction.ifPresent(i -> keys.add(i.id()));
     interaction.filter(i -> capture).ifPresent(i -> events.add(GovernLayer.interactionEvent(i)));
     List<Candidate> candidates = new ArrayList<>();
     List<Memory> graduated = new ArrayList<>();
     Set<String> touched = new HashSet<>();
+    // what is extracted from an exchange about someone is about them too
+    List<String> subjects = interaction.map(Interaction::subjectIds).orElse(List.of());
     for (Found f : found.subList(0, Math.min(found.size(), Extraction.CAP))) {
       Provenance prov =
           new Provenance(
@@ -164,7 +172,7 @@ public final class ExtractionDecisions {
       if (f.proposal() instanceof Proposal.OfMemory pm) {
         MemoryDraft d;
         try {
-          d = new MemoryDraft(pm.type(), pm.content(), pm.confidence(), pm.slot(), List.of(), prov);
+          d = new MemoryDraft(pm.type(), pm.content(), pm.confidence(), pm.slot(), subjects, prov);
         } catch (InvalidRequestException tooLong) {
           continue; // a proposal no memory can hold is no candidate
         }

@@ -1,7 +1,9 @@
 package dev.loci.govern.internal;
 
 import dev.loci.govern.Conflict;
+import dev.loci.govern.EntityWire;
 import dev.loci.govern.GovernWire;
+import dev.loci.govern.Interaction;
 import dev.loci.govern.Memory;
 import dev.loci.govern.MemoryStatus;
 import dev.loci.spi.Event;
@@ -17,7 +19,8 @@ import java.util.Set;
  * invalid in every version; a conflict with an erased member keeps its members and loses the slot
  * key (which names subjects) and, if open, is dismissed by the erasure. The journal scrub and the
  * in-memory erase both go through {@link #erased(Memory)} and {@link #erased(Conflict)}, so replay
- * and a live erase agree.
+ * and a live erase agree. A captured interaction that names subjects loses its text, speaker and
+ * subjects; the memory candidates extracted from it name the same subjects and go with them.
  */
 final class GovernErasure {
   /** The content an erased memory keeps. */
@@ -26,6 +29,15 @@ final class GovernErasure {
   private GovernErasure() {}
 
   static List<SubjectMention> mentions(Event e) {
+    if (e.type().equals(GovernLayer.INTERACTION)) {
+      Interaction i =
+          e.decoded()
+              .map(Interaction.class::cast)
+              .orElseGet(() -> EntityWire.interaction(e.data()));
+      return i.subjectIds().isEmpty()
+          ? List.of()
+          : List.of(new SubjectMention("interaction", i.id(), 1, i.subjectIds(), Optional.empty()));
+    }
     if (!e.type().equals(GovernLayer.MEMORY)) {
       return List.of();
     }
@@ -40,6 +52,11 @@ final class GovernErasure {
       Memory m = GovernWire.memory(e.data());
       if (keys.contains(SubjectMention.key(entry.namespace(), m.id()))) {
         out = new Event(e.type(), GovernWire.memory(erased(m)));
+      }
+    } else if (e.type().equals(GovernLayer.INTERACTION)) {
+      Interaction i = EntityWire.interaction(e.data());
+      if (keys.contains(SubjectMention.key(entry.namespace(), i.id()))) {
+        out = new Event(e.type(), EntityWire.interaction(erased(i)));
       }
     } else if (e.type().equals(GovernLayer.CONFLICT)) {
       Conflict c = GovernWire.conflict(e.data());
@@ -72,6 +89,19 @@ final class GovernErasure {
         m.version(),
         m.createdAt(),
         m.updatedAt());
+  }
+
+  /** An interaction without its text, speaker (a name) and subjects; id and times kept. */
+  static Interaction erased(Interaction i) {
+    return new Interaction(
+        i.id(),
+        i.namespace(),
+        ERASED_CONTENT,
+        ERASED_CONTENT,
+        i.said(),
+        i.capturedBy(),
+        i.capturedAt(),
+        List.of());
   }
 
   static Conflict erased(Conflict c) {

@@ -455,6 +455,9 @@ public final class GovernLayer implements Layer, SubjectRecords {
               versions.forEach(m -> s.put(GovernErasure.erased(m)));
             }
           }
+          s.entities.interactions.replaceAll(
+              (id, i) ->
+                  recordKeys.contains(SubjectMention.key(ns, id)) ? GovernErasure.erased(i) : i);
           for (Conflict c : List.copyOf(s.conflicts.values())) {
             if (GovernErasure.touches(c, recordKeys)) {
               s.openBySlot.remove(c.slotKey(), c.id());

@@ -108,7 +108,10 @@ public final class MemoryDecisions {
    */
   public Decision<Written> decidePropose(CommandContext ctx, Namespace ns, MemoryDraft draft) {
     checkAccepted(ns, draft);
-    return writtenOrGraduated(ctx, ns, proposed(ctx, ns, draft));
+    Decision<Written> d = writtenOrGraduated(ctx, ns, proposed(ctx, ns, draft));
+    Set<String> keys = new java.util.HashSet<>(d.keys());
+    keys.add("fact:m|" + Shelf.factKey(draft.type(), draft.content(), draft.subjectIds()));
+    return new Decision<>(d.events(), keys, d.result()); // the same fact proposed twice: one by one
   }
 
   /** A memory a reviewer writes active at once, with conflict detection. */
@@ -171,9 +174,7 @@ public final class MemoryDecisions {
       String reason,
       String reviewer,
       boolean candidatesOnly) {
-    if (reason == null || reason.isBlank()) {
-      throw new InvalidRequestException("reason", "expected why, found none");
-    }
+    requireReason(reason);
     Memory m = layer.require(ns, id);
     if (candidatesOnly) {
       requireStatus(m, MemoryStatus.CANDIDATE);
@@ -259,6 +260,13 @@ public final class MemoryDecisions {
         1,
         now,
         now);
+  }
+
+  /** Checks that a rejection or invalidation says why. */
+  static void requireReason(String reason) {
+    if (reason == null || reason.isBlank()) {
+      throw new InvalidRequestException("reason", "expected why, found none");
+    }
   }
 
   static void requireStatus(Memory m, MemoryStatus... allowed) {

@@ -15,7 +15,12 @@ import com.fasterxml.jackson.databind.JsonSerializer;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import com.fasterxml.jackson.databind.SerializerProvider;
+import com.fasterxml.jackson.databind.cfg.CoercionAction;
+import com.fasterxml.jackson.databind.cfg.CoercionInputShape;
+import com.fasterxml.jackson.databind.exc.InvalidFormatException;
+import com.fasterxml.jackson.databind.exc.MismatchedInputException;
 import com.fasterxml.jackson.databind.module.SimpleModule;
+import com.fasterxml.jackson.databind.type.LogicalType;
 import com.fasterxml.jackson.datatype.jdk8.Jdk8Module;
 import dev.loci.InvalidRequestException;
 import java.io.IOException;
@@ -25,6 +30,8 @@ import java.time.OffsetDateTime;
 import java.time.format.DateTimeFormatter;
 import java.time.format.DateTimeParseException;
 import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
@@ -38,6 +45,9 @@ import java.util.stream.Collectors;
 public final class PathwayJson {
   /** The shared, thread-safe mapper for pathway types. */
   public static final ObjectMapper MAPPER = createMapper();
+
+  /** The token Jackson names in its message, the surest account of what was found. */
+  private static final Pattern JACKSON_TOKEN = Pattern.compile("JsonToken\\.([A-Z_]+)");
 
   private static final Pattern WIRE_NAME = Pattern.compile("[a-z][a-z0-9_]*");
 
@@ -54,6 +64,18 @@ public final class PathwayJson {
             .setPropertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE)
             .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
     mapper.configOverride(List.class).setSetterInfo(JsonSetter.Value.forValueNulls(Nulls.AS_EMPTY));
+    // a field is the JSON type its schema says: file_path 5 is refused, not stored as "5"
+    List<Map.Entry<LogicalType, CoercionInputShape>> refused =
+        List.of(
+            Map.entry(LogicalType.Textual, CoercionInputShape.Integer),
+            Map.entry(LogicalType.Textual, CoercionInputShape.Float),
+            Map.entry(LogicalType.Textual, CoercionInputShape.Boolean),
+            Map.entry(LogicalType.Integer, CoercionInputShape.String),
+            Map.entry(LogicalType.Float, CoercionInputShape.String),
+            Map.entry(LogicalType.Boolean, CoercionInputShape.String),
+            Map.entry(LogicalType.Boolean, CoercionInputShape.Integer));
+    refused.forEach(
+        r -> mapper.coercionConfigFor(r.getKey()).setCoercion(r.getValue(), CoercionAction.Fail));
     return mapper;
   }
 
@@ -142,7 +164,8 @@ public final class PathwayJson {
             .filter(name -> name != null)
             .collect(Collectors.joining("."));
     String location = e.getPath().isEmpty() ? "" : " (at " + pathOf(e) + ")";
-    String detail = e.getOriginalMessage();
+    String detail =
+        e instanceof MismatchedInputException mie ? mismatch(mie) : e.getOriginalMessage();
     for (Throwable t = e.getCause(); t != null; t = t.getCause()) {
       if (t instanceof NullPointerException npe
           && npe.getMessage() != null
@@ -161,6 +184,70 @@ public final class PathwayJson {
         new InvalidRequestException(field.isEmpty() ? "trace" : field, detail + location);
     out.initCause(e);
     return out;
+  }
+
+  /**
+   * What a value of the wrong type was and what the field expects, in JSON terms: never the Java
+   * type Jackson names (such as {@code java.util.ArrayList<dev.loci.pathway.LadderAttempt>}).
+   */
+  private static String mismatch(MismatchedInputException e) {
+    String found = "another value";
+    if (e instanceof InvalidFormatException ife) {
+      found = "'" + shorten(String.valueOf(ife.getValue())) + "'";
+    } else {
+      Matcher m = JACKSON_TOKEN.matcher(String.valueOf(e.getOriginalMessage()));
+      if (m.find()) {
+        found = describe(JsonToken.valueOf(m.group(1)));
+      } else if (e.getProcessor() instanceof JsonParser p && p.currentToken() != null) {
+        found = describe(p.currentToken());
+      }
+    }
+    return "expected " + expected(e.getTargetType()) + ", found " + found;
+  }
+
+  private static String expected(Class<?> type) {
+    if (type == null) {
+      return "another JSON type";
+    }
+    if (type == String.class || type == Instant.class) {
+      return type == Instant.class ? "an RFC 3339 timestamp string" : "a string";
+    }
+    if (type == int.class || type == Integer.class || type == long.class || type == Long.class) {
+      return "an integer";
+    }
+    if (Number.class.isAssignableFrom(type) || type == double.class || type == float.class) {
+      return "a number";
+    }
+    if (type == boolean.class || type == Boolean.class) {
+      return "true or false";
+    }
+    if (java.util.Collection.class.isAssignableFrom(type) || type.isArray()) {
+      return "an array";
+    }
+    if (type.isEnum()) {
+      return "one of its names as a string";
+    }
+    if (java.util.Map.class.isAssignableFrom(type) || !type.getName().startsWith("java.")) {
+      return "an object";
+    }
+    return "another JSON type";
+  }
+
+  private static String describe(JsonToken t) {
+    return switch (t) {
+      case START_OBJECT -> "an object";
+      case START_ARRAY -> "an array";
+      case VALUE_STRING -> "a string";
+      case VALUE_NUMBER_INT -> "an integer";
+      case VALUE_NUMBER_FLOAT -> "a number";
+      case VALUE_TRUE, VALUE_FALSE -> "true or false";
+      case VALUE_NULL -> "null";
+      default -> "another value";
+    };
+  }
+
+  private static String shorten(String s) {
+    return s.length() > 80 ? s.substring(0, 80) + "..." : s;
   }
 
   private static String pathOf(JsonMappingException e) {

@@ -614,6 +614,15 @@ public final class PathwayLayer implements Layer, SubjectRecords, ContentRedacti
     return List.copyOf(chain);
   }
 
+  /** The ids of every pathway in the scope, retired ones included, sorted. */
+  public List<String> pathwayIds(NamespaceScope scope) {
+    java.util.TreeSet<String> ids = new java.util.TreeSet<>();
+    for (Map.Entry<Namespace, Shelf> e : shelves(scope)) {
+      ids.addAll(e.getValue().buckets.keySet());
+    }
+    return List.copyOf(ids);
+  }
+
   /** Counts over the scope. */
   public PathwayStats stats(NamespaceScope scope) {
     long pathways = 0;

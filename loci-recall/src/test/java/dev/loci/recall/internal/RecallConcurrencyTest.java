@@ -121,7 +121,7 @@ class RecallConcurrencyTest {
     final List<String> live = new ArrayList<>();
     final List<String> revivable = new ArrayList<>();
     int next;
-    int ops;
+    volatile int ops; // written by its thread only, read by the test thread
 
     Writer(int index, RecallMemory memory, AtomicBoolean stop, Set<String> gone) {
       this.index = index;
@@ -271,8 +271,15 @@ class RecallConcurrencyTest {
                   errors),
               "snapshot"));
       threads.forEach(Thread::start);
-      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(4);
-      while (System.nanoTime() < deadline && errors.isEmpty()) {
+      // race for 4 s, and on a loaded machine on until every thread has had its turns (up to 60 s)
+      long start = System.nanoTime();
+      while (errors.isEmpty()
+          && System.nanoTime() - start < TimeUnit.SECONDS.toNanos(60)
+          && (System.nanoTime() - start < TimeUnit.SECONDS.toNanos(4)
+              || recalls.get() <= 4
+              || snapshots.get() <= 2
+              || checks.get() <= 2
+              || writers.get(0).ops + writers.get(1).ops <= 10)) {
         Thread.sleep(50);
       }
       stop.set(true);
@@ -281,7 +288,6 @@ class RecallConcurrencyTest {
         assertThat(t.isAlive()).as("%s still running", t.getName()).isFalse();
       }
       assertThat(errors).as(() -> describe(errors)).isEmpty();
-      // lenient: a slow disk makes index commits (under the engine's exclusive lock) take long
       assertThat(recalls.get()).as("recalls").isGreaterThan(4);
       assertThat(snapshots.get()).as("snapshots").isGreaterThan(2);
       assertThat(checks.get()).as("checks").isGreaterThan(2);

@@ -27,7 +27,6 @@ import dev.loci.server.spi.HttpProblem;
 import dev.loci.server.spi.JsonBody;
 import dev.loci.server.spi.Route;
 import dev.loci.server.spi.Route.Method;
-import dev.loci.server.spi.Route.NamespaceAccess;
 import dev.loci.server.spi.RouteSet;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
@@ -91,7 +90,7 @@ public final class EntityRoutes implements RouteSet {
 
   private static Route route(
       Method method, String path, Role role, boolean body, Route.Handler handler) {
-    return Route.of(method, path, role, NamespaceAccess.PATH, body, handler);
+    return GovernRoutes.route(method, path, role, body, handler);
   }
 
   private static Reviewer reviewer(Exchange ex) {
@@ -111,7 +110,7 @@ public final class EntityRoutes implements RouteSet {
             type,
             body.string("name").orElse(null),
             fields(body),
-            confidence(body),
+            GovernRoutes.confidence(body),
             sources(body),
             Provenance.of(ex.actor()),
             Optional.empty());
@@ -186,19 +185,6 @@ public final class EntityRoutes implements RouteSet {
       return Json.MAPPER.readTree(raw);
     } catch (java.io.IOException e) {
       throw new InvalidRequestException(field, "expected JSON, found " + raw);
-    }
-  }
-
-  private static double confidence(JsonBody body) {
-    Optional<String> raw = body.rawValue("confidence");
-    if (raw.isEmpty()) {
-      return 0.5;
-    }
-    try {
-      return Double.parseDouble(raw.get());
-    } catch (NumberFormatException e) {
-      throw new InvalidRequestException(
-          "confidence", "expected a number from 0 to 1, found " + raw.get());
     }
   }
 
@@ -288,7 +274,7 @@ public final class EntityRoutes implements RouteSet {
 
   private void capture(Exchange ex) {
     QueryParams.allowOnly(ex, Set.of("target"));
-    JsonBody body = ex.body().allowOnly(Set.of("text", "speaker", "time"));
+    JsonBody body = ex.body().allowOnly(Set.of("text", "speaker", "time", "subject_ids"));
     Optional<Instant> said = body.string("time").map(EntityRoutes::instant);
     Extraction x =
         governed
@@ -298,6 +284,7 @@ public final class EntityRoutes implements RouteSet {
                 body.string("text").orElse(null),
                 body.string("speaker").orElse(null),
                 said,
+                body.strings("subject_ids").orElse(List.of()),
                 target(ex));
     x.interaction().ifPresent(i -> Responses.location(ex, ex.namespace(), "interactions", i.id()));
     ex.json(201, Json.write(EntityWire.extraction(x)));

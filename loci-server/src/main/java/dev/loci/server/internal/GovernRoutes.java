@@ -91,8 +91,7 @@ public final class GovernRoutes implements RouteSet {
         route(Method.POST, "/v1/ns/{ns}/context", Role.READER, true, this::context));
   }
 
-  private static Route route(
-      Method method, String path, Role role, boolean body, Route.Handler handler) {
+  static Route route(Method method, String path, Role role, boolean body, Route.Handler handler) {
     return Route.of(method, path, role, NamespaceAccess.PATH, body, handler);
   }
 
@@ -142,7 +141,7 @@ public final class GovernRoutes implements RouteSet {
     ex.json(201, Json.write(GovernWire.written(w)));
   }
 
-  private static double confidence(JsonBody body) {
+  static double confidence(JsonBody body) {
     Optional<String> raw = body.rawValue("confidence");
     if (raw.isEmpty()) {
       return 0.5;

@@ -4,9 +4,11 @@ import com.fasterxml.jackson.core.io.JsonStringEncoder;
 import dev.loci.Namespace;
 import dev.loci.NamespaceScope;
 import dev.loci.server.Cidr;
+import dev.loci.server.RequestLimits;
 import dev.loci.server.Role;
 import dev.loci.server.ServerConfig;
 import dev.loci.server.spi.HttpProblem;
+import dev.loci.server.spi.JsonBody;
 import dev.loci.server.spi.Route;
 import io.javalin.Javalin;
 import io.javalin.http.Context;
@@ -19,6 +21,8 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.function.Consumer;
+import org.eclipse.jetty.server.AbstractConnector;
+import org.eclipse.jetty.server.Connector;
 
 /**
  * The request pipeline around every route, and the Javalin application that runs it.
@@ -43,6 +47,7 @@ public final class HttpPipeline {
   private final Metrics metrics;
   private final Consumer<String> accessLog;
   private final Javalin app;
+  private final JsonBody.Limits jsonLimits;
 
   /**
    * Builds the application, not yet started.
@@ -61,6 +66,9 @@ public final class HttpPipeline {
     this.guard = new Guard(config);
     this.metrics = metrics;
     this.accessLog = accessLog;
+    RequestLimits limits = config.limits();
+    this.jsonLimits =
+        new JsonBody.Limits(limits.jsonDepth(), limits.jsonStringChars(), limits.jsonArrayItems());
     this.app =
         Javalin.create(
             cfg -> {
@@ -71,6 +79,13 @@ public final class HttpPipeline {
                   server -> {
                     server.setStopTimeout(drain.toMillis());
                     server.setErrorHandler(new ProblemErrorHandler());
+                  });
+              cfg.jetty.modifyHttpConfiguration(
+                  http -> {
+                    http.setMinRequestDataRate(limits.bodyMinBytesPerSecond());
+                    // dispatch on the headers, so a request refused by them (413 by its declared
+                    // length, 401, 403) is answered at once, not after its first body byte
+                    http.setDelayDispatchUntilContent(false);
                   });
               cfg.requestLogger.http(this::finished);
             });
@@ -142,6 +157,11 @@ public final class HttpPipeline {
   /** Binds and starts serving. */
   public void start() {
     app.start(config.host(), config.port());
+    for (Connector c : app.jettyServer().server().getConnectors()) {
+      if (c instanceof AbstractConnector ac) {
+        ac.setIdleTimeout(config.limits().bodyIdleMillis());
+      }
+    }
   }
 
   /** The port bound. */
@@ -158,7 +178,7 @@ public final class HttpPipeline {
     ctx.attribute(ROUTE, r.path());
     Optional<InetAddress> client = client(ctx);
     if (r.role().isEmpty()) {
-      r.handler().handle(new JavalinExchange(ctx, r, Principal.LOCAL, null, 0));
+      r.handler().handle(new JavalinExchange(ctx, r, Principal.LOCAL, null, 0, jsonLimits));
       return;
     }
     guard.checkAllowed(client);
@@ -188,7 +208,7 @@ public final class HttpPipeline {
         throw JavalinExchange.tooLarge(limit);
       }
     }
-    r.handler().handle(new JavalinExchange(ctx, r, p, scope, limit));
+    r.handler().handle(new JavalinExchange(ctx, r, p, scope, limit, jsonLimits));
   }
 
   /** The client of {@code ctx} (see {@link Guard#client}), recorded for the access log. */
@@ -250,6 +270,11 @@ public final class HttpPipeline {
     }
     if (p.status() == 503) {
       ctx.header("Retry-After", "1"); // storage that refused a write is worth asking again soon
+    }
+    if (ctx.req().getContentLengthLong() > 0 || ctx.header("Transfer-Encoding") != null) {
+      // the body may be unread: closing answers now, where keeping the connection would first
+      // wait for (and discard) the rest of it, up to limits.body_idle_ms
+      ctx.header("Connection", "close");
     }
     ctx.status(p.status()).contentType(Problems.CONTENT_TYPE).result(Problems.json(p));
   }

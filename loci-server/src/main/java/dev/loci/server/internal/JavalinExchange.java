@@ -30,14 +30,21 @@ final class JavalinExchange implements Exchange {
   private final Principal principal;
   private final NamespaceScope scope;
   private final long bodyLimit;
+  private final JsonBody.Limits jsonLimits;
 
   JavalinExchange(
-      Context ctx, Route route, Principal principal, NamespaceScope scope, long bodyLimit) {
+      Context ctx,
+      Route route,
+      Principal principal,
+      NamespaceScope scope,
+      long bodyLimit,
+      JsonBody.Limits jsonLimits) {
     this.ctx = ctx;
     this.route = route;
     this.principal = principal;
     this.scope = scope;
     this.bodyLimit = bodyLimit;
+    this.jsonLimits = jsonLimits;
   }
 
   @Override
@@ -99,14 +106,15 @@ final class JavalinExchange implements Exchange {
           "body: expected UTF-8 text",
           Optional.of("body"));
     }
-    return JsonBody.parse(text);
+    return JsonBody.parse(text, jsonLimits);
   }
 
   @Override
   public InputStream bodyStream() {
     requireBody();
     try {
-      return new BoundedInputStream(ctx.req().getInputStream(), bodyLimit);
+      return new BoundedInputStream(
+          ctx.req().getInputStream(), bodyLimit, ctx.req().getContentLengthLong());
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
@@ -215,10 +223,10 @@ final class JavalinExchange implements Exchange {
     }
     ByteArrayOutputStream out =
         new ByteArrayOutputStream((int) Math.min(declared > 0 ? declared : 8192, limit));
-    try (InputStream in = new BoundedInputStream(ctx.req().getInputStream(), limit)) {
+    try (InputStream in = new BoundedInputStream(ctx.req().getInputStream(), limit, declared)) {
       in.transferTo(out);
     } catch (IOException e) {
-      throw new UncheckedIOException(e);
+      throw BodyFraming.problem(e, declared);
     }
     return out.toByteArray();
   }
@@ -226,16 +234,18 @@ final class JavalinExchange implements Exchange {
   /** A stream that refuses (413) as soon as the byte past {@code limit} arrives. */
   private static final class BoundedInputStream extends FilterInputStream {
     private final long limit;
+    private final long declared;
     private long total;
 
-    BoundedInputStream(InputStream in, long limit) {
+    BoundedInputStream(InputStream in, long limit, long declared) {
       super(in);
       this.limit = limit;
+      this.declared = declared;
     }
 
     @Override
     public int read() throws IOException {
-      int b = super.read();
+      int b = BodyFraming.read(in, declared);
       if (b >= 0) {
         count(1);
       }
@@ -244,7 +254,7 @@ final class JavalinExchange implements Exchange {
 
     @Override
     public int read(byte[] buf, int off, int len) throws IOException {
-      int n = super.read(buf, off, len);
+      int n = BodyFraming.read(in, buf, off, len, declared);
       if (n > 0) {
         count(n);
       }

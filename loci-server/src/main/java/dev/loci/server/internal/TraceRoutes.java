@@ -39,10 +39,17 @@ public final class TraceRoutes implements RouteSet {
           "cursor");
 
   private final Traces traces;
+  private final int tagsPerTrace;
 
-  /** Routes over {@code traces}. */
+  /** Routes over {@code traces}, with the engine's bound on tags. */
   public TraceRoutes(Traces traces) {
+    this(traces, dev.loci.internal.TraceLayer.MAX_TAGS);
+  }
+
+  /** Routes over {@code traces} that refuse a trace with more than {@code tagsPerTrace} tags. */
+  public TraceRoutes(Traces traces, int tagsPerTrace) {
     this.traces = traces;
+    this.tagsPerTrace = tagsPerTrace;
   }
 
   @Override
@@ -95,10 +102,26 @@ public final class TraceRoutes implements RouteSet {
     return traces.as(ex.actor());
   }
 
+  private List<String> tags(JsonBody body) {
+    List<String> tags = body.strings("tags").orElse(List.of());
+    if (tags.size() > tagsPerTrace) {
+      throw new HttpProblem(
+          422,
+          "limit-exceeded",
+          "Limit exceeded",
+          "tags: expected at most "
+              + tagsPerTrace
+              + " tags (limits.tags_per_trace), found "
+              + tags.size(),
+          Optional.of("tags"));
+    }
+    return tags;
+  }
+
   private void add(Exchange ex) {
     JsonBody body = ex.body().allowOnly(Set.of("content", "tags", "uid"));
     String content = body.requireRaw("content");
-    List<String> tags = body.strings("tags").orElse(List.of());
+    List<String> tags = tags(body);
     Optional<String> uid = body.string("uid");
     Namespace ns = ex.namespace();
     Trace t =
@@ -113,10 +136,7 @@ public final class TraceRoutes implements RouteSet {
     Trace t =
         as(ex)
             .addIdempotent(
-                ex.namespace(),
-                ex.pathParam("uid"),
-                body.requireRaw("content"),
-                body.strings("tags").orElse(List.of()));
+                ex.namespace(), ex.pathParam("uid"), body.requireRaw("content"), tags(body));
     if (t.replayCount() == 1) {
       created(ex, t);
     } else {
@@ -149,7 +169,7 @@ public final class TraceRoutes implements RouteSet {
   private void revise(Exchange ex) {
     JsonBody body = ex.body().allowOnly(Set.of("content", "tags"));
     String content = body.requireRaw("content");
-    List<String> tags = body.strings("tags").orElse(List.of());
+    List<String> tags = tags(body);
     Namespace ns = ex.namespace();
     String uid = ex.pathParam("uid");
     Optional<String> expected = Responses.ifMatch(ex);

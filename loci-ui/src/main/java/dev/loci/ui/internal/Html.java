@@ -52,6 +52,21 @@ public final class Html {
     return String.format(Locale.ROOT, "%,d", n);
   }
 
+  /** A size in bytes as {@code 1.2 MiB}. */
+  public static String bytes(long b) {
+    if (b < 1024) {
+      return b + " B";
+    }
+    String[] units = {"KiB", "MiB", "GiB", "TiB"};
+    double v = b;
+    int u = -1;
+    while (v >= 1024 && u < units.length - 1) {
+      v /= 1024;
+      u++;
+    }
+    return String.format(Locale.ROOT, "%.1f %s", v, units[u]);
+  }
+
   /** A ratio as a percentage with no decimals, or a dash when there is nothing to divide. */
   public static String pct(long part, long whole) {
     return whole == 0 ? "—" : Math.round(100.0 * part / whole) + " %";

@@ -12,12 +12,14 @@ import dev.loci.server.Role;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
 
 /**
  * The namespace tree (the UI's home page) and one namespace's overview: how many records of each
- * kind it holds and when its newest trace was written. Only namespaces the viewer may read appear.
+ * kind it holds, its writes in the last hour and its last write (from the journal's tail). Only
+ * namespaces the viewer may read appear.
  */
 public final class NamespacePages {
   /**
@@ -29,7 +31,8 @@ public final class NamespacePages {
    * @param traces traces held, retired included
    * @param nodes live graph nodes
    * @param edges live graph edges
-   * @param newest when its newest trace was created, if it has one
+   * @param lastWrite when it was last written (the journal's tail, else its newest trace)
+   * @param writesLastHour journal batches it received in the last hour, if the journal is a file
    * @param holdsRecords false for an ancestor shown only to place its descendants
    */
   public record Row(
@@ -39,7 +42,8 @@ public final class NamespacePages {
       long traces,
       long nodes,
       long edges,
-      Optional<Instant> newest,
+      Optional<Instant> lastWrite,
+      Optional<Integer> writesLastHour,
       boolean holdsRecords) {}
 
   /**
@@ -48,6 +52,7 @@ public final class NamespacePages {
    * @param namespace the namespace
    * @param traces traces held
    * @param newest when its newest trace was created
+   * @param recent its recent writes, from the journal's tail
    * @param graph the memory graph's counts
    * @param pathways the pathway layer's counts
    * @param memories governed memories
@@ -58,6 +63,7 @@ public final class NamespacePages {
       Namespace namespace,
       long traces,
       Optional<Instant> newest,
+      Optional<JournalActivity.Recent> recent,
       GraphStats graph,
       PathwayStats pathways,
       int memories,
@@ -69,15 +75,18 @@ public final class NamespacePages {
   private final RecallMemory recall;
   private final GovernedMemory governed;
   private final PathwayMemory pathways;
+  private final JournalActivity activity;
 
-  /** The pages over these layers. */
+  /** The pages over these layers, with the journal's recent {@code activity}. */
   public NamespacePages(
       Web web,
       Traces traces,
       RecallMemory recall,
       GovernedMemory governed,
-      PathwayMemory pathways) {
+      PathwayMemory pathways,
+      JournalActivity activity) {
     this.web = web;
+    this.activity = activity;
     this.traces = traces;
     this.recall = recall;
     this.governed = governed;
@@ -141,6 +150,13 @@ public final class NamespacePages {
         a[2] = g.edges();
       }
     }
+    Map<String, JournalActivity.Recent> recent = activity.now().byNamespace();
+    for (String name : recent.keySet()) {
+      Namespace ns = Namespace.of(name);
+      if (viewer.reads(ns)) {
+        counts.computeIfAbsent(ns, k -> new long[3]);
+      }
+    }
     TreeMap<Namespace, Boolean> all = new TreeMap<>();
     for (Namespace ns : counts.keySet()) {
       all.put(ns, true);
@@ -154,6 +170,7 @@ public final class NamespacePages {
           long[] a = counts.getOrDefault(ns, new long[3]);
           String text = ns.toString();
           int depth = (int) text.chars().filter(ch -> ch == '.').count();
+          Optional<JournalActivity.Recent> r = Optional.ofNullable(recent.get(text));
           rows.add(
               new Row(
                   ns,
@@ -162,7 +179,8 @@ public final class NamespacePages {
                   a[0],
                   a[1],
                   a[2],
-                  Optional.ofNullable(newest.get(ns)),
+                  r.map(JournalActivity.Recent::last).or(() -> Optional.ofNullable(newest.get(ns))),
+                  r.map(JournalActivity.Recent::lastHour),
                   holds));
         });
     return rows;
@@ -179,6 +197,7 @@ public final class NamespacePages {
         ns,
         count,
         newestTrace,
+        Optional.ofNullable(activity.now().byNamespace().get(ns.toString())),
         recall.stats(ns),
         pathways.stats(NamespaceScope.exactly(ns)),
         governed.list(ns, Optional.empty(), Optional.empty()).size(),

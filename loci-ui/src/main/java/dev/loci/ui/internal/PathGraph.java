@@ -19,10 +19,10 @@ import java.util.Optional;
  * @param edges the arrows, in step order
  */
 public record PathGraph(int width, int height, List<Node> nodes, List<Edge> edges) {
-  static final int PER_ROW = 4;
+  static final int PER_ROW = 3;
   static final int W = 170;
   static final int H = 54;
-  static final int GAP_X = 70;
+  static final int GAP_X = 110;
   static final int GAP_Y = 46;
   static final int PAD = 12;
 
@@ -75,7 +75,7 @@ public record PathGraph(int width, int height, List<Node> nodes, List<Edge> edge
 
     /** Label y. */
     public int ly() {
-      return (y1 + y2) / 2 - 6;
+      return (y1 + y2) / 2 - 7;
     }
   }
 

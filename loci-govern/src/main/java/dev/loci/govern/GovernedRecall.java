@@ -1,0 +1,159 @@
+package dev.loci.govern;
+
+import dev.loci.Namespace;
+import dev.loci.recall.MemoryEdge;
+import dev.loci.recall.MemoryNode;
+import dev.loci.recall.RecallMemory;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * Governed memories and entities as nodes of the recall graph (DESIGN.md section 2): their records
+ * stay in the governed layer, with their own lifecycle; recall gets a node per record ({@code
+ * memory:<id>}, type {@code governed_memory}; {@code entity:<id>}, type {@code governed_entity})
+ * with its text, confidence and status, and edges for what links them: {@code graduated_into} from
+ * a memory to the entity it became, {@code superseded_by} from a record to its successor, and each
+ * entity relationship under its own type. Recall scored with {@link GovernedScoring} then never
+ * ranks a superseded or invalid record above its active successor.
+ *
+ * <p>{@link #sync} writes only the nodes and edges that changed (recall keeps an unchanged put as
+ * it is), so it is cheap to run after every review session or on a schedule. Thread-safe.
+ */
+public final class GovernedRecall {
+  /** The attribute that marks a governed node. */
+  public static final String GOVERNED = "governed";
+
+  /** The attribute holding the record's own status label. */
+  public static final String RECORD_STATUS = "record_status";
+
+  private final GovernedMemory memories;
+  private final GovernedEntities entities;
+  private final RecallMemory recall;
+
+  private GovernedRecall(GovernedMemory memories, GovernedEntities entities, RecallMemory recall) {
+    this.memories = memories;
+    this.entities = entities;
+    this.recall = recall;
+  }
+
+  /** The bridge from governed records to {@code recall}'s graph. */
+  public static GovernedRecall of(
+      GovernedMemory memories, GovernedEntities entities, RecallMemory recall) {
+    return new GovernedRecall(
+        Objects.requireNonNull(memories, "memories"),
+        Objects.requireNonNull(entities, "entities"),
+        Objects.requireNonNull(recall, "recall"));
+  }
+
+  /** The recall node id of a memory. */
+  public static String nodeId(Memory m) {
+    return "memory:" + m.id();
+  }
+
+  /** The recall node id of an entity. */
+  public static String nodeId(Entity e) {
+    return "entity:" + e.id();
+  }
+
+  /**
+   * Puts every governed record of {@code ns} into the recall graph as it stands now, and the edges
+   * between them; returns how many nodes and edges changed.
+   */
+  public int sync(Namespace ns) {
+    int changed = 0;
+    List<Memory> ms = memories.list(ns, Optional.empty(), Optional.empty());
+    List<Entity> es = entities.list(ns, Optional.empty(), Optional.empty());
+    for (Memory m : ms) {
+      changed += put(ns, node(m));
+    }
+    for (Entity e : es) {
+      changed += put(ns, node(e));
+    }
+    for (Memory m : ms) {
+      if (m.status() == MemoryStatus.GRADUATED) {
+        changed +=
+            edge(ns, nodeId(m), "entity:" + m.supersededBy().orElseThrow(), "graduated_into");
+      } else if (m.status() == MemoryStatus.SUPERSEDED
+          && m.supersededBy().filter(s -> !s.startsWith(Conflict.STATE)).isPresent()) {
+        changed += edge(ns, nodeId(m), "memory:" + m.supersededBy().get(), "superseded_by");
+      }
+    }
+    for (Entity e : es) {
+      if (e.status() == EntityStatus.SUPERSEDED
+          && e.supersededBy().filter(s -> !s.startsWith(Conflict.STATE)).isPresent()) {
+        changed += edge(ns, nodeId(e), "entity:" + e.supersededBy().get(), "superseded_by");
+      }
+      for (Relationship r : e.relationships()) {
+        if (r.active()) {
+          changed += edge(ns, nodeId(e), "entity:" + r.target(), r.type().label());
+        }
+      }
+    }
+    return changed;
+  }
+
+  /** {@link #sync} for every namespace with governed records; returns the changes. */
+  public int syncAll() {
+    int changed = 0;
+    for (Namespace ns : memories.namespaces()) {
+      changed += sync(ns);
+    }
+    return changed;
+  }
+
+  private int put(Namespace ns, MemoryNode node) {
+    Optional<MemoryNode> live = recall.node(ns, node.id());
+    if (live.isPresent() && live.get().equals(node)) {
+      return 0;
+    }
+    recall.putNode(ns, node);
+    return 1;
+  }
+
+  private int edge(Namespace ns, String from, String to, String type) {
+    if (recall.node(ns, to).isEmpty()) {
+      return 0; // a pointer to a record of another kind (trusted state): no node to link
+    }
+    MemoryEdge e = MemoryEdge.of(from, to, type, 1.0);
+    boolean known =
+        recall.edges(ns, from).stream()
+            .anyMatch(x -> x.to().equals(to) && x.edgeType().equals(type) && x.from().equals(from));
+    if (known) {
+      return 0;
+    }
+    recall.putEdge(ns, e);
+    return 1;
+  }
+
+  static MemoryNode node(Memory m) {
+    return MemoryNode.builder(nodeId(m), "governed_memory", m.content())
+        .confidence(m.confidence())
+        .attribute(GOVERNED, "true")
+        .attribute(RECORD_STATUS, m.status().label())
+        .attribute("status", recallStatus(m.status().label()))
+        .attribute("memory_type", m.type().label())
+        .subjectIds(m.subjectIds())
+        .build();
+  }
+
+  static MemoryNode node(Entity e) {
+    return MemoryNode.builder(nodeId(e), "governed_entity", e.text())
+        .confidence(e.confidence())
+        .attribute(GOVERNED, "true")
+        .attribute(RECORD_STATUS, e.status().label())
+        .attribute("status", recallStatus(e.status().label()))
+        .attribute("entity_type", e.type().label())
+        .build();
+  }
+
+  /** The status words recall's trust component knows. */
+  private static String recallStatus(String label) {
+    return switch (label) {
+      case "active" -> "trusted";
+      case "candidate" -> "candidate";
+      case "invalid" -> "rejected";
+      default -> "superseded";
+    };
+  }
+}

@@ -1,0 +1,118 @@
+package dev.loci.govern;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.loci.Loci;
+import dev.loci.Namespace;
+import dev.loci.recall.MemoryEdge;
+import dev.loci.recall.RecallItem;
+import dev.loci.recall.RecallMemory;
+import dev.loci.recall.RecallMode;
+import dev.loci.recall.RecallQuery;
+import dev.loci.recall.ScoreWeights;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Governed records as nodes of the recall graph, scored by status. */
+class GovernedRecallTest {
+  private static final Namespace NS = Namespace.of("acme.alice");
+  private static final Reviewer REVIEWER = new Reviewer("dpo");
+
+  @TempDir Path dir;
+  private Loci loci;
+  private GovernedMemory gov;
+  private GovernedEntities ents;
+  private RecallMemory recall;
+
+  @BeforeEach
+  void open() {
+    loci = Loci.builder().dataDir(dir).open();
+    gov = GovernedMemory.of(loci);
+    ents = GovernedEntities.of(loci);
+    recall = RecallMemory.of(loci);
+  }
+
+  @AfterEach
+  void close() {
+    loci.close();
+  }
+
+  private List<String> ids(RecallMemory r, String text) {
+    // trust-weighted (lifecycle-aware) weights: the only ones under which recall applies a strategy
+    ScoreWeights weights = ScoreWeights.DEFAULT.withLifecycle(0.3, 0, 0, 0);
+    return r
+        .recall(NS, RecallQuery.builder(text, RecallMode.LEXICAL).k(10).weights(weights).build())
+        .items()
+        .stream()
+        .map(RecallItem::node)
+        .map(n -> n.id())
+        .toList();
+  }
+
+  @Test
+  void supersededNeverOutranksItsActiveSuccessor_andGraduationAndRelationsAreEdges() {
+    Memory old =
+        gov.add(
+                NS,
+                MemoryDraft.of(
+                    MemoryType.EPISODIC,
+                    "Team lunch at the tea house on Friday with" + " the tea tasting",
+                    "a"),
+                REVIEWER)
+            .memory();
+    Memory successor =
+        gov.add(
+                NS,
+                MemoryDraft.of(MemoryType.EPISODIC, "Team lunch moved to the pizza place", "a"),
+                REVIEWER)
+            .memory();
+    gov.supersede(NS, old.id(), successor.id(), REVIEWER);
+    Memory rule =
+        gov.add(
+                NS,
+                MemoryDraft.of(MemoryType.PROJECT, "The kettle must be descaled weekly", "a"),
+                REVIEWER)
+            .memory();
+    Memory graduated = gov.graduate(NS, rule.id());
+    Entity kettle =
+        ents.add(NS, EntityDraft.of(EntityType.SUBSYSTEM, "kettle", Map.of(), "a"), REVIEWER)
+            .entity();
+    ents.relate(NS, graduated.graduatedTo().orElseThrow(), RelationType.PART_OF, kettle.id());
+
+    GovernedRecall bridge = GovernedRecall.of(gov, ents, recall);
+    assertThat(bridge.sync(NS)).isGreaterThan(0);
+    assertThat(bridge.sync(NS)).isZero(); // nothing changed since
+
+    String query = "tea house tea tasting team lunch";
+    // lifecycle scoring: trust 0.1 against 1 is not enough, the superseded record matches more
+    // words and ranks first
+    List<String> plain = ids(recall, query);
+    assertThat(plain.indexOf("memory:" + old.id()))
+        .isLessThan(plain.indexOf("memory:" + successor.id()));
+    // governed scoring: never above its active successor
+    List<String> governed = ids(recall.withScoring(GovernedScoring.INSTANCE), query);
+    assertThat(governed).contains("memory:" + successor.id());
+    assertThat(governed.indexOf("memory:" + old.id()))
+        .isNotEqualTo(0)
+        .satisfiesAnyOf(
+            i -> assertThat(i).isEqualTo(-1),
+            i -> assertThat(i).isGreaterThan(governed.indexOf("memory:" + successor.id())));
+
+    assertThat(recall.edges(NS, "memory:" + old.id()))
+        .extracting(MemoryEdge::edgeType, MemoryEdge::to)
+        .contains(org.assertj.core.groups.Tuple.tuple("superseded_by", "memory:" + successor.id()));
+    assertThat(recall.edges(NS, "memory:" + rule.id()))
+        .extracting(MemoryEdge::edgeType)
+        .contains("graduated_into");
+    assertThat(recall.edges(NS, "entity:" + graduated.graduatedTo().get()))
+        .extracting(MemoryEdge::edgeType)
+        .contains("part_of");
+    assertThat(recall.node(NS, "memory:" + old.id()).orElseThrow().attributes())
+        .containsEntry("record_status", "superseded");
+  }
+}

@@ -1,0 +1,62 @@
+package dev.loci.server;
+
+import dev.loci.internal.TraceLayer;
+import dev.loci.recall.IngestLimits;
+import dev.loci.server.spi.JsonBody;
+
+/**
+ * How much one request may ask of the server, beyond its body size ({@link
+ * ServerConfig.BodyLimits}): the shape of its JSON, the size of an ingest, and how slowly its body
+ * may arrive. Every limit is checked before anything is written and answered with a problem that
+ * names it (the {@code [limits]} key); docs/limits.md lists them all. Immutable.
+ *
+ * @param jsonDepth the deepest nesting of arrays and objects in a JSON body ({@code json_depth})
+ * @param jsonStringChars the longest string, member names included, in a JSON body ({@code
+ *     json_string_chars})
+ * @param jsonArrayItems the most items of one array in a JSON body, trace content included ({@code
+ *     json_array_items})
+ * @param tagsPerTrace the most tags one trace may carry ({@code tags_per_trace}, at most {@value
+ *     TraceLayer#MAX_TAGS})
+ * @param ingest what one ingest may write ({@code ingest_*})
+ * @param bodyIdleMillis how long the server waits for the next byte of a body, or of a request on
+ *     an idle connection ({@code body_idle_ms})
+ * @param bodyMinBytesPerSecond the slowest a body may arrive, measured from its first byte ({@code
+ *     body_min_bytes_per_second}); 0 turns the check off
+ */
+public record RequestLimits(
+    int jsonDepth,
+    int jsonStringChars,
+    int jsonArrayItems,
+    int tagsPerTrace,
+    IngestLimits ingest,
+    long bodyIdleMillis,
+    long bodyMinBytesPerSecond) {
+
+  /** Checks every limit is in range. */
+  public RequestLimits {
+    check("json_depth", jsonDepth, 1, JsonBody.Limits.MAX_DEPTH);
+    check("json_string_chars", jsonStringChars, 1, Integer.MAX_VALUE);
+    check("json_array_items", jsonArrayItems, 1, Integer.MAX_VALUE);
+    check("tags_per_trace", tagsPerTrace, 0, TraceLayer.MAX_TAGS);
+    java.util.Objects.requireNonNull(ingest, "ingest");
+    check("body_idle_ms", bodyIdleMillis, 100, 3_600_000);
+    check("body_min_bytes_per_second", bodyMinBytesPerSecond, 0, Integer.MAX_VALUE);
+  }
+
+  /**
+   * The defaults: nesting 64, strings of 16 Mi characters (the default body cap, so an ingested
+   * document is held to its own byte limit first), 10,000 items per array, 256 tags, {@link
+   * IngestLimits#defaults()}, 10 s without a byte, 1 KiB/s.
+   */
+  public static RequestLimits defaults() {
+    return new RequestLimits(
+        64, 16 << 20, 10_000, TraceLayer.MAX_TAGS, IngestLimits.defaults(), 10_000, 1_024);
+  }
+
+  private static void check(String key, long value, long min, long max) {
+    if (value < min || value > max) {
+      throw new IllegalArgumentException(
+          "limits." + key + ": expected " + min + " to " + max + ", found " + value);
+    }
+  }
+}
