@@ -38,6 +38,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -54,11 +55,12 @@ import java.util.function.IntConsumer;
  *
  * <p>Run: {@code ./loci bench mcp [--calls 2000] [--warmup 1000] [--out FILE]}.
  *
- * <p>Design. One client, calls one after another, so the figure is latency, not throughput. Each
- * side has a store seeded with the demo corpus (a contract and a runbook) in namespace {@value
- * #NS}, all embedding with the hashing provider so that no side pays for a model: the embedded peer
- * and HTTP share the server's instance; stdio has its own directory, seeded the same way before the
- * child starts (the child holds its lock). {@code recall} asks the demo questions in turn ({@code
+ * <p>Design. One client, calls one after another, so the figure is latency, not throughput; the
+ * sides take turns call by call, so a change of load during the run weighs on each alike. Each side
+ * has a store seeded with the demo corpus (a contract and a runbook) in namespace {@value #NS}, all
+ * embedding with the hashing provider so that no side pays for a model: the embedded peer and HTTP
+ * share the server's instance; stdio has its own directory, seeded the same way before the child
+ * starts (the child holds its lock). {@code recall} asks the demo questions in turn ({@code
  * hybrid}, k 5); {@code remember} proposes a short governed memory, a durable write on every side.
  * Every tool result is checked: an error result fails the run.
  */
@@ -207,45 +209,45 @@ public final class McpBenchmark {
         seed(server.loci(), embeddings, ns);
         RecallMemory recall = RecallMemory.of(server.loci(), embeddings);
         GovernedMemory governed = GovernedMemory.of(server.loci()).as("bench");
-        Map<String, McpSyncClient> clients = Map.of("stdio", stdio, "http", http);
-
-        IntConsumer embeddedRecall =
+        Map<String, IntConsumer> recalls = new LinkedHashMap<>();
+        recalls.put(
+            "embedded",
             i ->
                 recall.recall(
                     ns,
                     RecallQuery.builder(questions.get(i % questions.size()), RecallMode.HYBRID)
                         .k(5)
-                        .build());
-        measure("recall", "embedded", embeddedRecall, options, progress, results);
-        for (String side : List.of("stdio", "http")) {
-          McpSyncClient c = clients.get(side);
-          IntConsumer call =
-              i ->
-                  call(
-                      c,
-                      "recall",
-                      Map.of(
-                          "query", questions.get(i % questions.size()), "mode", "hybrid", "k", 5));
-          measure("recall", side, call, options, progress, results);
-        }
-
-        IntConsumer embeddedRemember =
+                        .build()));
+        Map<String, IntConsumer> remembers = new LinkedHashMap<>();
+        remembers.put(
+            "embedded",
             i ->
                 governed.propose(
                     ns,
                     new MemoryDraft(
                         MemoryType.EPISODIC,
-                        "benchmark note " + i,
+                        "benchmark note embedded " + i,
                         0.5,
                         Optional.empty(),
                         List.of(),
-                        Provenance.of("bench")));
-        measure("remember", "embedded", embeddedRemember, options, progress, results);
+                        Provenance.of("bench"))));
+        Map<String, McpSyncClient> clients = Map.of("stdio", stdio, "http", http);
         for (String side : List.of("stdio", "http")) {
           McpSyncClient c = clients.get(side);
-          IntConsumer call = i -> call(c, "remember", Map.of("content", "benchmark note " + i));
-          measure("remember", side, call, options, progress, results);
+          recalls.put(
+              side,
+              i ->
+                  call(
+                      c,
+                      "recall",
+                      Map.of(
+                          "query", questions.get(i % questions.size()), "mode", "hybrid", "k", 5)));
+          remembers.put(
+              side,
+              i -> call(c, "remember", Map.of("content", "benchmark note " + side + " " + i)));
         }
+        measure("recall", recalls, options, progress, results);
+        measure("remember", remembers, options, progress, results);
       }
     }
     return new Report(machine, options, results);
@@ -312,27 +314,37 @@ public final class McpBenchmark {
     }
   }
 
+  /**
+   * Measures {@code operation} on every side, interleaved call by call (embedded, stdio, http,
+   * embedded, ...) so that a change in the machine's load or the disk's latency during the run
+   * weighs on every side alike.
+   */
   private static void measure(
       String operation,
-      String side,
-      IntConsumer call,
+      Map<String, IntConsumer> sides,
       Options o,
       PrintStream progress,
       List<Result> out) {
-    progress.printf("loci: %s over %s...%n", operation, side);
+    progress.printf("loci: %s on %s, interleaved...%n", operation, sides.keySet());
     for (int i = 0; i < o.warmup(); i++) {
-      call.accept(i);
+      for (IntConsumer call : sides.values()) {
+        call.accept(i);
+      }
     }
-    long[] samples = new long[o.calls()];
+    Map<String, long[]> samples = new LinkedHashMap<>();
+    sides.keySet().forEach(side -> samples.put(side, new long[o.calls()]));
     for (int i = 0; i < o.calls(); i++) {
-      long t0 = System.nanoTime();
-      call.accept(o.warmup() + i);
-      samples[i] = System.nanoTime() - t0;
+      for (Map.Entry<String, IntConsumer> side : sides.entrySet()) {
+        long t0 = System.nanoTime();
+        side.getValue().accept(o.warmup() + i);
+        samples.get(side.getKey())[i] = System.nanoTime() - t0;
+      }
     }
-    Arrays.sort(samples);
-    out.add(
-        new Result(
-            operation, side, o.calls(), percentile(samples, 0.50), percentile(samples, 0.99)));
+    samples.forEach(
+        (side, t) -> {
+          Arrays.sort(t);
+          out.add(new Result(operation, side, o.calls(), percentile(t, 0.50), percentile(t, 0.99)));
+        });
   }
 
   private static double percentile(long[] sorted, double p) {

@@ -66,15 +66,20 @@ class DocsCommandsTest {
   private static Path root;
   private static JsonNode openApi;
 
-  @BeforeAll
-  static void load() throws IOException {
+  /** The directory holding mvnw and docs/, above the working directory. */
+  static Path repositoryRoot() {
     Path at = Path.of("").toAbsolutePath();
     while (at != null
         && !(Files.exists(at.resolve("mvnw")) && Files.isDirectory(at.resolve("docs")))) {
       at = at.getParent();
     }
     assertThat(at).as("the repository root above " + Path.of("").toAbsolutePath()).isNotNull();
-    root = at;
+    return at;
+  }
+
+  @BeforeAll
+  static void load() throws IOException {
+    root = repositoryRoot();
     try (InputStream in =
         DocsCommandsTest.class.getResourceAsStream("/dev/loci/server/openapi.json")) {
       assertThat(in).as("the server's OpenAPI document").isNotNull();
