@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.code_intelligence.jazzer.junit.FuzzTest;
 import dev.loci.FuzzBudget;
 import dev.loci.InvalidRequestException;
+import dev.loci.recall.spi.DomainPack;
 import dev.loci.recall.spi.Ingestion;
 import dev.loci.recall.spi.SourceDocument;
 import java.nio.charset.StandardCharsets;
@@ -16,13 +17,14 @@ import java.nio.charset.StandardCharsets;
  * within a generous linear budget ({@link FuzzBudget}). See docs/fuzzing.md.
  */
 class MarkdownPackFuzzTest {
+  private static final DomainPack PACK = new MarkdownPack(MarkdownPack.Flavour.CONTRACT);
+
   @FuzzTest(maxDuration = "10s")
   void read_fuzzedDocument_ingestionOrInvalidRequest_linearEdges(byte[] bytes) {
     long start = FuzzBudget.start();
     String text = new String(bytes, StandardCharsets.UTF_8);
     try {
-      Ingestion in =
-          new MarkdownPack(MarkdownPack.Flavour.CONTRACT).read(new SourceDocument("doc.md", text));
+      Ingestion in = PACK.read(new SourceDocument("doc.md", text));
       for (Ingestion.Graph g : in.graphs()) {
         assertThat(g.edges().size()).isLessThanOrEqualTo(16 * g.nodes().size() + 16);
       }
