@@ -1,11 +1,13 @@
 package dev.loci.pathway;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.code_intelligence.jazzer.junit.FuzzTest;
 import dev.loci.FuzzBudget;
 import dev.loci.InvalidRequestException;
 import java.nio.charset.StandardCharsets;
+import org.junit.jupiter.api.Test;
 
 /**
  * Coverage-guided fuzzing of the pathway trace wire form, the body of the pathway routes ({@link
@@ -15,6 +17,15 @@ import java.nio.charset.StandardCharsets;
  * See docs/fuzzing.md.
  */
 class PathwayTraceJsonFuzzTest {
+  @Test
+  void fromJson_unclosedObject_problemNamesLineAndColumnNotAJacksonSetting() {
+    assertThatThrownBy(() -> PathwayTrace.fromJson("{\"task_class\":\"t\",\"x\":{\"a\":1}"))
+        .isInstanceOf(InvalidRequestException.class)
+        .hasMessageContaining("line 1, column")
+        .hasMessageNotContaining("`")
+        .hasMessageNotContaining("StreamReadFeature");
+  }
+
   @FuzzTest(maxDuration = "10s")
   void fromJson_fuzzedBody_traceOrProblemNamingNoJavaType(byte[] bytes) {
     String text = new String(bytes, StandardCharsets.UTF_8);
