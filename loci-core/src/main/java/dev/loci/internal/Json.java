@@ -110,7 +110,7 @@ public final class Json {
       }
     } catch (JsonProcessingException e) {
       throw new InvalidRequestException(
-          field, "expected valid JSON, found an error: " + e.getOriginalMessage());
+          field, "expected valid JSON, found an error: " + errorText(e));
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
@@ -140,5 +140,22 @@ public final class Json {
       }
     }
     return out.toString();
+  }
+
+  private static final java.util.regex.Pattern SOURCE =
+      java.util.regex.Pattern.compile("\\[Source: [^\\]]*?; line: (\\d+), column: (\\d+)\\]");
+
+  /**
+   * The parser's account of a JSON syntax error in words a client can act on: Jackson's message
+   * without its source description (which names a Java setting in backquotes), with the line and
+   * column where it stopped.
+   */
+  public static String errorText(JsonProcessingException e) {
+    String message = String.valueOf(e.getOriginalMessage());
+    message = SOURCE.matcher(message).replaceAll("line $1, column $2").replace('`', '\'');
+    com.fasterxml.jackson.core.JsonLocation at = e.getLocation();
+    return at == null || at.getLineNr() < 1
+        ? message
+        : message + " (line " + at.getLineNr() + ", column " + at.getColumnNr() + ")";
   }
 }

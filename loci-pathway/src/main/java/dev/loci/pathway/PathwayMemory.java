@@ -528,7 +528,8 @@ public final class PathwayMemory {
       node = PathwayJson.MAPPER.readTree(json);
     } catch (JsonProcessingException e) {
       throw new InvalidRequestException(
-          "trace", "expected a JSON object, found an error: " + e.getOriginalMessage());
+          "trace",
+          "expected a JSON object, found an error: " + dev.loci.internal.Json.errorText(e));
     }
     if (node == null || !node.isObject()) {
       throw new InvalidRequestException(

@@ -93,7 +93,7 @@ public final class PathwayJson {
       throw translate(e);
     } catch (JsonProcessingException e) {
       throw new InvalidRequestException(
-          "trace", "expected valid JSON, found an error: " + e.getOriginalMessage());
+          "trace", "expected valid JSON, found an error: " + dev.loci.internal.Json.errorText(e));
     }
   }
 
@@ -111,7 +111,8 @@ public final class PathwayJson {
     } catch (JsonProcessingException e) {
       throw new InvalidRequestException(
           "pathway_vec",
-          "expected a JSON array of 32 numbers, found an error: " + e.getOriginalMessage());
+          "expected a JSON array of 32 numbers, found an error: "
+              + dev.loci.internal.Json.errorText(e));
     }
     if (node == null || !node.isArray()) {
       throw new InvalidRequestException("pathway_vec", "expected a JSON array of 32 numbers");
@@ -166,6 +167,9 @@ public final class PathwayJson {
     String location = e.getPath().isEmpty() ? "" : " (at " + pathOf(e) + ")";
     String detail =
         e instanceof MismatchedInputException mie ? mismatch(mie) : e.getOriginalMessage();
+    if (detail == null || detail.contains("`") || detail.contains("java.")) {
+      detail = "expected a value of the shape the API documents here"; // never a Java type
+    }
     for (Throwable t = e.getCause(); t != null; t = t.getCause()) {
       if (t instanceof NullPointerException npe
           && npe.getMessage() != null

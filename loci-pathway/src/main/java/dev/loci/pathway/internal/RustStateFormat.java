@@ -115,7 +115,7 @@ public final class RustStateFormat {
       }
     } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
       throw new InvalidRequestException(
-          "state", "expected valid JSON, found an error: " + e.getOriginalMessage());
+          "state", "expected valid JSON, found an error: " + dev.loci.internal.Json.errorText(e));
     } catch (CharConversionException e) {
       // the parser guesses the encoding from the first bytes; a guess of UTF-16/32 that the rest
       // of the file contradicts is bad input, not a failure to read

@@ -112,7 +112,7 @@ public final class JsonBody {
         throw malformed("expected nothing after the object");
       }
     } catch (JsonProcessingException e) {
-      throw malformed("not valid JSON: " + e.getOriginalMessage());
+      throw malformed("not valid JSON: " + dev.loci.internal.Json.errorText(e));
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }

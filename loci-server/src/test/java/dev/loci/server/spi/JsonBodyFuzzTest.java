@@ -12,9 +12,9 @@ import java.util.Set;
 
 /**
  * Coverage-guided fuzzing of request-body parsing shared by every route family ({@link JsonBody}:
- * parse, then each typed accessor on each member). Invariants: the only exception is an {@link
- * HttpProblem} with a 4xx status and a detail; the work stays within a generous linear budget (2 s
- * plus 100 µs per input byte). See docs/fuzzing.md.
+ * parse, under tight shape limits and the parser's own, then each typed accessor on each member).
+ * Invariants: the only exception is an {@link HttpProblem} with a 4xx status and a detail; the work
+ * stays within a generous linear budget (2 s plus 100 µs per input byte). See docs/fuzzing.md.
  */
 class JsonBodyFuzzTest {
 
@@ -22,6 +22,12 @@ class JsonBodyFuzzTest {
   void parse_fuzzedBody_acceptsOrAnswers4xx(FuzzedDataProvider data) {
     String text = data.consumeRemainingAsString();
     long start = FuzzBudget.start();
+    try {
+      // tight shape limits: depth, string and array bounds are answered as 4xx problems too
+      JsonBody.parse(text, new JsonBody.Limits(3, 16, 4));
+    } catch (HttpProblem e) {
+      assertProblem(e);
+    }
     JsonBody body;
     try {
       body = JsonBody.parse(text);
