@@ -193,6 +193,16 @@ class HostileClientTest {
   }
 
   @Test
+  void malformedJson_detailGivesLineAndColumn_neverAJavaSetting() {
+    start(LIMITS);
+    Reply r = http.post(NS + "/traces", "{\"content\":{\"a\":1}");
+    assertProblem(r, 400, "malformed-json");
+    assertThat(r.json().get("detail").asText())
+        .contains("line 1, column")
+        .doesNotContain("`", "StreamReadFeature", "Source:");
+  }
+
+  @Test
   void pathwayProblems_nameTheFieldAndJsonType_neverAJavaClass() {
     start(LIMITS);
     String base =
