@@ -12,10 +12,9 @@ import java.util.Map;
  * Entity nodes for one conversation: the names {@link ProperNouns} finds in what the turns say
  * (learned over the conversation's own turns; the speaker's name before the colon is not part of
  * what a turn says), one node of type {@value #TYPE} per name held by at least two turns, and a
- * {@code mentions} edge both ways between it and each turn naming it, its weight scaled by the
- * name's {@link #idf}. A name held by one turn links nothing, so it gets no node. Entity nodes
- * carry the name as their text and the attribute {@code entity}; their ids start with {@value
- * #PREFIX}, which no LoCoMo turn id does.
+ * {@code mentions} edge both ways between it and each turn naming it. A name held by one turn links
+ * nothing, so it gets no node. Entity nodes carry the name as their text and the attribute {@code
+ * entity}; their ids start with {@value #PREFIX}, which no LoCoMo turn id does.
  */
 final class EntityLinks {
   /** The type of entity nodes. */
@@ -47,30 +46,15 @@ final class EntityLinks {
     }
     holders.forEach(
         (name, ids) -> {
-          if (ids.size() < 2 || idf(ids.size(), turns.size()) <= 0) {
+          if (ids.size() < 2) {
             return;
           }
           String id = PREFIX + name;
           nodesOut.add(MemoryNode.builder(id, TYPE, name).attribute("entity", name).build());
-          double w = weight * idf(ids.size(), turns.size());
           for (String turn : ids) {
-            edgesOut.add(MemoryEdge.of(turn, id, "mentions", w).bothWays());
+            edgesOut.add(MemoryEdge.of(turn, id, "mentions", weight).bothWays());
           }
         });
-  }
-
-  /**
-   * How much a name held by {@code holders} of {@code turns} turns tells: its inverse document
-   * frequency {@code ln(turns / holders)} over its largest possible value {@code ln(turns / 2)} (a
-   * name needs two holders to link), in (0, 1]: 1 for a name two turns share, near 0 for one that
-   * most turns say, so a name everyone uses (a speaker addressing the other) does not become a hub
-   * that soaks up a graph walk. No tuned constant.
-   */
-  static double idf(int holders, int turns) {
-    if (turns <= 2) {
-      return 1;
-    }
-    return Math.max(Math.log((double) turns / holders), 0) / Math.log(turns / 2.0);
   }
 
   /** What a turn says: its text after the speaker's {@code name: }. */

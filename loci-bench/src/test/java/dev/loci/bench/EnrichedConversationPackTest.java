@@ -1,7 +1,6 @@
 package dev.loci.bench;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.within;
 
 import dev.loci.recall.MemoryEdge;
 import dev.loci.recall.MemoryNode;
@@ -103,12 +102,5 @@ class EnrichedConversationPackTest {
     assertThat(nodes.get(0).attributes()).containsEntry("resolved_dates", "2023-05-08");
     assertThat(nodes.get(1).content()).isEqualTo("Bo: Pottery sounds calming.");
     assertThat(nodes.get(1).attributes()).doesNotContainKey("resolved_dates");
-  }
-
-  @Test
-  void idf_rareNameWeighsOne_nameMostTurnsSayWeighsLittle_nameEveryTurnSaysNothing() {
-    assertThat(EntityLinks.idf(2, 600)).isEqualTo(1.0);
-    assertThat(EntityLinks.idf(300, 600)).isCloseTo(Math.log(2) / Math.log(300), within(1e-12));
-    assertThat(EntityLinks.idf(600, 600)).isZero();
   }
 }
