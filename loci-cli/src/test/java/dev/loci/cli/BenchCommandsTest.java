@@ -126,6 +126,8 @@ class BenchCommandsTest {
             "lexical,ppr",
             "--k",
             "1,5",
+            "--embedding",
+            "hashing",
             "--work-dir",
             tmp.resolve("work").toString(),
             "--out",
