@@ -284,6 +284,12 @@ public final class Engine implements CommandExecutor, AutoCloseable {
         failure = null;
         failureResumable = false;
       }
+      stateLock.readLock().lock();
+      try {
+        layers.values().forEach(Layer::resumed);
+      } finally {
+        stateLock.readLock().unlock();
+      }
       return failure != null ? unavailable() : journalSays;
     } finally {
       combiner.unlock();

@@ -70,6 +70,14 @@ public interface Layer {
   default void applied(long appliedSeq) {}
 
   /**
+   * Called with shared access when writes were stopped by a storage failure (a full disk) and an
+   * operator or the engine resumes them: the moment to repair what the failure broke (an index
+   * whose writer Lucene closed) instead of waiting for a later attempt. Must not fail. By default
+   * does nothing.
+   */
+  default void resumed() {}
+
+  /**
    * Called once when the instance over this layer's engine is open and ready for commands, outside
    * any lock: the layer may finish work an earlier process left half done (an erasure interrupted
    * by a crash). By default does nothing.

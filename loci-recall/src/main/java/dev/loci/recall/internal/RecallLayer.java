@@ -838,12 +838,22 @@ public final class RecallLayer implements Layer, SubjectRecords {
    * meanwhile, and searches of a shard wait while it is reopened.
    */
   private void repairIndexes() {
+    repairIndexes(false);
+  }
+
+  /** Tries the repair now, however recently the last attempt failed: writes were resumed. */
+  @Override
+  public void resumed() {
+    repairIndexes(true);
+  }
+
+  private void repairIndexes(boolean anyway) {
     if (!indexing || !(text.shards().anyBroken() || vectors.anyBroken())) {
       return;
     }
     synchronized (repairLock) {
       long now = System.nanoTime();
-      if (now - repairTriedNanos < REPAIR_MILLIS * 1_000_000) {
+      if (!anyway && now - repairTriedNanos < REPAIR_MILLIS * 1_000_000) {
         return;
       }
       repairTriedNanos = now;
