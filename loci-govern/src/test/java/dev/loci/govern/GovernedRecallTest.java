@@ -115,4 +115,49 @@ class GovernedRecallTest {
     assertThat(recall.node(NS, "memory:" + old.id()).orElseThrow().attributes())
         .containsEntry("record_status", "superseded");
   }
+
+  @Test
+  void underTheDefaultWeightsTooASupersededRecordRanksAfterItsActiveSuccessor() {
+    Memory old =
+        gov.add(
+                NS,
+                MemoryDraft.of(
+                    MemoryType.EPISODIC, "Team lunch at the tea house with the tea tasting", "a"),
+                REVIEWER)
+            .memory();
+    Memory successor =
+        gov.add(
+                NS,
+                MemoryDraft.of(MemoryType.EPISODIC, "Team lunch moved to the pizza place", "a"),
+                REVIEWER)
+            .memory();
+    gov.supersede(NS, old.id(), successor.id(), REVIEWER);
+    recall.putNode(
+        NS,
+        dev.loci.recall.MemoryNode.builder(
+                "plain-note", "note", "tea house tea tasting team lunch notes")
+            .build());
+    GovernedRecall.of(gov, ents, recall).sync(NS);
+    String query = "tea house tea tasting team lunch";
+    java.util.function.Function<RecallMemory, List<String>> ranked =
+        r ->
+            r
+                .recall(NS, RecallQuery.builder(query, RecallMode.LEXICAL).k(10).build())
+                .items()
+                .stream()
+                .map(i -> i.node().id())
+                .toList();
+    // the default weights weigh no lifecycle factor: by words alone the superseded record wins
+    List<String> plain = ranked.apply(recall);
+    assertThat(plain.indexOf("memory:" + old.id()))
+        .isNotNegative()
+        .isLessThan(plain.indexOf("memory:" + successor.id()));
+    List<String> governed = ranked.apply(recall.withScoring(GovernedScoring.INSTANCE));
+    assertThat(governed.indexOf("memory:" + old.id()))
+        .isGreaterThan(governed.indexOf("memory:" + successor.id()));
+    // a node that is not governed keeps its place among the current items
+    assertThat(governed.stream().filter(id -> !id.equals("memory:" + old.id())))
+        .containsExactlyElementsOf(
+            plain.stream().filter(id -> !id.equals("memory:" + old.id())).toList());
+  }
 }
