@@ -54,14 +54,14 @@ class GovernedRecallTest {
         .toList();
   }
 
-  @Test
-  void supersededNeverOutranksItsActiveSuccessor_andGraduationAndRelationsAreEdges() {
+  /** An active lunch memory superseded by another: the old one matches the query's words more. */
+  private List<Memory> supersededLunch() {
     Memory old =
         gov.add(
                 NS,
                 MemoryDraft.of(
                     MemoryType.EPISODIC,
-                    "Team lunch at the tea house on Friday with" + " the tea tasting",
+                    "Team lunch at the tea house on Friday with the tea tasting",
                     "a"),
                 REVIEWER)
             .memory();
@@ -72,6 +72,14 @@ class GovernedRecallTest {
                 REVIEWER)
             .memory();
     gov.supersede(NS, old.id(), successor.id(), REVIEWER);
+    return List.of(old, successor);
+  }
+
+  @Test
+  void supersededNeverOutranksItsActiveSuccessor_andGraduationAndRelationsAreEdges() {
+    List<Memory> pair = supersededLunch();
+    Memory old = pair.get(0);
+    Memory successor = pair.get(1);
     Memory rule =
         gov.add(
                 NS,
@@ -118,20 +126,9 @@ class GovernedRecallTest {
 
   @Test
   void underTheDefaultWeightsTooASupersededRecordRanksAfterItsActiveSuccessor() {
-    Memory old =
-        gov.add(
-                NS,
-                MemoryDraft.of(
-                    MemoryType.EPISODIC, "Team lunch at the tea house with the tea tasting", "a"),
-                REVIEWER)
-            .memory();
-    Memory successor =
-        gov.add(
-                NS,
-                MemoryDraft.of(MemoryType.EPISODIC, "Team lunch moved to the pizza place", "a"),
-                REVIEWER)
-            .memory();
-    gov.supersede(NS, old.id(), successor.id(), REVIEWER);
+    List<Memory> pair = supersededLunch();
+    Memory old = pair.get(0);
+    Memory successor = pair.get(1);
     recall.putNode(
         NS,
         dev.loci.recall.MemoryNode.builder(
