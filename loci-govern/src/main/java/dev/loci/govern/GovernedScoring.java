@@ -42,4 +42,17 @@ public final class GovernedScoring implements ScoringStrategy {
     double score = LifecycleScoring.INSTANCE.combine(mode, base, components, weights);
     return components.getOrDefault("current", 1.0) == 0.0 ? 0.0 : score;
   }
+
+  /**
+   * A governed node whose record is superseded, invalid or graduated: recall ranks it after every
+   * current item under any weights, so by default too it never outranks its active successor.
+   */
+  @Override
+  public boolean retired(dev.loci.recall.MemoryNode node) {
+    if (!"true".equals(node.attributes().get(GovernedRecall.GOVERNED))) {
+      return false;
+    }
+    String status = node.attributes().getOrDefault(GovernedRecall.RECORD_STATUS, "");
+    return !status.equals("active") && !status.equals("candidate");
+  }
 }

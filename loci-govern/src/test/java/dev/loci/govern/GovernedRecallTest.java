@@ -54,14 +54,14 @@ class GovernedRecallTest {
         .toList();
   }
 
-  @Test
-  void supersededNeverOutranksItsActiveSuccessor_andGraduationAndRelationsAreEdges() {
+  /** An active lunch memory superseded by another: the old one matches the query's words more. */
+  private List<Memory> supersededLunch() {
     Memory old =
         gov.add(
                 NS,
                 MemoryDraft.of(
                     MemoryType.EPISODIC,
-                    "Team lunch at the tea house on Friday with" + " the tea tasting",
+                    "Team lunch at the tea house on Friday with the tea tasting",
                     "a"),
                 REVIEWER)
             .memory();
@@ -72,6 +72,14 @@ class GovernedRecallTest {
                 REVIEWER)
             .memory();
     gov.supersede(NS, old.id(), successor.id(), REVIEWER);
+    return List.of(old, successor);
+  }
+
+  @Test
+  void supersededNeverOutranksItsActiveSuccessor_andGraduationAndRelationsAreEdges() {
+    List<Memory> pair = supersededLunch();
+    Memory old = pair.get(0);
+    Memory successor = pair.get(1);
     Memory rule =
         gov.add(
                 NS,
@@ -114,5 +122,39 @@ class GovernedRecallTest {
         .contains("part_of");
     assertThat(recall.node(NS, "memory:" + old.id()).orElseThrow().attributes())
         .containsEntry("record_status", "superseded");
+  }
+
+  @Test
+  void underTheDefaultWeightsTooASupersededRecordRanksAfterItsActiveSuccessor() {
+    List<Memory> pair = supersededLunch();
+    Memory old = pair.get(0);
+    Memory successor = pair.get(1);
+    recall.putNode(
+        NS,
+        dev.loci.recall.MemoryNode.builder(
+                "plain-note", "note", "tea house tea tasting team lunch notes")
+            .build());
+    GovernedRecall.of(gov, ents, recall).sync(NS);
+    String query = "tea house tea tasting team lunch";
+    java.util.function.Function<RecallMemory, List<String>> ranked =
+        r ->
+            r
+                .recall(NS, RecallQuery.builder(query, RecallMode.LEXICAL).k(10).build())
+                .items()
+                .stream()
+                .map(i -> i.node().id())
+                .toList();
+    // the default weights weigh no lifecycle factor: by words alone the superseded record wins
+    List<String> plain = ranked.apply(recall);
+    assertThat(plain.indexOf("memory:" + old.id()))
+        .isNotNegative()
+        .isLessThan(plain.indexOf("memory:" + successor.id()));
+    List<String> governed = ranked.apply(recall.withScoring(GovernedScoring.INSTANCE));
+    assertThat(governed.indexOf("memory:" + old.id()))
+        .isGreaterThan(governed.indexOf("memory:" + successor.id()));
+    // a node that is not governed keeps its place among the current items
+    assertThat(governed.stream().filter(id -> !id.equals("memory:" + old.id())))
+        .containsExactlyElementsOf(
+            plain.stream().filter(id -> !id.equals("memory:" + old.id())).toList());
   }
 }

@@ -873,8 +873,9 @@ public final class RecallMemory {
    * scoring reads each item's state at the clock's instant. Call under the engine's lock.
    */
   private dev.loci.recall.internal.RecallContext context(Namespace ns, ScoreWeights weights) {
-    if (palace.isEmpty()) {
-      return dev.loci.recall.internal.RecallContext.NONE;
+    if (palace.isEmpty()) { // no lifecycle, but the strategy still says what is retired
+      return new dev.loci.recall.internal.RecallContext(
+          java.util.Set.of(), scoring, dev.loci.recall.internal.RecallContext.NONE.candidate());
     }
     dev.loci.recall.internal.PalaceLayer p = palace.get();
     if (!weights.lifecycleAware()) {

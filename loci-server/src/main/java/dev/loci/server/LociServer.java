@@ -359,7 +359,7 @@ public final class LociServer implements AutoCloseable {
      * status, and linked by graduation, supersession and relationships (see {@link
      * GovernedRecall#syncAll}); default every minute, {@link Duration#ZERO} never. Recall scores
      * them with {@link GovernedScoring}: a superseded or invalid record never outranks its active
-     * successor under lifecycle-aware weights.
+     * successor, under the default weights too (it ranks after every current item).
      */
     public Builder governedRecallEvery(Duration every) {
       if (every.isNegative()) {

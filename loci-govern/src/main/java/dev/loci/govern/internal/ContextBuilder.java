@@ -11,9 +11,11 @@ import dev.loci.govern.MemoryType;
 import dev.loci.govern.StateEntry;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.PriorityQueue;
 import java.util.Set;
 import java.util.function.Supplier;
 
@@ -24,11 +26,12 @@ import java.util.function.Supplier;
  * 20%, identity 5%, preference 5%, active entities relevant to the prompt 15%, retrieved memories
  * 55%. A slot takes its share plus what earlier slots left unused, the last slot everything still
  * left, so the sum of the items' tokens never exceeds the budget. Items that do not fit are skipped
- * and smaller ones after them may still go in. Only active memories enter a pack: never candidates,
- * superseded, invalid or graduated ones; and an active record a conflict across layers puts below a
- * more trusted member ({@link dev.loci.govern.Conflict#prevailing()}) stays out while the conflict
- * is open. Retrieved memories are ranked by the share of the prompt's words they contain, times
- * their confidence. Tokens are counted with the cl100k_base encoding (jtokkit). Thread-safe.
+ * and smaller ones after them may still go in, until {@link #MAX_MISSES} in a row did not fit. Only
+ * active memories enter a pack: never candidates, superseded, invalid or graduated ones; and an
+ * active record a conflict across layers puts below a more trusted member ({@link
+ * dev.loci.govern.Conflict#prevailing()}) stays out while the conflict is open. Retrieved memories
+ * are ranked by the share of the prompt's words they contain, times their confidence. Tokens are
+ * counted with the cl100k_base encoding (jtokkit). Thread-safe.
  */
 public final class ContextBuilder {
   private static final Encoding TOKENS =
@@ -38,6 +41,13 @@ public final class ContextBuilder {
     "project_state", "identity", "preference", "entities", "retrieved"
   };
   private static final int[] PERCENT = {20, 5, 5, 15, 55};
+
+  /**
+   * Items in a row that do not fit after which a slot stops looking: smaller ones further down may
+   * still fit, but scanning (and counting the tokens of) every remaining record of a large slot to
+   * fill its last few tokens cost more than the pack.
+   */
+  static final int MAX_MISSES = 32;
 
   private ContextBuilder() {}
 
@@ -58,25 +68,24 @@ public final class ContextBuilder {
       List<Entity> entities,
       List<Memory> matching,
       Set<String> overruled) {
-    List<List<Supplier<ContextPack.Item>>> candidates = new ArrayList<>();
+    List<Iterator<Pending>> candidates = new ArrayList<>();
     candidates.add(
         state.values().stream()
-            .<Supplier<ContextPack.Item>>map(
+            .map(
                 e ->
-                    () ->
-                        item(
-                            "state",
-                            e.key(),
-                            e.key() + ": " + e.value(),
-                            "set by " + e.setBy() + " at " + e.setAt()))
-            .toList());
+                    new Pending(
+                        "state",
+                        e.key(),
+                        e.key() + ": " + e.value(),
+                        () -> "set by " + e.setBy() + " at " + e.setAt()))
+            .iterator());
     candidates.add(trusted(kept(identity, overruled)));
     candidates.add(trusted(kept(preference, overruled)));
     candidates.add(
         entities.stream()
             .filter(e -> !overruled.contains(Conflict.ENTITY + e.id()))
-            .<Supplier<ContextPack.Item>>map(e -> () -> item(e))
-            .toList());
+            .map(ContextBuilder::pending)
+            .iterator());
     candidates.add(retrieved(kept(matching, overruled)));
     List<ContextPack.Slot> slots = new ArrayList<>();
     int used = 0;
@@ -85,14 +94,21 @@ public final class ContextBuilder {
       int allotted = i == NAMES.length - 1 ? budget - used : budget * PERCENT[i] / 100 + carry;
       List<ContextPack.Item> taken = new ArrayList<>();
       int slotUsed = 0;
-      for (Supplier<ContextPack.Item> next : candidates.get(i)) {
-        if (slotUsed >= allotted) {
-          break; // nothing more fits: no item has zero tokens
+      int misses = 0;
+      for (Iterator<Pending> it = candidates.get(i); it.hasNext(); ) {
+        if (slotUsed >= allotted || misses >= MAX_MISSES) {
+          break; // nothing more fits (no item has zero tokens), or a long run did not
         }
-        ContextPack.Item it = next.get();
-        if (slotUsed + it.tokens() <= allotted) {
-          taken.add(it);
-          slotUsed += it.tokens();
+        Pending next = it.next();
+        int tokens = tokens(next.text());
+        if (slotUsed + tokens <= allotted) {
+          taken.add(
+              new ContextPack.Item(
+                  next.kind(), next.id(), next.text(), tokens, next.provenance().get()));
+          slotUsed += tokens;
+          misses = 0;
+        } else {
+          misses++;
         }
       }
       slots.add(new ContextPack.Slot(NAMES[i], allotted, slotUsed, taken));
@@ -102,21 +118,39 @@ public final class ContextBuilder {
     return new ContextPack(budget, used, slots);
   }
 
-  private static List<Supplier<ContextPack.Item>> trusted(List<Memory> memories) {
-    return memories.stream()
-        .sorted(
+  /** An item before its tokens are counted; its provenance is written only if it goes in. */
+  private record Pending(String kind, String id, String text, Supplier<String> provenance) {}
+
+  /**
+   * Most confident first, then most recently updated: a heap polled as the slot fills, so a slot
+   * that takes a few of many memories does not sort them all.
+   */
+  private static Iterator<Pending> trusted(List<Memory> memories) {
+    PriorityQueue<Memory> heap =
+        new PriorityQueue<>(
+            Math.max(1, memories.size()),
             Comparator.comparingDouble(Memory::confidence)
                 .reversed()
-                .thenComparing(Memory::updatedAt, Comparator.reverseOrder()))
-        .<Supplier<ContextPack.Item>>map(m -> () -> item(m))
-        .toList();
+                .thenComparing(Memory::updatedAt, Comparator.reverseOrder()));
+    heap.addAll(memories);
+    return new Iterator<>() {
+      @Override
+      public boolean hasNext() {
+        return !heap.isEmpty();
+      }
+
+      @Override
+      public Pending next() {
+        return pending(heap.remove());
+      }
+    };
   }
 
-  private static List<Supplier<ContextPack.Item>> retrieved(List<Memory> matching) {
+  private static Iterator<Pending> retrieved(List<Memory> matching) {
     return matching.stream()
         .filter(m -> m.type() != MemoryType.IDENTITY && m.type() != MemoryType.PREFERENCE)
-        .<Supplier<ContextPack.Item>>map(m -> () -> item(m))
-        .toList();
+        .map(ContextBuilder::pending)
+        .iterator();
   }
 
   private static List<Memory> kept(List<Memory> memories, Set<String> overruled) {
@@ -125,39 +159,37 @@ public final class ContextBuilder {
         : memories.stream().filter(m -> !overruled.contains(m.id())).toList();
   }
 
-  private static ContextPack.Item item(Entity e) {
-    return item(
+  private static Pending pending(Entity e) {
+    return new Pending(
         "entity",
         e.id(),
         e.text(),
-        e.type().label()
-            + ", confidence "
-            + String.format(Locale.ROOT, "%.2f", e.confidence())
-            + ", from "
-            + e.provenance().actor()
-            + e.provenance().rule().map(r -> " (rule " + r + ")").orElse("")
-            + (e.sources().isEmpty()
-                ? ""
-                : ", sources "
-                    + e.sources().stream()
-                        .map(x -> x.kind() + ":" + x.id())
-                        .collect(java.util.stream.Collectors.joining(" "))));
+        () ->
+            e.type().label()
+                + ", confidence "
+                + String.format(Locale.ROOT, "%.2f", e.confidence())
+                + ", from "
+                + e.provenance().actor()
+                + e.provenance().rule().map(r -> " (rule " + r + ")").orElse("")
+                + (e.sources().isEmpty()
+                    ? ""
+                    : ", sources "
+                        + e.sources().stream()
+                            .map(x -> x.kind() + ":" + x.id())
+                            .collect(java.util.stream.Collectors.joining(" "))));
   }
 
-  private static ContextPack.Item item(Memory m) {
-    return item(
+  private static Pending pending(Memory m) {
+    return new Pending(
         "memory",
         m.id(),
         m.content(),
-        m.type().label()
-            + ", confidence "
-            + String.format(Locale.ROOT, "%.2f", m.confidence())
-            + ", from "
-            + m.provenance().actor()
-            + m.reason().map(r -> ", " + r).orElse(""));
-  }
-
-  private static ContextPack.Item item(String kind, String id, String text, String provenance) {
-    return new ContextPack.Item(kind, id, text, tokens(text), provenance);
+        () ->
+            m.type().label()
+                + ", confidence "
+                + String.format(Locale.ROOT, "%.2f", m.confidence())
+                + ", from "
+                + m.provenance().actor()
+                + m.reason().map(r -> ", " + r).orElse(""));
   }
 }

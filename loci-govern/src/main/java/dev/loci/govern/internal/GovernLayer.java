@@ -100,40 +100,13 @@ public final class GovernLayer implements Layer, SubjectRecords {
   /**
    * The {@code limit} active memories of {@code ns} that best match {@code words}, best first: each
    * scores the inverse document frequency of the words it contains (a word most active memories
-   * hold weighs little), times its confidence; ties by id. Counts over ids and looks up only the
-   * best, so a common word costs a count, not a sort of every memory holding it.
+   * hold weighs little), times its confidence; ties by id. Exactly the best of a full scan, found
+   * by a top-k walk over confidence-ordered postings that stops early ({@link WordPostings}).
    */
   public List<Memory> activeMatching(Namespace ns, Set<String> words, int limit) {
     Shelf s = shelf(ns);
     int total = Math.max(1, s.activeByType.values().stream().mapToInt(Set::size).sum());
-    Map<String, Double> score = new HashMap<>();
-    for (String w : words) {
-      Set<String> ids = s.activeByWord.getOrDefault(w, Set.of());
-      double idf = Math.log(1.0 + (double) total / Math.max(1, ids.size()));
-      for (String id : ids) {
-        score.merge(id, idf, Double::sum);
-      }
-    }
-    // a bounded heap of the best by word score, then confidence applied to those only
-    java.util.PriorityQueue<Map.Entry<String, Double>> best =
-        new java.util.PriorityQueue<>(Map.Entry.comparingByValue());
-    for (Map.Entry<String, Double> e : score.entrySet()) {
-      best.add(e);
-      if (best.size() > limit * 4) {
-        best.poll();
-      }
-    }
-    record Scored(Memory memory, double score) {}
-    return best.stream()
-        .map(
-            e -> new Scored(s.newest(e.getKey()), e.getValue() * s.newest(e.getKey()).confidence()))
-        .sorted(
-            java.util.Comparator.comparingDouble(Scored::score)
-                .reversed()
-                .thenComparing(x -> x.memory().id()))
-        .limit(limit)
-        .map(Scored::memory)
-        .toList();
+    return s.activeByWord.top(words, total, limit).stream().map(s::newest).toList();
   }
 
   /** The newest version of entity {@code id}. */

@@ -30,7 +30,7 @@ final class Shelf {
   final Map<String, String> openFacts = new HashMap<>(); // fact key -> candidate or active id
   final Map<String, Set<String>> activeBySlot = new HashMap<>(); // slot key -> ids
   final Map<MemoryType, Set<String>> activeByType = new EnumMap<>(MemoryType.class);
-  final Map<String, Set<String>> activeByWord = new HashMap<>(); // word -> ids
+  final WordPostings activeByWord = new WordPostings(); // word -> ids, by confidence
   final Map<String, String> openBySlot = new HashMap<>(); // slot key -> open conflict id
   final EntityShelf entities = new EntityShelf();
   final Map<String, String> settings = new TreeMap<>();
@@ -99,9 +99,7 @@ final class Shelf {
       m.slotKey()
           .ifPresent(k -> activeBySlot.computeIfAbsent(k, x -> new LinkedHashSet<>()).add(m.id()));
       activeByType.computeIfAbsent(m.type(), x -> new LinkedHashSet<>()).add(m.id());
-      for (String w : words(m.content())) {
-        activeByWord.computeIfAbsent(w, x -> new HashSet<>()).add(m.id());
-      }
+      activeByWord.add(m.id(), m.confidence(), words(m.content()));
     }
   }
 
@@ -112,9 +110,7 @@ final class Shelf {
     if (m.status() == MemoryStatus.ACTIVE) {
       m.slotKey().ifPresent(k -> removeFrom(activeBySlot, k, m.id()));
       removeFrom(activeByType, m.type(), m.id());
-      for (String w : words(m.content())) {
-        removeFrom(activeByWord, w, m.id());
-      }
+      activeByWord.remove(m.id(), m.confidence(), words(m.content()));
     }
   }
 

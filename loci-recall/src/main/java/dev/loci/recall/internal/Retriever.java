@@ -488,7 +488,7 @@ public final class Retriever {
    */
   private List<RecallItem> lifecycleScored(List<RecallItem> items) {
     if (!weights.lifecycleAware()) {
-      return items;
+      return retiredLast(items);
     }
     List<RecallItem> out = new ArrayList<>(items.size());
     for (RecallItem item : items) {
@@ -508,6 +508,23 @@ public final class Retriever {
               new MemoryPath(p.query(), steps, p.supportingEvidence(), p.finalAnswer(), score)));
     }
     out.sort(Comparator.comparingDouble(RecallItem::score).reversed());
-    return out;
+    return retiredLast(out);
+  }
+
+  /**
+   * The items the strategy calls {@linkplain dev.loci.recall.spi.ScoringStrategy#retired retired}
+   * moved after all others, each group in its order; the list itself when none is.
+   */
+  private List<RecallItem> retiredLast(List<RecallItem> items) {
+    List<RecallItem> current = new ArrayList<>(items.size());
+    List<RecallItem> retired = new ArrayList<>();
+    for (RecallItem item : items) {
+      (context.scoring().retired(item.node()) ? retired : current).add(item);
+    }
+    if (retired.isEmpty()) {
+      return items;
+    }
+    current.addAll(retired);
+    return current;
   }
 }

@@ -50,4 +50,15 @@ public interface ScoringStrategy {
    */
   double combine(
       RecallMode mode, double base, Map<String, Double> components, ScoreWeights weights);
+
+  /**
+   * Whether {@code node} is retired: a record its own store has replaced or withdrawn (a governed
+   * record superseded, invalidated or graduated). Recall ranks retired items after every other item
+   * under any weights, the default ones included, and keeps the order within each group; so a
+   * retired record never outranks its current successor. By default nothing is retired and rankings
+   * are untouched.
+   */
+  default boolean retired(MemoryNode node) {
+    return false;
+  }
 }
