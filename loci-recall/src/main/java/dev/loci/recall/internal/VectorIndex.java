@@ -211,8 +211,9 @@ final class VectorIndex {
                 return List.of();
               }
               if (n >= exactBelow) {
-                TopDocs top =
-                    searcher.search(new KnnFloatVectorQuery(VECTOR, query, k + 16), k + 16);
+                // the graph search explores HNSW_CANDIDATES (its ef) and the best k + 16 are kept
+                int ef = Math.max(HNSW_CANDIDATES, k + 16);
+                TopDocs top = searcher.search(new KnnFloatVectorQuery(VECTOR, query, ef), k + 16);
                 List<String> ids = IndexShard.ids(searcher, top.scoreDocs);
                 for (int i = 0; i < ids.size(); i++) {
                   hits.add(new Hit(ids.get(i), 2.0 * top.scoreDocs[i].score - 1));
