@@ -92,8 +92,41 @@ final class Browser implements AutoCloseable {
                                 + " && !document.querySelector('.htmx-request');"));
   }
 
+  /** The first element matching {@code css}, waiting up to 15 s for a page still loading. */
   WebElement find(String css) {
-    return driver.findElement(By.cssSelector(css));
+    return new WebDriverWait(driver, Duration.ofSeconds(15))
+        .until(
+            org.openqa.selenium.support.ui.ExpectedConditions.presenceOfElementLocated(
+                By.cssSelector(css)));
+  }
+
+  /**
+   * Clicks the element matching {@code css} and waits for what it loads: a new document (the old
+   * one gone, then settled) or, when the click only swaps part of the page through htmx (no new
+   * document within 5 s), the swap to settle. Checking {@code readyState} right after a click sees
+   * the old document, still "complete", so a test could read the page being left.
+   */
+  void follow(String css) {
+    WebElement page = find("html");
+    find(css).click();
+    try {
+      new WebDriverWait(driver, Duration.ofSeconds(5))
+          .until(org.openqa.selenium.support.ui.ExpectedConditions.stalenessOf(page));
+    } catch (org.openqa.selenium.TimeoutException partial) {
+      // an htmx swap: the document stays
+    }
+    settle();
+  }
+
+  /**
+   * Waits until {@code old} has left the page (a form submitted or a link followed has replaced the
+   * document), then until the new one is {@link #settle}d: {@code readyState} alone is still
+   * "complete" on the old document right after a click.
+   */
+  void awaitReplaced(WebElement old) {
+    new WebDriverWait(driver, Duration.ofSeconds(15))
+        .until(org.openqa.selenium.support.ui.ExpectedConditions.stalenessOf(old));
+    settle();
   }
 
   List<WebElement> all(String css) {

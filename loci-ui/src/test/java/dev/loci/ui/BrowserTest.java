@@ -31,8 +31,7 @@ class BrowserTest {
     b.go("/ui");
     assertThat(b.driver.getCurrentUrl()).contains("/ui/login");
     b.find("#token").sendKeys(token);
-    b.find("form.stack button[type=submit]").click();
-    b.settle();
+    b.follow("form.stack button[type=submit]");
     assertThat(b.driver.getCurrentUrl()).endsWith("/ui");
     return b;
   }
@@ -55,8 +54,7 @@ class BrowserTest {
           .doesNotContain("other");
       b.assertAccessible("namespaces");
       b.shot("02-namespaces");
-      b.find("a[href='/ui/ns/acme.alice']").click();
-      b.settle();
+      b.follow("a[href='/ui/ns/acme.alice']");
       b.assertAccessible("namespace overview");
       b.shot("03-namespace");
       b.go("/ui/ns/acme.alice/traces");
@@ -83,12 +81,13 @@ class BrowserTest {
       assertThat(b.all("table.diff tr.removed")).isNotEmpty();
       assertThat(b.find("table.diff").getText()).contains("\"owner\" : \"bob\"");
       // compare the first version with the newest
+      org.openqa.selenium.WebElement shown = b.find("table.diff");
       b.all("form.chain tbody tr")
           .get(2)
           .findElement(org.openqa.selenium.By.cssSelector("input[name=older]"))
           .click();
       b.find("form.chain button[type=submit]").click();
-      b.settle();
+      b.awaitReplaced(shown);
       assertThat(b.find("table.diff").getText()).contains("2026-12-01").contains("2026-12-15");
       b.assertAccessible("trace diff");
       b.shot("05-trace-diff");
@@ -110,8 +109,7 @@ class BrowserTest {
       new org.openqa.selenium.support.ui.Select(b.find("#r-mode")).selectByValue("hybrid");
       new org.openqa.selenium.support.ui.Select(b.find("#r-compare"))
           .selectByValue("weighted_graph");
-      b.find("form.recall-form button[type=submit]").click();
-      b.settle();
+      b.follow("form.recall-form button[type=submit]");
       assertThat(b.all("section.run")).hasSize(2);
       assertThat(b.all("section.run h2").stream().map(e -> e.getText()).toList())
           .containsExactly("hybrid", "weighted_graph");
@@ -127,16 +125,14 @@ class BrowserTest {
       assertThat(b.all("svg.path-graph rect").get(0).getSize().getWidth()).isGreaterThan(20);
       b.assertAccessible("recall explorer");
       b.shot("06-recall");
-      b.find("section.run article.result h3 a").click();
-      b.settle();
+      b.follow("section.run article.result h3 a");
       assertThat(b.find("main").getText()).contains("Evidence").contains("Edges out");
       b.assertAccessible("graph node");
       b.shot("07-node");
       b.go("/ui/ns/acme.docs/graph");
       b.assertAccessible("graph");
       b.shot("08-graph");
-      b.find("a[href$='graph?type=step']").click();
-      b.settle();
+      b.follow("a[href$='graph?type=step']");
       assertThat(b.all("main table.data").get(2).getText())
           .contains("02_payments_runbook")
           .doesNotContain("01_supply_agreement");
@@ -191,8 +187,7 @@ class BrowserTest {
       assertThat(b.find("main").getText()).contains("healthy").contains("journal");
       new org.openqa.selenium.support.ui.WebDriverWait(b.driver, java.time.Duration.ofSeconds(10))
           .until(d -> b.all("canvas.chart[data-drawn=true]").size() == 2);
-      b.find("form[action='/ui/ops'] button").click();
-      b.settle();
+      b.follow("form[action='/ui/ops'] button");
       assertThat(b.find("main").getText()).contains("Verified:").contains("nothing lost");
       b.assertAccessible("operations");
       b.shot("11-ops");
@@ -216,8 +211,7 @@ class BrowserTest {
       b.assertAccessible("conflicts");
       b.shot("16-conflict-open");
       b.all("input[name=winner]").get(0).click();
-      b.find("section.result button.primary").click();
-      b.settle();
+      b.follow("section.result button.primary");
       assertThat(b.find("section.result h2").getText()).contains("resolved");
       b.shot("17-conflict-resolved");
       b.go("/ui/ns/acme.alice/state");
