@@ -446,7 +446,8 @@ public final class RecallBenchmark {
         ingested = recall.stats(NS);
       }
       double[] seconds = snapshotThenReopen(data, provider, ingested, log);
-      try (Loci loci = Loci.builder().dataDir(data).snapshotAfter(0).open()) {
+      // the measured store runs on the bench clock: the palace's second sweep moves it 200 days
+      try (Loci loci = Loci.builder().dataDir(data).snapshotAfter(0).clock(clock).open()) {
         RecallMemory recall = RecallMemory.of(loci, provider);
         Map<RecallMode, PathwayBenchmark.Latency> modes = new EnumMap<>(RecallMode.class);
         Map<String, List<String>> embeddingTop = new HashMap<>();
