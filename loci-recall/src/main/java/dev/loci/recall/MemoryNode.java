@@ -82,7 +82,7 @@ public record MemoryNode(
       throw new InvalidRequestException("usage_count", "expected 0 or more, found " + usageCount);
     }
     Objects.requireNonNull(sourceRef, "source_ref");
-    subjectIds = checkSubjects("subject_ids", subjectIds);
+    subjectIds = dev.loci.SubjectIds.check("subject_ids", subjectIds);
   }
 
   /** A node without subjects, as before nodes could name them. */
@@ -133,10 +133,6 @@ public record MemoryNode(
   /** The same node naming {@code subjects} (replacing those it named). */
   public MemoryNode withSubjectIds(List<String> subjects) {
     return toBuilder().subjectIds(subjects).build();
-  }
-
-  static List<String> checkSubjects(String field, List<String> subjectIds) {
-    return dev.loci.SubjectIds.check(field, subjectIds);
   }
 
   /** Starts a node with importance 0.5, no risk or novelty, confidence 1 and no decay. */

@@ -568,7 +568,7 @@ public final class RecallMemory {
     if (subjects.isEmpty()) {
       return read;
     }
-    MemoryNode.checkSubjects(field, subjects);
+    dev.loci.SubjectIds.check(field, subjects);
     List<Ingestion.Graph> graphs = new ArrayList<>(read.graphs().size());
     for (Ingestion.Graph g : read.graphs()) {
       List<MemoryNode> nodes = new ArrayList<>(g.nodes().size());
