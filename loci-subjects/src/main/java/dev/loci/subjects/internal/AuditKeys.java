@@ -27,6 +27,8 @@ import javax.crypto.spec.SecretKeySpec;
 final class AuditKeys {
   private final Path file;
   private final Map<String, byte[]> keys = new LinkedHashMap<>();
+  // one initialized Mac per key: looking one up and initializing it cost more than the mac itself
+  private final Map<String, Mac> macs = new java.util.HashMap<>();
   private String current;
 
   private AuditKeys(Path file) {
@@ -110,6 +112,7 @@ final class AuditKeys {
     try {
       append(fresh(id));
       keys.clear();
+      macs.clear();
       load();
     } catch (IOException e) {
       throw new StorageException(
@@ -138,9 +141,13 @@ final class AuditKeys {
       throw new IllegalArgumentException("unknown audit key '" + id + "'");
     }
     try {
-      Mac mac = Mac.getInstance("HmacSHA256");
-      mac.init(new SecretKeySpec(key, "HmacSHA256"));
-      return java.util.HexFormat.of().formatHex(mac.doFinal(data));
+      Mac mac = macs.get(id);
+      if (mac == null) {
+        mac = Mac.getInstance("HmacSHA256");
+        mac.init(new SecretKeySpec(key, "HmacSHA256"));
+        macs.put(id, mac);
+      }
+      return java.util.HexFormat.of().formatHex(mac.doFinal(data)); // doFinal resets the Mac
     } catch (GeneralSecurityException e) {
       throw new IllegalStateException("the JDK lacks HmacSHA256", e);
     }

@@ -1,7 +1,6 @@
 package dev.loci.subjects.internal;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.loci.internal.Json;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -47,6 +46,7 @@ final class AuditLog {
   private final AuditKeys keys;
   private final Map<String, Tail> tails = new HashMap<>();
   private final Set<String> unforced = new HashSet<>(); // closed, not forced
+  private boolean dirMade;
   private final LinkedHashMap<String, FileChannel> open =
       new LinkedHashMap<>(16, 0.75f, true) {
         @Override
@@ -86,7 +86,7 @@ final class AuditLog {
       ByteArrayOutputStream lines = new ByteArrayOutputStream();
       for (AuditEntry e : s.getValue()) {
         if (e.n() > tail.n()) {
-          tail = line(e.toJson(), tail, lines);
+          tail = line(e.head(new StringBuilder(256)), e.n(), tail, lines);
         }
       }
       write(s.getKey(), lines.toByteArray(), tail);
@@ -97,27 +97,29 @@ final class AuditLog {
   void rotated(String oldKey, String newKey) throws IOException {
     for (String ref : refs()) {
       Tail tail = tail(ref);
-      ObjectNode n = Json.object();
-      n.put("n", tail.n());
-      n.put("action", "key_rotated");
-      n.put("old_key", oldKey);
-      n.put("new_key", newKey);
+      StringBuilder head = new StringBuilder("{\"n\":").append(tail.n());
+      AuditEntry.field(head, "action", "key_rotated");
+      AuditEntry.field(head, "old_key", oldKey);
+      AuditEntry.field(head, "new_key", newKey);
       ByteArrayOutputStream line = new ByteArrayOutputStream();
-      Tail after = line(n, tail, line);
+      Tail after = line(head, tail.n(), tail, line);
       write(ref, line.toByteArray(), after);
     }
   }
 
-  /** Signs {@code body} as the entry after {@code tail}, adds its line to {@code out}. */
-  private Tail line(ObjectNode body, Tail tail, ByteArrayOutputStream out) {
+  /**
+   * Signs the unclosed JSON object {@code head} (entry number {@code n}) as the entry after {@code
+   * tail}: adds key and prev, the mac of the bytes so far, and the line to {@code out}.
+   */
+  private Tail line(StringBuilder head, long n, Tail tail, ByteArrayOutputStream out) {
     String key = keys.current();
-    body.put("key", key);
-    body.put("prev", tail.mac());
-    String text = Json.write(body);
-    String head = text.substring(0, text.length() - 1);
-    String mac = keys.mac(key, head.getBytes(StandardCharsets.UTF_8));
-    out.writeBytes((head + ",\"mac\":\"" + mac + "\"}\n").getBytes(StandardCharsets.UTF_8));
-    return new Tail(body.path("n").asLong(), mac, key);
+    AuditEntry.field(head, "key", key);
+    AuditEntry.field(head, "prev", tail.mac());
+    byte[] signed = head.toString().getBytes(StandardCharsets.UTF_8);
+    String mac = keys.mac(key, signed);
+    out.writeBytes(signed);
+    out.writeBytes((",\"mac\":\"" + mac + "\"}\n").getBytes(StandardCharsets.UTF_8));
+    return new Tail(n, mac, key);
   }
 
   /** Appends {@code lines} to {@code ref}'s file; {@code after} is its tail then. */
@@ -135,7 +137,10 @@ final class AuditLog {
   private FileChannel channel(String ref) throws IOException {
     FileChannel ch = open.get(ref);
     if (ch == null) {
-      Files.createDirectories(dir);
+      if (!dirMade) {
+        Files.createDirectories(dir);
+        dirMade = true;
+      }
       ch =
           FileChannel.open(
               file(dir, ref),
