@@ -30,22 +30,31 @@ import java.util.stream.Stream;
  * deletion, swap or insertion of a line breaks the chain, and a truncation leaves fewer entries
  * than the subject index counted, which {@link #verify} checks too.
  *
- * <p>Entries come from the journal, so appends need no fsync of their own: an entry lost with a
- * crash is made again when the journal is replayed, and an entry already in the file (by its
- * number) is not written twice. {@link #force} runs before every snapshot, after which those
- * batches are no longer replayed. Not thread-safe; the subject layer calls it under the engine's
- * exclusive access.
+ * <p>Lines are signed as they are appended, and go to the {@link AuditSpool} first: one write for
+ * every subject's lines of a batch. The subject files are brought up to date from memory before
+ * anything reads them ({@link #materialize}) and, forced, at a {@link #checkpoint} (the spool past
+ * {@link #CHECKPOINT_BYTES}, or close), after which the spool is emptied. {@link #force} (before
+ * every snapshot, after which those batches are no longer replayed) forces the spool alone. Entries
+ * come from the journal, so appends need no fsync of their own: an entry lost with a crash is made
+ * again when the journal is replayed, and an entry already in the file (by its number) is not
+ * written twice. On first use a spool left by a crash is applied to the files (each subject's lines
+ * from the one that follows the file's last line). Not thread-safe; the audit writer serializes it.
  */
 final class AuditLog {
   static final String ZERO_MAC = "0".repeat(64);
+  static final long CHECKPOINT_BYTES = 64L << 20;
   private static final byte[] MAC_MARK = ",\"mac\":\"".getBytes(StandardCharsets.UTF_8);
   private static final Pattern FILE = Pattern.compile("[0-9a-f]{64}\\.jsonl");
   private static final int OPEN_FILES = 512;
+  private static final int FORCE_THREADS = 16;
 
   private final Path dir;
   private final AuditKeys keys;
+  private final AuditSpool spool;
   private final Map<String, Tail> tails = new HashMap<>();
-  private final Set<String> unforced = new HashSet<>(); // closed, not forced
+  private final Map<String, ByteArrayOutputStream> pending = new LinkedHashMap<>(); // not in files
+  private final Set<String> dirty = new HashSet<>(); // written since the last checkpoint
+  private boolean recovered;
   private boolean dirMade;
   private final LinkedHashMap<String, FileChannel> open =
       new LinkedHashMap<>(16, 0.75f, true) {
@@ -53,7 +62,6 @@ final class AuditLog {
         protected boolean removeEldestEntry(Map.Entry<String, FileChannel> eldest) {
           if (size() > OPEN_FILES) {
             closeQuietly(eldest.getValue());
-            unforced.add(eldest.getKey());
             return true;
           }
           return false;
@@ -66,6 +74,7 @@ final class AuditLog {
   AuditLog(Path dir, AuditKeys keys) {
     this.dir = dir;
     this.keys = keys;
+    this.spool = new AuditSpool(dir);
   }
 
   static Path file(Path dir, String ref) {
@@ -73,65 +82,123 @@ final class AuditLog {
   }
 
   /**
-   * Appends {@code entries} (each subject's in order), each unless its subject's file already holds
-   * an entry of its number, with one write per subject: a batch naming many subjects opens each
-   * subject's file once, not once per entry. A failure may leave some written: appending them again
-   * skips those (by number).
+   * Appends {@code entries} (each subject's in order), each unless its subject's log already holds
+   * an entry of its number, with one write to the spool. A failure may leave some written:
+   * appending them again skips those (by number).
    */
   void appendAll(List<AuditEntry> entries) throws IOException {
+    recover();
     LinkedHashMap<String, List<AuditEntry>> bySubject = new LinkedHashMap<>();
     entries.forEach(e -> bySubject.computeIfAbsent(e.ref(), k -> new ArrayList<>()).add(e));
+    Signed out = new Signed();
     for (Map.Entry<String, List<AuditEntry>> s : bySubject.entrySet()) {
       Tail tail = tail(s.getKey());
-      ByteArrayOutputStream lines = new ByteArrayOutputStream();
       for (AuditEntry e : s.getValue()) {
         if (e.n() > tail.n()) {
-          tail = line(e.head(new StringBuilder(256)), e.n(), tail, lines);
+          tail = line(s.getKey(), e.head(new StringBuilder(256)), e.n(), tail, out);
         }
       }
-      write(s.getKey(), lines.toByteArray(), tail);
     }
+    spool(out);
   }
 
   /** Records a key rotation at the end of every subject's chain, signed by the new key. */
   void rotated(String oldKey, String newKey) throws IOException {
+    materialize();
+    Signed out = new Signed();
     for (String ref : refs()) {
       Tail tail = tail(ref);
       StringBuilder head = new StringBuilder("{\"n\":").append(tail.n());
       AuditEntry.field(head, "action", "key_rotated");
       AuditEntry.field(head, "old_key", oldKey);
       AuditEntry.field(head, "new_key", newKey);
-      ByteArrayOutputStream line = new ByteArrayOutputStream();
-      Tail after = line(head, tail.n(), tail, line);
-      write(ref, line.toByteArray(), after);
+      line(ref, head, tail.n(), tail, out);
     }
+    spool(out);
+  }
+
+  /** Lines signed in one append, not yet spooled: per subject, and as spool lines. */
+  private static final class Signed {
+    final ByteArrayOutputStream spooled = new ByteArrayOutputStream();
+    final Map<String, ByteArrayOutputStream> lines = new LinkedHashMap<>();
+    final Map<String, Tail> tails = new HashMap<>();
   }
 
   /**
    * Signs the unclosed JSON object {@code head} (entry number {@code n}) as the entry after {@code
-   * tail}: adds key and prev, the mac of the bytes so far, and the line to {@code out}.
+   * tail}: adds key and prev and the mac of the bytes so far, and the line to {@code out}.
    */
-  private Tail line(StringBuilder head, long n, Tail tail, ByteArrayOutputStream out) {
+  private Tail line(String ref, StringBuilder head, long n, Tail tail, Signed out) {
     String key = keys.current();
     AuditEntry.field(head, "key", key);
     AuditEntry.field(head, "prev", tail.mac());
     byte[] signed = head.toString().getBytes(StandardCharsets.UTF_8);
     String mac = keys.mac(key, signed);
-    out.writeBytes(signed);
-    out.writeBytes((",\"mac\":\"" + mac + "\"}\n").getBytes(StandardCharsets.UTF_8));
-    return new Tail(n, mac, key);
+    byte[] end = (",\"mac\":\"" + mac + "\"}\n").getBytes(StandardCharsets.UTF_8);
+    ByteArrayOutputStream p = out.lines.computeIfAbsent(ref, k -> new ByteArrayOutputStream());
+    p.writeBytes(signed);
+    p.writeBytes(end);
+    out.spooled.writeBytes(ref.getBytes(StandardCharsets.US_ASCII));
+    out.spooled.write(' ');
+    out.spooled.writeBytes(signed);
+    out.spooled.writeBytes(end);
+    Tail after = new Tail(n, mac, key);
+    out.tails.put(ref, after);
+    return after;
   }
 
-  /** Appends {@code lines} to {@code ref}'s file; {@code after} is its tail then. */
-  private void write(String ref, byte[] lines, Tail after) throws IOException {
+  /**
+   * Writes {@code out} to the spool in one write; only then are its lines pending for the subject
+   * files and its tails the subjects' tails (a failed write changes nothing: the entries are
+   * appended, and signed, again).
+   */
+  private void spool(Signed out) throws IOException {
+    if (out.spooled.size() == 0) {
+      return;
+    }
+    spool.append(out.spooled.toByteArray());
+    out.lines.forEach(
+        (ref, l) ->
+            pending
+                .computeIfAbsent(ref, k -> new ByteArrayOutputStream())
+                .writeBytes(l.toByteArray()));
+    tails.putAll(out.tails);
+    if (spool.size() > CHECKPOINT_BYTES) {
+      checkpoint();
+    }
+  }
+
+  /** Writes every subject's pending lines to its file (not forced: they are in the spool too). */
+  void materialize() throws IOException {
+    recover();
+    for (var it = pending.entrySet().iterator(); it.hasNext(); ) {
+      Map.Entry<String, ByteArrayOutputStream> p = it.next();
+      write(p.getKey(), p.getValue().toByteArray());
+      it.remove();
+    }
+  }
+
+  /**
+   * Writes the pending lines, forces every subject file written since the last checkpoint (many at
+   * once: ext4 lets concurrent fsyncs share a journal commit), then empties the spool.
+   */
+  void checkpoint() throws IOException {
+    materialize();
+    forceFiles(List.copyOf(dirty));
+    dirty.clear();
+    spool.truncate();
+  }
+
+  /** Appends {@code lines} to {@code ref}'s file. */
+  private void write(String ref, byte[] lines) throws IOException {
     if (lines.length > 0) {
       FileChannel ch = channel(ref);
       ByteBuffer buf = ByteBuffer.wrap(lines);
       while (buf.hasRemaining()) {
         ch.write(buf);
       }
+      dirty.add(ref);
     }
-    tails.put(ref, after);
   }
 
   private FileChannel channel(String ref) throws IOException {
@@ -150,6 +217,97 @@ final class AuditLog {
       open.put(ref, ch);
     }
     return ch;
+  }
+
+  /**
+   * Applies a spool left by a crash, once: each subject's spooled lines from the one that follows
+   * the last line of its file (by {@code prev}; lines already there are skipped), then a
+   * checkpoint. A subject whose file ends in a line the spool does not lead on from is left as it
+   * is (verify reports it).
+   */
+  private void recover() throws IOException {
+    if (recovered) {
+      return;
+    }
+    recovered = true;
+    List<AuditSpool.Line> lines = spool.read();
+    if (lines.isEmpty()) {
+      if (spool.size() > 0) {
+        spool.truncate(); // only a torn line
+      }
+      return;
+    }
+    Map<String, List<byte[]>> byRef = new LinkedHashMap<>();
+    lines.forEach(l -> byRef.computeIfAbsent(l.ref(), k -> new ArrayList<>()).add(l.line()));
+    for (Map.Entry<String, List<byte[]>> r : byRef.entrySet()) {
+      Tail tail = tail(r.getKey());
+      ByteArrayOutputStream add = new ByteArrayOutputStream();
+      boolean following = false;
+      for (byte[] line : r.getValue()) {
+        JsonNode e;
+        try {
+          e = Json.MAPPER.readTree(new String(line, UTF8));
+        } catch (IOException notJson) {
+          continue; // a write cut short by a failure, then overwritten by the next: not a line
+        }
+        if (!following && e.path("prev").asText().equals(tail.mac())) {
+          following = true;
+        }
+        if (following) {
+          add.writeBytes(line);
+          tail = new Tail(e.path("n").asLong(), e.path("mac").asText(), e.path("key").asText());
+        }
+      }
+      write(r.getKey(), add.toByteArray());
+      tails.put(r.getKey(), tail);
+    }
+    checkpoint();
+  }
+
+  /** Forces {@code refs}' files, open or not, on several threads. */
+  private void forceFiles(List<String> refs) throws IOException {
+    if (refs.isEmpty()) {
+      return;
+    }
+    if (refs.size() == 1) {
+      force(refs.get(0));
+      return;
+    }
+    java.util.concurrent.ExecutorService pool =
+        java.util.concurrent.Executors.newFixedThreadPool(
+            Math.min(FORCE_THREADS, refs.size()),
+            r -> {
+              Thread t = new Thread(r, "loci-audit-force");
+              t.setDaemon(true);
+              return t;
+            });
+    try {
+      List<java.util.concurrent.Future<?>> done = new ArrayList<>();
+      for (String ref : refs) {
+        done.add(
+            pool.submit(
+                () -> {
+                  force(ref);
+                  return null;
+                }));
+      }
+      for (java.util.concurrent.Future<?> f : done) {
+        f.get();
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new java.io.InterruptedIOException("interrupted forcing the audit logs");
+    } catch (java.util.concurrent.ExecutionException e) {
+      throw e.getCause() instanceof IOException io ? io : new IOException(e.getCause());
+    } finally {
+      pool.shutdown();
+    }
+  }
+
+  private void force(String ref) throws IOException {
+    try (FileChannel ch = FileChannel.open(file(dir, ref), StandardOpenOption.WRITE)) {
+      ch.force(false);
+    }
   }
 
   private Tail tail(String ref) throws IOException {
@@ -192,19 +350,12 @@ final class AuditLog {
     return -1;
   }
 
-  /** Forces every file written since the last force to disk, open or closed since. */
+  /**
+   * Forces every line appended so far to disk: the spool alone, since every line not in a forced
+   * subject file is in it.
+   */
   void force() throws IOException {
-    for (FileChannel ch : open.values()) {
-      ch.force(false);
-    }
-    for (String ref : List.copyOf(unforced)) {
-      if (!open.containsKey(ref)) {
-        try (FileChannel ch = FileChannel.open(file(dir, ref), StandardOpenOption.WRITE)) {
-          ch.force(false);
-        }
-      }
-      unforced.remove(ref);
-    }
+    spool.force();
   }
 
   /** The subject references that have a log. */
@@ -225,6 +376,7 @@ final class AuditLog {
   void close() {
     open.values().forEach(AuditLog::closeQuietly);
     open.clear();
+    spool.close();
   }
 
   private static void closeQuietly(FileChannel ch) {

@@ -1,0 +1,163 @@
+package dev.loci.subjects.internal;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The audit spool: lines reach the subject files before a read and at a checkpoint, and a spool
+ * left behind (a process that ended without closing its log) is applied once, without losing or
+ * doubling a line, whatever part of it already reached the files.
+ */
+class AuditSpoolTest {
+  private static final String A = "a".repeat(64);
+  private static final String B = "b".repeat(64);
+
+  @TempDir Path tmp;
+
+  private Path dir() {
+    return tmp.resolve("audit");
+  }
+
+  private AuditKeys keys() {
+    return AuditKeys.open(tmp.resolve("keys/audit.keys"));
+  }
+
+  private static List<AuditEntry> entries(String ref, long from, long to) {
+    List<AuditEntry> out = new ArrayList<>();
+    for (long n = from; n <= to; n++) {
+      out.add(
+          new AuditEntry(
+              ref,
+              n,
+              n,
+              Instant.parse("2026-11-26T06:00:00Z").plusSeconds(n),
+              "token:t",
+              "ns",
+              "trace.added",
+              List.of(new AuditEntry.Touched("trace", "t" + n, 1))));
+    }
+    return out;
+  }
+
+  private static List<AuditEntry> both(long from, long to) {
+    List<AuditEntry> out = new ArrayList<>(entries(A, from, to));
+    out.addAll(entries(B, from, to));
+    return out;
+  }
+
+  private AuditLog.Verification verify(long expected) throws IOException {
+    Map<String, Long> counts = new HashMap<>(Map.of(A, expected, B, expected));
+    return AuditLog.verify(dir(), keys(), Optional.of(List.of(A, B)), counts);
+  }
+
+  private long lines(String ref) throws IOException {
+    Path f = AuditLog.file(dir(), ref);
+    return Files.exists(f) ? Files.readAllLines(f).size() : 0;
+  }
+
+  private Path spool() {
+    return dir().resolve(AuditSpool.NAME);
+  }
+
+  @Test
+  void appendsGoToTheSpoolAndReachTheFilesBeforeAReadAndAtACheckpoint() throws IOException {
+    AuditLog log = new AuditLog(dir(), keys());
+    log.appendAll(both(1, 5));
+    assertThat(lines(A)).isZero();
+    assertThat(Files.size(spool())).isPositive();
+    log.materialize();
+    assertThat(lines(A)).isEqualTo(5);
+    assertThat(verify(5).problems()).isEmpty();
+    log.appendAll(both(6, 8));
+    log.checkpoint();
+    assertThat(lines(B)).isEqualTo(8);
+    assertThat(Files.size(spool())).isZero();
+    assertThat(verify(8).problems()).isEmpty();
+    log.close();
+  }
+
+  @Test
+  void aSpoolLeftBehindIsAppliedOnceOnNextUse() throws IOException {
+    AuditLog first = new AuditLog(dir(), keys());
+    first.appendAll(both(1, 4));
+    first.force();
+    // the process ends here without closing: the files hold nothing, the spool everything
+    assertThat(lines(A)).isZero();
+
+    AuditLog second = new AuditLog(dir(), keys());
+    second.appendAll(both(1, 6)); // a replay makes 1-4 again: skipped by number
+    second.checkpoint();
+    assertThat(lines(A)).isEqualTo(6);
+    assertThat(lines(B)).isEqualTo(6);
+    assertThat(verify(6).problems()).isEmpty();
+    second.close();
+  }
+
+  @Test
+  void linesAlreadyInTheFilesAreNotWrittenTwice() throws IOException {
+    AuditLog first = new AuditLog(dir(), keys());
+    first.appendAll(both(1, 3));
+    first.materialize(); // a reader brought the files up to date: the spool still holds 1-3
+    first.appendAll(both(4, 5));
+    // ends without closing: files hold 1-3, the spool 1-5
+
+    AuditLog second = new AuditLog(dir(), keys());
+    second.materialize();
+    assertThat(lines(A)).isEqualTo(5);
+    assertThat(verify(5).problems()).isEmpty();
+    assertThat(Files.size(spool())).isZero();
+    second.close();
+  }
+
+  @Test
+  void aTornSpoolLineIsLeftOutAndMadeAgainByTheReplay() throws IOException {
+    AuditLog first = new AuditLog(dir(), keys());
+    first.appendAll(both(1, 3));
+    first.close();
+    // the last write was cut short in the middle of B's entry 3
+    long size = Files.size(spool());
+    try (FileChannel ch = FileChannel.open(spool(), StandardOpenOption.WRITE)) {
+      ch.truncate(size - 40);
+    }
+
+    AuditLog second = new AuditLog(dir(), keys());
+    second.materialize();
+    assertThat(lines(A)).isEqualTo(3);
+    assertThat(lines(B)).isEqualTo(2);
+    second.appendAll(both(1, 4)); // the replay
+    second.checkpoint();
+    assertThat(lines(B)).isEqualTo(4);
+    assertThat(verify(4).problems()).isEmpty();
+    second.close();
+  }
+
+  @Test
+  void aKeyRotationReachesEveryChainThroughTheSpool() throws IOException {
+    AuditKeys keys = keys();
+    AuditLog log = new AuditLog(dir(), keys);
+    log.appendAll(both(1, 2));
+    String[] ids = keys.rotate();
+    log.rotated(ids[0], ids[1]);
+    log.appendAll(both(3, 3));
+    log.force();
+    // ends without closing: the next use applies the rotation line and entry 3 from the spool
+    AuditLog next = new AuditLog(dir(), keys());
+    next.materialize();
+    assertThat(lines(A)).isEqualTo(4);
+    assertThat(verify(3).problems()).isEmpty();
+    next.close();
+  }
+}
