@@ -378,21 +378,37 @@ public final class EntityRoutes implements RouteSet {
 
   private void putSettings(Exchange ex) {
     QueryParams.allowOnly(ex, Set.of());
-    JsonBody body = ex.body().allowOnly(Set.of(GovernedMemory.ENTITIES_CANONICAL));
-    boolean on =
-        body.bool(GovernedMemory.ENTITIES_CANONICAL)
-            .orElseThrow(
-                () ->
-                    new InvalidRequestException(
-                        GovernedMemory.ENTITIES_CANONICAL, "expected true or false"));
-    Map<String, String> now =
-        governed
-            .as(ex.actor())
-            .setSetting(
-                ex.namespace(),
-                GovernedMemory.ENTITIES_CANONICAL,
-                String.valueOf(on),
-                reviewer(ex));
+    JsonBody body =
+        ex.body()
+            .allowOnly(Set.of(GovernedMemory.ENTITIES_CANONICAL, GovernedMemory.EXTRACT_ON_INGEST));
+    Optional<Boolean> canonical = body.bool(GovernedMemory.ENTITIES_CANONICAL);
+    Optional<String> extract = body.string(GovernedMemory.EXTRACT_ON_INGEST);
+    if (canonical.isEmpty() && extract.isEmpty()) {
+      throw new InvalidRequestException(
+          GovernedMemory.ENTITIES_CANONICAL,
+          "expected "
+              + GovernedMemory.ENTITIES_CANONICAL
+              + " (true or false) or "
+              + GovernedMemory.EXTRACT_ON_INGEST
+              + " (off, memory, entities or both)");
+    }
+    GovernedMemory g = governed.as(ex.actor());
+    // checked first: a bad value writes neither setting
+    extract.ifPresent(v -> GovernedMemory.ingestTarget(v, GovernedMemory.EXTRACT_ON_INGEST));
+    Map<String, String> now = g.settings(ex.namespace());
+    if (canonical.isPresent()) {
+      now =
+          g.setSetting(
+              ex.namespace(),
+              GovernedMemory.ENTITIES_CANONICAL,
+              String.valueOf(canonical.get()),
+              reviewer(ex));
+    }
+    if (extract.isPresent()) {
+      now =
+          g.setSetting(
+              ex.namespace(), GovernedMemory.EXTRACT_ON_INGEST, extract.get(), reviewer(ex));
+    }
     ex.json(200, Json.write(settingsJson(now)));
   }
 
@@ -400,6 +416,9 @@ public final class EntityRoutes implements RouteSet {
     return Json.object()
         .put(
             GovernedMemory.ENTITIES_CANONICAL,
-            "true".equals(s.get(GovernedMemory.ENTITIES_CANONICAL)));
+            "true".equals(s.get(GovernedMemory.ENTITIES_CANONICAL)))
+        .put(
+            GovernedMemory.EXTRACT_ON_INGEST,
+            s.getOrDefault(GovernedMemory.EXTRACT_ON_INGEST, GovernedMemory.OFF));
   }
 }
