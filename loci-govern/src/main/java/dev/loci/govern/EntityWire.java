@@ -109,6 +109,22 @@ public final class EntityWire {
         Instant.parse(n.path("updated_at").asText()));
   }
 
+  /**
+   * A draft as the body of a request that proposes it ({@code POST /v1/ns/{ns}/entities}); the
+   * server records the caller's credential as the provenance, not the draft's.
+   */
+  public static ObjectNode draft(EntityDraft d) {
+    ObjectNode n = Json.object();
+    n.put("type", d.type().label());
+    n.put("name", d.name());
+    ObjectNode fields = n.putObject("fields");
+    d.fields().forEach(fields::put);
+    n.put("confidence", d.confidence());
+    ArrayNode sources = n.putArray("sources");
+    d.sources().forEach(s -> sources.addObject().put("kind", s.kind()).put("id", s.id()));
+    return n;
+  }
+
   /** An entity write's result: {@code {"entity": ..., "conflicts": [...]}}. */
   public static ObjectNode written(EntityWritten w) {
     ObjectNode node = Json.object();
@@ -116,6 +132,13 @@ public final class EntityWire {
     ArrayNode conflicts = node.putArray("conflicts");
     w.conflicts().forEach(c -> conflicts.add(GovernWire.conflict(c)));
     return node;
+  }
+
+  /** Reads {@link #written(EntityWritten)}'s output. */
+  public static EntityWritten written(JsonNode n) {
+    List<Conflict> conflicts = new ArrayList<>();
+    n.path("conflicts").forEach(c -> conflicts.add(GovernWire.conflict(c)));
+    return new EntityWritten(entity(n.path("entity")), conflicts);
   }
 
   /** An interaction as a JSON object. */
