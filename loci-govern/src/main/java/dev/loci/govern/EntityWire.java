@@ -43,6 +43,8 @@ public final class EntityWire {
     n.set("provenance", GovernWire.provenance(e.provenance()));
     ArrayNode sources = n.putArray("sources");
     e.sources().forEach(s -> sources.addObject().put("kind", s.kind()).put("id", s.id()));
+    ArrayNode subjects = n.putArray("subject_ids");
+    e.subjectIds().forEach(subjects::add);
     ArrayNode rels = n.putArray("relationships");
     for (Relationship r : e.relationships()) {
       ObjectNode o =
@@ -79,6 +81,8 @@ public final class EntityWire {
     List<SourceRef> sources = new ArrayList<>();
     n.path("sources")
         .forEach(s -> sources.add(new SourceRef(s.path("kind").asText(), s.path("id").asText())));
+    List<String> subjects = new ArrayList<>();
+    n.path("subject_ids").forEach(x -> subjects.add(x.asText())); // absent before subjects
     List<Relationship> rels = new ArrayList<>();
     for (JsonNode r : n.path("relationships")) {
       rels.add(
@@ -100,6 +104,7 @@ public final class EntityWire {
         n.path("reinforcements").asInt(),
         GovernWire.provenance(n.path("provenance")),
         sources,
+        subjects,
         rels,
         text(n, "superseded_by"),
         text(n, "graduated_from"),
@@ -122,6 +127,8 @@ public final class EntityWire {
     n.put("confidence", d.confidence());
     ArrayNode sources = n.putArray("sources");
     d.sources().forEach(s -> sources.addObject().put("kind", s.kind()).put("id", s.id()));
+    ArrayNode subjects = n.putArray("subject_ids");
+    d.subjectIds().forEach(subjects::add);
     return n;
   }
 

@@ -125,7 +125,8 @@ public final class GovernedRecall {
           && !n.attributes().containsKey(GOVERNED)
           && n.content().length() <= Interaction.MAX_TEXT) {
         chunks.add(
-            new ExtractionChunk(n.id(), Optional.of(n.sourceRef().get().path()), n.content()));
+            new ExtractionChunk(
+                n.id(), Optional.of(n.sourceRef().get().path()), n.content(), n.subjectIds()));
       }
     }
     return chunks;
@@ -211,6 +212,7 @@ public final class GovernedRecall {
         .attribute(RECORD_STATUS, e.status().label())
         .attribute("status", recallStatus(e.status().label()))
         .attribute("entity_type", e.type().label())
+        .subjectIds(e.subjectIds())
         .build();
   }
 

@@ -51,7 +51,7 @@ public final class EntityRoutes implements RouteSet {
   static final String INTERACTIONS = "/v1/ns/{ns}/interactions";
 
   private static final Set<String> ENTITY_FIELDS =
-      Set.of("type", "name", "fields", "confidence", "sources", "status");
+      Set.of("type", "name", "fields", "confidence", "sources", "status", "subject_ids");
 
   private final GovernedMemory governed;
   private final GovernedEntities entities;
@@ -119,7 +119,8 @@ public final class EntityRoutes implements RouteSet {
             GovernRoutes.confidence(body),
             sources(body),
             Provenance.of(ex.actor()),
-            Optional.empty());
+            Optional.empty(),
+            body.strings("subject_ids").orElse(List.of()));
     EntityWritten w;
     if (status == EntityStatus.ACTIVE) {
       if (!ex.allows(Role.REVIEWER)) {
@@ -348,13 +349,23 @@ public final class EntityRoutes implements RouteSet {
     for (JsonNode c : n) {
       if (!c.path("id").isTextual() || !c.path("text").isTextual()) {
         throw new InvalidRequestException(
-            "chunks", "expected each chunk as {\"id\", \"text\"} strings, \"document\" optional");
+            "chunks",
+            "expected each chunk as {\"id\", \"text\"} strings, \"document\" and"
+                + " \"subject_ids\" optional");
       }
       Optional<String> doc =
           c.path("document").isTextual()
               ? Optional.of(c.get("document").asText())
               : Optional.empty();
-      chunks.add(new ExtractionChunk(c.get("id").asText(), doc, c.get("text").asText()));
+      List<String> subjects = new ArrayList<>();
+      if (c.has("subject_ids")) {
+        if (!c.get("subject_ids").isArray()) {
+          throw new InvalidRequestException(
+              "chunks", "expected each chunk's subject_ids as an array of strings");
+        }
+        c.get("subject_ids").forEach(x -> subjects.add(x.asText()));
+      }
+      chunks.add(new ExtractionChunk(c.get("id").asText(), doc, c.get("text").asText(), subjects));
     }
     Extraction x = governed.as(ex.actor()).extractWave(ex.namespace(), chunks, target(ex));
     ex.json(200, Json.write(EntityWire.extraction(x)));
