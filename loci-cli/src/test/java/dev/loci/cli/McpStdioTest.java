@@ -83,6 +83,9 @@ class McpStdioTest {
             "review_queue",
             "promote",
             "reject",
+            "propose_entity",
+            "list_entities",
+            "show_entity",
             "create_entities",
             "create_relations",
             "add_observations",
@@ -113,6 +116,18 @@ class McpStdioTest {
         .hasToString("\"invalid\"");
     assertThat(ok(call("forget", Map.of("id", id, "reason", "outdated"))).at("/memory/status"))
         .hasToString("\"invalid\"");
+    String entity =
+        ok(call("propose_entity", Map.of("type", "decision", "name", "use GF-PTFE pads")))
+            .at("/entity/id")
+            .asText();
+    assertThat(ok(call("review_queue", Map.of())).get("candidates").findValuesAsText("kind"))
+        .contains("entity");
+    assertThat(ok(call("promote", Map.of("id", entity))).at("/entity/status").asText())
+        .isEqualTo("active");
+    assertThat(ok(call("list_entities", Map.of("status", "active"))).get("items"))
+        .extracting(n -> n.get("id").asText())
+        .containsExactly(entity);
+    assertThat(ok(call("show_entity", Map.of("id", entity))).get("history")).hasSize(2);
 
     ok(
         call(

@@ -6,7 +6,14 @@ import dev.loci.NamespaceScope;
 import dev.loci.Page;
 import dev.loci.Trace;
 import dev.loci.TraceQuery;
+import dev.loci.govern.Candidate;
 import dev.loci.govern.ContextPack;
+import dev.loci.govern.Entity;
+import dev.loci.govern.EntityDraft;
+import dev.loci.govern.EntityStatus;
+import dev.loci.govern.EntityType;
+import dev.loci.govern.EntityWritten;
+import dev.loci.govern.GovernedEntities;
 import dev.loci.govern.GovernedMemory;
 import dev.loci.govern.Memory;
 import dev.loci.govern.MemoryDraft;
@@ -40,12 +47,14 @@ public final class EmbeddedLoci implements LociApi {
   private final boolean owned;
   private final RecallMemory recall;
   private final GovernedMemory governed;
+  private final GovernedEntities entities;
 
   private EmbeddedLoci(Loci loci, EmbeddingProvider embeddings, boolean owned) {
     this.loci = Objects.requireNonNull(loci, "loci");
     this.owned = owned;
     this.recall = RecallMemory.of(loci, embeddings);
     this.governed = GovernedMemory.of(loci);
+    this.entities = GovernedEntities.of(loci);
   }
 
   /**
@@ -160,6 +169,51 @@ public final class EmbeddedLoci implements LociApi {
   public List<Memory> memories(
       Namespace ns, Optional<MemoryType> type, Optional<MemoryStatus> status) {
     return governed.list(ns, type, status);
+  }
+
+  @Override
+  public EntityWritten proposeEntity(Namespace ns, EntityDraft draft) {
+    return entities.propose(ns, draft);
+  }
+
+  @Override
+  public List<Entity> entityHistory(Namespace ns, String entityId) {
+    return entities.history(ns, entityId);
+  }
+
+  @Override
+  public List<Entity> entities(
+      Namespace ns, Optional<EntityType> type, Optional<EntityStatus> status) {
+    return entities.list(ns, type, status);
+  }
+
+  @Override
+  public List<Candidate> candidates(Namespace ns) {
+    return governed.queue(ns);
+  }
+
+  @Override
+  public Candidate promoteCandidate(Namespace ns, String id) {
+    return record(governed.promoteCandidate(ns, id, new Reviewer(loci.actor())));
+  }
+
+  @Override
+  public Candidate rejectCandidate(Namespace ns, String id, String reason) {
+    return record(governed.rejectCandidate(ns, id, reason, new Reviewer(loci.actor())));
+  }
+
+  /** A queue decision's result as the record it left, either kind. */
+  private static Candidate record(Object decided) {
+    if (decided instanceof Written w) {
+      return Candidate.of(w.memory());
+    }
+    if (decided instanceof EntityWritten w) {
+      return Candidate.of(w.entity());
+    }
+    if (decided instanceof Entity e) {
+      return Candidate.of(e);
+    }
+    return Candidate.of((Memory) decided);
   }
 
   @Override

@@ -8,7 +8,13 @@ import dev.loci.Page;
 import dev.loci.StaleVersionException;
 import dev.loci.Trace;
 import dev.loci.TraceQuery;
+import dev.loci.govern.Candidate;
 import dev.loci.govern.ContextPack;
+import dev.loci.govern.Entity;
+import dev.loci.govern.EntityDraft;
+import dev.loci.govern.EntityStatus;
+import dev.loci.govern.EntityType;
+import dev.loci.govern.EntityWritten;
 import dev.loci.govern.Memory;
 import dev.loci.govern.MemoryDraft;
 import dev.loci.govern.MemoryStatus;
@@ -115,6 +121,47 @@ public interface LociApi extends AutoCloseable {
 
   /** Governed memories of {@code ns}, filtered by type and status when given. */
   List<Memory> memories(Namespace ns, Optional<MemoryType> type, Optional<MemoryStatus> status);
+
+  /**
+   * Proposes a governed entity (a requirement, constraint, decision, fact, parameter or subsystem):
+   * a candidate for review, or the same entity reinforced with the new sources.
+   *
+   * @throws InvalidRequestException naming the offending field of the draft
+   */
+  EntityWritten proposeEntity(Namespace ns, EntityDraft draft);
+
+  /**
+   * Every version of a governed entity, newest first.
+   *
+   * @throws NotFoundException naming {@code entity_id}
+   */
+  List<Entity> entityHistory(Namespace ns, String entityId);
+
+  /** Governed entities of {@code ns}, filtered by type and status when given. */
+  List<Entity> entities(Namespace ns, Optional<EntityType> type, Optional<EntityStatus> status);
+
+  /**
+   * The one review queue: memory and entity candidates side by side, grouped by source, each with
+   * the rule that fired.
+   */
+  List<Candidate> candidates(Namespace ns);
+
+  /**
+   * Promotes candidate {@code id} of the queue, memory or entity; needs a reviewer (on a server, a
+   * reviewer token).
+   *
+   * @return the record as it is now (no longer a candidate), either kind
+   * @throws NotFoundException naming the id if neither kind has it
+   */
+  Candidate promoteCandidate(Namespace ns, String id);
+
+  /**
+   * Rejects candidate {@code id} of the queue, memory or entity, with a reason; needs a reviewer.
+   *
+   * @return the record as it is now (invalid), either kind
+   * @throws InvalidRequestException naming {@code reason} if it is blank
+   */
+  Candidate rejectCandidate(Namespace ns, String id, String reason);
 
   /**
    * The context pack for {@code prompt}: trusted state and memories within {@code budgetTokens}.

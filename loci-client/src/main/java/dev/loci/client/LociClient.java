@@ -12,7 +12,14 @@ import dev.loci.Trace;
 import dev.loci.TraceQuery;
 import dev.loci.client.internal.Problems;
 import dev.loci.client.internal.RawItems;
+import dev.loci.govern.Candidate;
 import dev.loci.govern.ContextPack;
+import dev.loci.govern.Entity;
+import dev.loci.govern.EntityDraft;
+import dev.loci.govern.EntityStatus;
+import dev.loci.govern.EntityType;
+import dev.loci.govern.EntityWire;
+import dev.loci.govern.EntityWritten;
 import dev.loci.govern.GovernWire;
 import dev.loci.govern.Memory;
 import dev.loci.govern.MemoryDraft;
@@ -229,21 +236,76 @@ public final class LociClient implements LociApi {
   @Override
   public List<Memory> memoryHistory(Namespace ns, String memoryId) {
     JsonNode head = tree(get(ns, "/memories/" + segment(memoryId), memoryId));
-    List<Memory> out = new ArrayList<>();
-    head.path("history").forEach(m -> out.add(GovernWire.memory(m)));
-    return out;
+    return read(head.path("history"), GovernWire::memory);
   }
 
   @Override
   public List<Memory> memories(
       Namespace ns, Optional<MemoryType> type, Optional<MemoryStatus> status) {
+    String query = typeAndStatus(type.map(MemoryType::label), status.map(MemoryStatus::label));
+    return read(tree(get(ns, "/memories" + query, "")).path("items"), GovernWire::memory);
+  }
+
+  @Override
+  public EntityWritten proposeEntity(Namespace ns, EntityDraft draft) {
+    String body = EntityWire.draft(draft).toString();
+    return EntityWire.written(
+        tree(send("POST", ns, "/entities", Optional.of(body), "", Optional.empty())));
+  }
+
+  @Override
+  public List<Entity> entityHistory(Namespace ns, String entityId) {
+    JsonNode head = tree(get(ns, "/entities/" + segment(entityId), entityId));
+    return read(head.path("history"), EntityWire::entity);
+  }
+
+  @Override
+  public List<Entity> entities(
+      Namespace ns, Optional<EntityType> type, Optional<EntityStatus> status) {
+    String query = typeAndStatus(type.map(EntityType::label), status.map(EntityStatus::label));
+    return read(tree(get(ns, "/entities" + query, "")).path("items"), EntityWire::entity);
+  }
+
+  @Override
+  public List<Candidate> candidates(Namespace ns) {
+    return read(tree(get(ns, "/candidates", "")).path("items"), EntityWire::candidate);
+  }
+
+  @Override
+  public Candidate promoteCandidate(Namespace ns, String id) {
+    String path = "/candidates/" + segment(id) + "/promote";
+    return decided(tree(send("POST", ns, path, Optional.empty(), id, Optional.empty())));
+  }
+
+  @Override
+  public Candidate rejectCandidate(Namespace ns, String id, String reason) {
+    String path = "/candidates/" + segment(id) + "/reject";
+    String body = MAPPER.createObjectNode().put("reason", reason).toString();
+    return decided(tree(send("POST", ns, path, Optional.of(body), id, Optional.empty())));
+  }
+
+  private static String typeAndStatus(Optional<String> type, Optional<String> status) {
     StringJoiner query = new StringJoiner("&", "?", "").setEmptyValue("");
-    type.ifPresent(t -> query.add("type=" + param(t.label())));
-    status.ifPresent(s -> query.add("status=" + param(s.label())));
-    JsonNode list = tree(get(ns, "/memories" + query, ""));
-    List<Memory> out = new ArrayList<>();
-    list.path("items").forEach(m -> out.add(GovernWire.memory(m)));
+    type.ifPresent(t -> query.add("type=" + param(t)));
+    status.ifPresent(s -> query.add("status=" + param(s)));
+    return query.toString();
+  }
+
+  private static <T> List<T> read(JsonNode array, java.util.function.Function<JsonNode, T> one) {
+    List<T> out = new ArrayList<>();
+    array.forEach(n -> out.add(one.apply(n)));
     return out;
+  }
+
+  /** A queue decision's answer ({@code {"memory"}}, {@code {"entity"}} or the record itself). */
+  private static Candidate decided(JsonNode n) {
+    if (n.has("memory")) {
+      return Candidate.of(GovernWire.memory(n.get("memory")));
+    }
+    if (n.has("entity")) {
+      return Candidate.of(EntityWire.entity(n.get("entity")));
+    }
+    return n.has("name") ? Candidate.of(EntityWire.entity(n)) : Candidate.of(GovernWire.memory(n));
   }
 
   @Override

@@ -11,12 +11,19 @@ import dev.loci.NotFoundException;
 import dev.loci.StaleVersionException;
 import dev.loci.Trace;
 import dev.loci.TraceQuery;
+import dev.loci.govern.Candidate;
 import dev.loci.govern.ContextPack;
+import dev.loci.govern.Entity;
+import dev.loci.govern.EntityDraft;
+import dev.loci.govern.EntityStatus;
+import dev.loci.govern.EntityType;
+import dev.loci.govern.EntityWritten;
 import dev.loci.govern.Memory;
 import dev.loci.govern.MemoryDraft;
 import dev.loci.govern.MemoryStatus;
 import dev.loci.govern.MemoryType;
 import dev.loci.govern.Provenance;
+import dev.loci.govern.SourceRef;
 import dev.loci.govern.Written;
 import dev.loci.recall.DemoCorpus;
 import dev.loci.recall.IngestReport;
@@ -26,6 +33,7 @@ import dev.loci.recall.RecallMode;
 import dev.loci.recall.RecallQuery;
 import dev.loci.recall.RecallResult;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
@@ -144,6 +152,55 @@ abstract class LociApiContract {
     assertThat(pack.usedTokens()).isPositive().isLessThanOrEqualTo(200);
     assertThat(pack.slots().stream().flatMap(s -> s.items().stream()))
         .anySatisfy(i -> assertThat(i.text()).contains("Alice prefers tea"));
+  }
+
+  @Test
+  void entities_proposeListHistory_andTheOneQueuePromotesAndRejectsBothKinds() {
+    LociApi api = api();
+    EntityWritten proposed =
+        api.proposeEntity(
+            NS,
+            EntityDraft.of(
+                    EntityType.PARAMETER, "rated pressure", Map.of("value", "16 bar"), "test")
+                .withConfidence(0.6)
+                .withSources(List.of(new SourceRef("document", "spec.md"))));
+    Entity pressure = proposed.entity();
+    assertThat(pressure.status()).isEqualTo(EntityStatus.CANDIDATE);
+    assertThat(pressure.sources()).containsExactly(new SourceRef("document", "spec.md"));
+    Memory tea =
+        api.propose(NS, MemoryDraft.of(MemoryType.PREFERENCE, "Alice prefers tea", "test"))
+            .memory();
+
+    List<Candidate> queue = api.candidates(NS);
+    assertThat(queue)
+        .extracting(Candidate::kind, Candidate::id)
+        .containsExactlyInAnyOrder(
+            org.assertj.core.groups.Tuple.tuple("entity", pressure.id()),
+            org.assertj.core.groups.Tuple.tuple("memory", tea.id()));
+
+    Candidate promoted = api.promoteCandidate(NS, pressure.id());
+    assertThat(promoted.entity().orElseThrow().status()).isEqualTo(EntityStatus.ACTIVE);
+    Candidate rejected = api.rejectCandidate(NS, tea.id(), "not about the pump");
+    assertThat(rejected.memory().orElseThrow().status()).isEqualTo(MemoryStatus.INVALID);
+    assertThat(api.candidates(NS)).isEmpty();
+
+    assertThat(
+            api.entities(NS, Optional.of(EntityType.PARAMETER), Optional.of(EntityStatus.ACTIVE)))
+        .containsExactly(promoted.entity().get());
+    assertThat(api.entities(NS, Optional.of(EntityType.DECISION), Optional.empty())).isEmpty();
+    assertThat(api.entityHistory(NS, pressure.id()))
+        .extracting(Entity::status)
+        .containsExactly(EntityStatus.ACTIVE, EntityStatus.CANDIDATE);
+
+    assertThatThrownBy(() -> api.entityHistory(NS, "nope")).isInstanceOf(NotFoundException.class);
+    assertThatThrownBy(() -> api.promoteCandidate(NS, "nope"))
+        .isInstanceOf(NotFoundException.class);
+    assertThatThrownBy(
+            () ->
+                api.proposeEntity(
+                    NS, EntityDraft.of(EntityType.FACT, "x", Map.of("Bad Name", "1"), "test")))
+        .isInstanceOfSatisfying(
+            InvalidRequestException.class, e -> assertThat(e.field()).isEqualTo("fields"));
   }
 
   @Test

@@ -28,6 +28,8 @@ import java.util.stream.Collectors;
  * @param provenance who or which rule proposed it, from which interaction and chunk
  * @param sources the provenance graph: the interactions, chunks, documents, results and memories it
  *     came from or is supported by
+ * @param subjectIds the people it is about: those of the interactions and chunks it was extracted
+ *     from (an engineering fact usually names none); erasing one of them erases its text
  * @param relationships its links to other entities, active and past
  * @param supersededBy the entity that replaced it, once superseded
  * @param graduatedFrom the memory it graduated from, if it did
@@ -47,6 +49,7 @@ public record Entity(
     int reinforcements,
     Provenance provenance,
     List<SourceRef> sources,
+    List<String> subjectIds,
     List<Relationship> relationships,
     Optional<String> supersededBy,
     Optional<String> graduatedFrom,
@@ -69,6 +72,7 @@ public record Entity(
     Objects.requireNonNull(updatedAt, "updatedAt");
     fields = java.util.Collections.unmodifiableMap(new TreeMap<>(fields));
     sources = List.copyOf(sources);
+    subjectIds = List.copyOf(subjectIds);
     relationships = List.copyOf(relationships);
     if (!(confidence >= 0 && confidence <= 1)) {
       throw new IllegalArgumentException("confidence must be 0 to 1, found " + confidence);
@@ -132,6 +136,7 @@ public record Entity(
         reinforcements,
         provenance,
         sources,
+        subjectIds,
         relationships,
         supersededBy,
         graduatedFrom,
@@ -154,6 +159,7 @@ public record Entity(
         reinforcements,
         provenance,
         sources,
+        subjectIds,
         relationships,
         Optional.of(successor),
         graduatedFrom,
@@ -164,12 +170,15 @@ public record Entity(
   }
 
   /**
-   * This entity seen once more: one more reinforcement, confidence raised toward 1, new sources.
+   * This entity seen once more: one more reinforcement, confidence raised toward 1, new sources and
+   * the people they are about.
    */
-  public Entity reinforced(List<SourceRef> more, Instant at) {
+  public Entity reinforced(List<SourceRef> more, List<String> moreSubjects, Instant at) {
     double raised = Math.min(1.0, confidence + (1.0 - confidence) * 0.2);
     List<SourceRef> all = new ArrayList<>(sources);
     more.stream().filter(s -> !all.contains(s)).forEach(all::add);
+    List<String> people = new ArrayList<>(subjectIds);
+    moreSubjects.stream().filter(s -> !people.contains(s)).forEach(people::add);
     return new Entity(
         id,
         namespace,
@@ -181,6 +190,7 @@ public record Entity(
         reinforcements + 1,
         provenance,
         all,
+        people,
         relationships,
         supersededBy,
         graduatedFrom,
@@ -216,6 +226,7 @@ public record Entity(
         reinforcements,
         provenance,
         sources,
+        subjectIds,
         relationships,
         supersededBy,
         graduatedFrom,
@@ -240,6 +251,7 @@ public record Entity(
         reinforcements,
         provenance,
         sources,
+        subjectIds,
         all,
         supersededBy,
         graduatedFrom,

@@ -19,6 +19,8 @@ import java.util.regex.Pattern;
  * @param sources its provenance graph, at most 64 sources
  * @param provenance who or which rule proposed it
  * @param graduatedFrom the memory it graduates from, if it does
+ * @param subjectIds the people it is about (those of its sources), each checked as every subject id
+ *     is
  */
 public record EntityDraft(
     EntityType type,
@@ -27,7 +29,8 @@ public record EntityDraft(
     double confidence,
     List<SourceRef> sources,
     Provenance provenance,
-    Optional<String> graduatedFrom) {
+    Optional<String> graduatedFrom,
+    List<String> subjectIds) {
   private static final Pattern FIELD = Pattern.compile("[a-z][a-z0-9_]{0,63}");
 
   /**
@@ -42,6 +45,8 @@ public record EntityDraft(
     Objects.requireNonNull(graduatedFrom, "graduatedFrom");
     fields = java.util.Collections.unmodifiableMap(new TreeMap<>(fields));
     sources = List.copyOf(sources);
+    subjectIds = List.copyOf(subjectIds);
+    dev.loci.SubjectIds.check("subject_ids", subjectIds);
     if (name == null || name.isBlank()) {
       throw new InvalidRequestException("name", "expected the entity's name, found none");
     }
@@ -74,6 +79,18 @@ public record EntityDraft(
     }
   }
 
+  /** A draft about no one. */
+  public EntityDraft(
+      EntityType type,
+      String name,
+      Map<String, String> fields,
+      double confidence,
+      List<SourceRef> sources,
+      Provenance provenance,
+      Optional<String> graduatedFrom) {
+    this(type, name, fields, confidence, sources, provenance, graduatedFrom, List.of());
+  }
+
   /** A draft with confidence 0.5, no sources, written directly by {@code actor}. */
   public static EntityDraft of(
       EntityType type, String name, Map<String, String> fields, String actor) {
@@ -83,11 +100,19 @@ public record EntityDraft(
 
   /** This draft with {@code confidence}. */
   public EntityDraft withConfidence(double confidence) {
-    return new EntityDraft(type, name, fields, confidence, sources, provenance, graduatedFrom);
+    return new EntityDraft(
+        type, name, fields, confidence, sources, provenance, graduatedFrom, subjectIds);
   }
 
   /** This draft with {@code sources}. */
   public EntityDraft withSources(List<SourceRef> sources) {
-    return new EntityDraft(type, name, fields, confidence, sources, provenance, graduatedFrom);
+    return new EntityDraft(
+        type, name, fields, confidence, sources, provenance, graduatedFrom, subjectIds);
+  }
+
+  /** This draft about {@code subjectIds}. */
+  public EntityDraft withSubjects(List<String> subjectIds) {
+    return new EntityDraft(
+        type, name, fields, confidence, sources, provenance, graduatedFrom, subjectIds);
   }
 }

@@ -43,6 +43,8 @@ public final class EntityWire {
     n.set("provenance", GovernWire.provenance(e.provenance()));
     ArrayNode sources = n.putArray("sources");
     e.sources().forEach(s -> sources.addObject().put("kind", s.kind()).put("id", s.id()));
+    ArrayNode subjects = n.putArray("subject_ids");
+    e.subjectIds().forEach(subjects::add);
     ArrayNode rels = n.putArray("relationships");
     for (Relationship r : e.relationships()) {
       ObjectNode o =
@@ -79,6 +81,8 @@ public final class EntityWire {
     List<SourceRef> sources = new ArrayList<>();
     n.path("sources")
         .forEach(s -> sources.add(new SourceRef(s.path("kind").asText(), s.path("id").asText())));
+    List<String> subjects = new ArrayList<>();
+    n.path("subject_ids").forEach(x -> subjects.add(x.asText())); // absent before subjects
     List<Relationship> rels = new ArrayList<>();
     for (JsonNode r : n.path("relationships")) {
       rels.add(
@@ -100,6 +104,7 @@ public final class EntityWire {
         n.path("reinforcements").asInt(),
         GovernWire.provenance(n.path("provenance")),
         sources,
+        subjects,
         rels,
         text(n, "superseded_by"),
         text(n, "graduated_from"),
@@ -109,6 +114,24 @@ public final class EntityWire {
         Instant.parse(n.path("updated_at").asText()));
   }
 
+  /**
+   * A draft as the body of a request that proposes it ({@code POST /v1/ns/{ns}/entities}); the
+   * server records the caller's credential as the provenance, not the draft's.
+   */
+  public static ObjectNode draft(EntityDraft d) {
+    ObjectNode n = Json.object();
+    n.put("type", d.type().label());
+    n.put("name", d.name());
+    ObjectNode fields = n.putObject("fields");
+    d.fields().forEach(fields::put);
+    n.put("confidence", d.confidence());
+    ArrayNode sources = n.putArray("sources");
+    d.sources().forEach(s -> sources.addObject().put("kind", s.kind()).put("id", s.id()));
+    ArrayNode subjects = n.putArray("subject_ids");
+    d.subjectIds().forEach(subjects::add);
+    return n;
+  }
+
   /** An entity write's result: {@code {"entity": ..., "conflicts": [...]}}. */
   public static ObjectNode written(EntityWritten w) {
     ObjectNode node = Json.object();
@@ -116,6 +139,13 @@ public final class EntityWire {
     ArrayNode conflicts = node.putArray("conflicts");
     w.conflicts().forEach(c -> conflicts.add(GovernWire.conflict(c)));
     return node;
+  }
+
+  /** Reads {@link #written(EntityWritten)}'s output. */
+  public static EntityWritten written(JsonNode n) {
+    List<Conflict> conflicts = new ArrayList<>();
+    n.path("conflicts").forEach(c -> conflicts.add(GovernWire.conflict(c)));
+    return new EntityWritten(entity(n.path("entity")), conflicts);
   }
 
   /** An interaction as a JSON object. */

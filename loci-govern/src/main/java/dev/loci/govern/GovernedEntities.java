@@ -34,12 +34,13 @@ public final class GovernedEntities {
   }
 
   /**
-   * The entities of an open instance.
+   * The entities of an open instance. If the instance has the recall layer, every write also puts
+   * the recall nodes of the records it changed in the same journal batch ({@link GovernedRecall}).
    *
    * @throws IllegalStateException if the instance was opened without the governed layer
    */
   public static GovernedEntities of(Loci loci) {
-    return new GovernedEntities(loci.executor(), loci.layer(GovernLayer.class), loci.actor());
+    return new GovernedEntities(RecallFeed.of(loci), loci.layer(GovernLayer.class), loci.actor());
   }
 
   /** The same entities, recording {@code actor} as the author of writes in the journal. */

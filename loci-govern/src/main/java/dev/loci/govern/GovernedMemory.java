@@ -51,6 +51,12 @@ public final class GovernedMemory {
    */
   public static final String ENTITIES_CANONICAL = MemoryDecisions.ENTITIES_CANONICAL;
 
+  /** The namespace setting naming what an ingest extracts by itself ({@link #extractOnIngest}). */
+  public static final String EXTRACT_ON_INGEST = "extract_on_ingest";
+
+  /** The value of {@value #EXTRACT_ON_INGEST} that extracts nothing: the default. */
+  public static final String OFF = "off";
+
   private final CommandExecutor engine;
   private final GovernLayer layer;
   private final MemoryDecisions memories;
@@ -75,13 +81,15 @@ public final class GovernedMemory {
   }
 
   /**
-   * The governed memory of an open instance.
+   * The governed memory of an open instance. If the instance has the recall layer, every write also
+   * puts the recall nodes of the records it changed in the same journal batch ({@link
+   * GovernedRecall}).
    *
    * @throws IllegalStateException if the instance was opened without the governed layer
    */
   public static GovernedMemory of(Loci loci) {
     return new GovernedMemory(
-        loci.executor(),
+        RecallFeed.of(loci),
         loci.layer(GovernLayer.class),
         loci.dataDir(),
         loci.actor(),
@@ -352,26 +360,67 @@ public final class GovernedMemory {
 
   // ---------------------------------------------------------------- settings
 
-  /** The governance settings of {@code ns}, by name ({@value #ENTITIES_CANONICAL}). */
+  /**
+   * The governance settings of {@code ns}, by name ({@value #ENTITIES_CANONICAL}, {@value
+   * #EXTRACT_ON_INGEST}); a setting never set is absent.
+   */
   public Map<String, String> settings(Namespace ns) {
     return engine.read(() -> layer.settings(ns));
   }
 
   /**
+   * What an ingest into {@code ns} extracts by itself, as one ingestion wave over the ingested
+   * documents' chunks: the target its {@value #EXTRACT_ON_INGEST} setting names, or nothing (the
+   * default, and the setting {@code off}).
+   */
+  public Optional<ExtractionTarget> extractOnIngest(Namespace ns) {
+    return ingestTarget(settings(ns).getOrDefault(EXTRACT_ON_INGEST, OFF), EXTRACT_ON_INGEST);
+  }
+
+  /**
+   * Parses a value of {@value #EXTRACT_ON_INGEST}: {@code off} (nothing) or a target.
+   *
+   * @throws InvalidRequestException naming {@code field} unless off, memory, entities or both
+   */
+  public static Optional<ExtractionTarget> ingestTarget(String text, String field) {
+    if (OFF.equals(text)) {
+      return Optional.empty();
+    }
+    try {
+      return Optional.of(ExtractionTarget.of(text, field));
+    } catch (InvalidRequestException e) {
+      throw new InvalidRequestException(
+          field, "expected off, memory, entities or both, found '" + text + "'");
+    }
+  }
+
+  /**
    * Sets a governance setting of {@code ns}; only a reviewer may. {@value #ENTITIES_CANONICAL}
    * ({@code true} or {@code false}, off by default) refuses new {@code project} and {@code
-   * adaptation} memories once the namespace has an active entity.
+   * adaptation} memories once the namespace has an active entity; {@value #EXTRACT_ON_INGEST}
+   * ({@code off}, the default, or {@code memory}, {@code entities}, {@code both}) makes every
+   * ingest into the namespace run an ingestion wave over what it ingested.
    *
    * @throws InvalidRequestException naming {@code name} or {@code value}
    */
   public Map<String, String> setSetting(
       Namespace ns, String name, String value, Reviewer reviewer) {
-    if (!ENTITIES_CANONICAL.equals(name)) {
+    if (ENTITIES_CANONICAL.equals(name)) {
+      if (!"true".equals(value) && !"false".equals(value)) {
+        throw new InvalidRequestException("value", "expected true or false, found '" + value + "'");
+      }
+    } else if (EXTRACT_ON_INGEST.equals(name)) {
+      ingestTarget(value, "value");
+    } else {
       throw new InvalidRequestException(
-          "name", "expected the setting " + ENTITIES_CANONICAL + ", found '" + name + "'");
-    }
-    if (!"true".equals(value) && !"false".equals(value)) {
-      throw new InvalidRequestException("value", "expected true or false, found '" + value + "'");
+          "name",
+          "expected the setting "
+              + ENTITIES_CANONICAL
+              + " or "
+              + EXTRACT_ON_INGEST
+              + ", found '"
+              + name
+              + "'");
     }
     holder(reviewer);
     engine.execute(

@@ -71,23 +71,13 @@ public final class GovernedRecall {
       changed += put(ns, node(e));
     }
     for (Memory m : ms) {
-      if (m.status() == MemoryStatus.GRADUATED) {
-        changed +=
-            edge(ns, nodeId(m), "entity:" + m.supersededBy().orElseThrow(), "graduated_into");
-      } else if (m.status() == MemoryStatus.SUPERSEDED
-          && m.supersededBy().filter(s -> !s.startsWith(Conflict.STATE)).isPresent()) {
-        changed += edge(ns, nodeId(m), "memory:" + m.supersededBy().get(), "superseded_by");
+      for (MemoryEdge e : edges(m)) {
+        changed += edge(ns, e);
       }
     }
     for (Entity e : es) {
-      if (e.status() == EntityStatus.SUPERSEDED
-          && e.supersededBy().filter(s -> !s.startsWith(Conflict.STATE)).isPresent()) {
-        changed += edge(ns, nodeId(e), "entity:" + e.supersededBy().get(), "superseded_by");
-      }
-      for (Relationship r : e.relationships()) {
-        if (r.active()) {
-          changed += edge(ns, nodeId(e), "entity:" + r.target(), r.type().label());
-        }
+      for (MemoryEdge x : edges(e)) {
+        changed += edge(ns, x);
       }
     }
     return changed;
@@ -104,14 +94,29 @@ public final class GovernedRecall {
 
   /**
    * The ingestion-wave trigger: one extraction pass over the recall nodes ingested from {@code
-   * documents} (the {@code source_ref} paths an ingest reported), each node a chunk of its
-   * document, in the order recall holds them; nodes longer than an interaction are left out. The
-   * wave's report is written under the data directory ({@link GovernedMemory#extractWave}).
+   * documents} ({@link #ingestedChunks}). The wave's report is written under the data directory
+   * ({@link GovernedMemory#extractWave}).
    *
    * @throws dev.loci.InvalidRequestException naming {@code documents} if no node came from them
    */
   public Extraction extractIngested(
       Namespace ns, List<String> documents, dev.loci.govern.spi.ExtractionTarget target) {
+    List<ExtractionChunk> chunks = ingestedChunks(ns, documents);
+    if (chunks.isEmpty()) {
+      throw new dev.loci.InvalidRequestException(
+          "documents",
+          "expected documents ingested into " + ns + ", found no node from " + documents);
+    }
+    return memories.extractWave(ns, chunks, target);
+  }
+
+  /**
+   * The chunks of an ingestion wave over {@code documents} (the {@code source_ref} paths an ingest
+   * reported): the recall nodes ingested from them, each a chunk of its document with the node's
+   * subject ids, in the order recall holds them; governed nodes and nodes longer than an
+   * interaction are left out. Empty if no node came from them.
+   */
+  public List<ExtractionChunk> ingestedChunks(Namespace ns, List<String> documents) {
     java.util.Set<String> wanted = java.util.Set.copyOf(documents);
     List<ExtractionChunk> chunks = new java.util.ArrayList<>();
     for (MemoryNode n : recall.nodes(ns)) {
@@ -120,14 +125,11 @@ public final class GovernedRecall {
           && !n.attributes().containsKey(GOVERNED)
           && n.content().length() <= Interaction.MAX_TEXT) {
         chunks.add(
-            new ExtractionChunk(n.id(), Optional.of(n.sourceRef().get().path()), n.content()));
+            new ExtractionChunk(
+                n.id(), Optional.of(n.sourceRef().get().path()), n.content(), n.subjectIds()));
       }
     }
-    if (chunks.isEmpty()) {
-      throw new dev.loci.InvalidRequestException(
-          "documents", "expected documents ingested into " + ns + ", found no node from " + wanted);
-    }
-    return memories.extractWave(ns, chunks, target);
+    return chunks;
   }
 
   private int put(Namespace ns, MemoryNode node) {
@@ -139,19 +141,57 @@ public final class GovernedRecall {
     return 1;
   }
 
-  private int edge(Namespace ns, String from, String to, String type) {
-    if (recall.node(ns, to).isEmpty()) {
+  private int edge(Namespace ns, MemoryEdge e) {
+    if (recall.node(ns, e.to()).isEmpty()) {
       return 0; // a pointer to a record of another kind (trusted state): no node to link
     }
-    MemoryEdge e = MemoryEdge.of(from, to, type, 1.0);
     boolean known =
-        recall.edges(ns, from).stream()
-            .anyMatch(x -> x.to().equals(to) && x.edgeType().equals(type) && x.from().equals(from));
+        recall.edges(ns, e.from()).stream()
+            .anyMatch(
+                x ->
+                    x.to().equals(e.to())
+                        && x.edgeType().equals(e.edgeType())
+                        && x.from().equals(e.from()));
     if (known) {
       return 0;
     }
     recall.putEdge(ns, e);
     return 1;
+  }
+
+  /**
+   * The edges leaving memory {@code m}'s node: {@code graduated_into} the entity it became, {@code
+   * superseded_by} the memory that replaced it.
+   */
+  static List<MemoryEdge> edges(Memory m) {
+    if (m.status() == MemoryStatus.GRADUATED && m.supersededBy().isPresent()) {
+      return List.of(
+          MemoryEdge.of(nodeId(m), "entity:" + m.supersededBy().get(), "graduated_into", 1.0));
+    }
+    if (m.status() == MemoryStatus.SUPERSEDED
+        && m.supersededBy().filter(s -> !s.startsWith(Conflict.STATE)).isPresent()) {
+      return List.of(
+          MemoryEdge.of(nodeId(m), "memory:" + m.supersededBy().get(), "superseded_by", 1.0));
+    }
+    return List.of();
+  }
+
+  /**
+   * The edges leaving entity {@code e}'s node: {@code superseded_by} its successor and each active
+   * relationship under its own type.
+   */
+  static List<MemoryEdge> edges(Entity e) {
+    List<MemoryEdge> out = new java.util.ArrayList<>();
+    if (e.status() == EntityStatus.SUPERSEDED
+        && e.supersededBy().filter(s -> !s.startsWith(Conflict.STATE)).isPresent()) {
+      out.add(MemoryEdge.of(nodeId(e), "entity:" + e.supersededBy().get(), "superseded_by", 1.0));
+    }
+    for (Relationship r : e.relationships()) {
+      if (r.active()) {
+        out.add(MemoryEdge.of(nodeId(e), "entity:" + r.target(), r.type().label(), 1.0));
+      }
+    }
+    return out;
   }
 
   static MemoryNode node(Memory m) {
@@ -172,6 +212,7 @@ public final class GovernedRecall {
         .attribute(RECORD_STATUS, e.status().label())
         .attribute("status", recallStatus(e.status().label()))
         .attribute("entity_type", e.type().label())
+        .subjectIds(e.subjectIds())
         .build();
   }
 

@@ -93,8 +93,7 @@ class GovernedRecallTest {
     ents.relate(NS, graduated.graduatedTo().orElseThrow(), RelationType.PART_OF, kettle.id());
 
     GovernedRecall bridge = GovernedRecall.of(gov, ents, recall);
-    assertThat(bridge.sync(NS)).isGreaterThan(0);
-    assertThat(bridge.sync(NS)).isZero(); // nothing changed since
+    assertThat(bridge.sync(NS)).isZero(); // every write already put its nodes and edges
 
     String query = "tea house tea tasting team lunch";
     // lifecycle scoring: trust 0.1 against 1 is not enough, the superseded record matches more
@@ -122,6 +121,39 @@ class GovernedRecallTest {
         .contains("part_of");
     assertThat(recall.node(NS, "memory:" + old.id()).orElseThrow().attributes())
         .containsEntry("record_status", "superseded");
+  }
+
+  @Test
+  void aPromoteIsInTheGraphAtOnce_inTheSameBatch_andReplayRebuildsTheSameGraph() {
+    Memory candidate =
+        gov.propose(NS, MemoryDraft.of(MemoryType.PREFERENCE, "I prefer oolong tea", "a")).memory();
+    assertThat(recall.node(NS, "memory:" + candidate.id()).orElseThrow().attributes())
+        .containsEntry("record_status", "candidate");
+    long before = loci.lastSeq();
+    gov.promote(NS, candidate.id(), REVIEWER);
+    assertThat(loci.lastSeq()).isEqualTo(before + 1); // one batch: record and node
+    assertThat(recall.node(NS, "memory:" + candidate.id()).orElseThrow().attributes())
+        .containsEntry("record_status", "active")
+        .containsEntry("status", "trusted");
+    assertThat(ids(recall, "oolong tea")).containsExactly("memory:" + candidate.id());
+    Entity req =
+        ents.propose(
+                NS, EntityDraft.of(EntityType.REQUIREMENT, "kettle boils in 90 s", Map.of(), "a"))
+            .entity();
+    assertThat(recall.node(NS, "entity:" + req.id())).isPresent();
+    List<Memory> pair = supersededLunch();
+    assertThat(recall.edges(NS, "memory:" + pair.get(0).id()))
+        .extracting(MemoryEdge::edgeType, MemoryEdge::to)
+        .containsExactly(
+            org.assertj.core.groups.Tuple.tuple("superseded_by", "memory:" + pair.get(1).id()));
+    List<dev.loci.recall.MemoryNode> graph = recall.nodes(NS);
+    int edges = recall.edgeCount(NS);
+
+    loci.close();
+    loci = Loci.builder().dataDir(dir).open();
+    recall = RecallMemory.of(loci);
+    assertThat(recall.nodes(NS)).containsExactlyInAnyOrderElementsOf(graph);
+    assertThat(recall.edgeCount(NS)).isEqualTo(edges);
   }
 
   @Test

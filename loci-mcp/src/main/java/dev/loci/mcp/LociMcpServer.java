@@ -2,7 +2,9 @@ package dev.loci.mcp;
 
 import dev.loci.Loci;
 import dev.loci.Namespace;
+import dev.loci.govern.GovernedEntities;
 import dev.loci.govern.GovernedMemory;
+import dev.loci.mcp.internal.EntityTools;
 import dev.loci.mcp.internal.GraphTools;
 import dev.loci.mcp.internal.HttpTransport;
 import dev.loci.mcp.internal.McpJson;
@@ -114,6 +116,7 @@ public final class LociMcpServer {
     tools.add(own.get(0)); // remember
     tools.addAll(new RecallTools(recall).tools()); // recall, ingest
     tools.addAll(own.subList(1, own.size()));
+    tools.addAll(new EntityTools(GovernedEntities.of(loci)).tools());
     tools.addAll(new GraphTools(recall).tools());
     return new LociMcpServer(List.copyOf(tools), new NodeResources(recall), defaultNamespace);
   }

@@ -42,6 +42,9 @@ class McpHttpTest {
           "review_queue",
           "promote",
           "reject",
+          "propose_entity",
+          "list_entities",
+          "show_entity",
           "create_entities",
           "create_relations",
           "add_observations",
@@ -105,6 +108,8 @@ class McpHttpTest {
             "context",
             "history",
             "review_queue",
+            "list_entities",
+            "show_entity",
             "read_graph",
             "search_nodes",
             "open_nodes")) {
@@ -174,6 +179,64 @@ class McpHttpTest {
     r = call(reviewer, "reject", Map.of("id", other, "reason", "not a fact"));
     assertThat(json(r).get("memory").get("status").asText()).as(text(r)).isEqualTo("invalid");
     assertThat(json(r).get("memory").get("reason").asText()).contains("not a fact");
+  }
+
+  @Test
+  void governedEntities_proposeQueuedBesideMemories_promoteListShow_andBadInputNamesTheField() {
+    McpSyncClient writer = as("writer-acme", "acme.ent");
+    McpSyncClient reviewer = as("reviewer-acme", "acme.ent");
+    McpSchema.CallToolResult r =
+        call(
+            writer,
+            "propose_entity",
+            Map.of(
+                "type",
+                "parameter",
+                "name",
+                "rated pressure",
+                "fields",
+                Map.of("value", "16 bar"),
+                "sources",
+                List.of(Map.of("kind", "document", "id", "spec.md"))));
+    assertThat(r.isError()).as(text(r)).isFalse();
+    JsonNode entity = json(r).get("entity");
+    assertThat(entity.get("status").asText()).isEqualTo("candidate");
+    String id = entity.get("id").asText();
+    String memory =
+        json(call(writer, "remember", Map.of("content", "Dana prefers metric units")))
+            .get("memory")
+            .get("id")
+            .asText();
+
+    JsonNode queue = json(call(reviewer, "review_queue", Map.of())).get("candidates");
+    List<String> kinds = new java.util.ArrayList<>();
+    queue.forEach(c -> kinds.add(c.get("kind").asText() + ":" + c.get("id").asText()));
+    assertThat(kinds).containsExactlyInAnyOrder("entity:" + id, "memory:" + memory);
+
+    r = call(writer, "promote", Map.of("id", id));
+    assertThat(r.isError()).isTrue();
+    assertThat(json(r).get("error").get("type").asText()).isEqualTo("forbidden");
+    r = call(reviewer, "promote", Map.of("id", id));
+    assertThat(json(r).get("entity").get("status").asText()).as(text(r)).isEqualTo("active");
+    r = call(reviewer, "reject", Map.of("id", memory, "reason", "not about the pump"));
+    assertThat(json(r).get("memory").get("status").asText()).as(text(r)).isEqualTo("invalid");
+
+    JsonNode active =
+        json(call(writer, "list_entities", Map.of("type", "parameter", "status", "active")));
+    assertThat(active.get("items")).hasSize(1);
+    assertThat(active.get("items").get(0).get("id").asText()).isEqualTo(id);
+    JsonNode shown = json(call(writer, "show_entity", Map.of("id", id)));
+    assertThat(shown.get("history")).hasSize(2);
+    assertThat(shown.get("fields").get("value").get("value").asText()).isEqualTo("16 bar");
+
+    r = call(writer, "propose_entity", Map.of("type", "widget", "name", "x"));
+    assertThat(r.isError()).isTrue();
+    assertThat(text(r)).contains("/type"); // the SDK checks the schema, naming the field
+    r = call(writer, "propose_entity", Map.of("type", "fact", "name", "x", "fields", List.of()));
+    assertThat(text(r)).contains("/fields");
+    r = call(writer, "show_entity", Map.of("id", "nope"));
+    assertThat(json(r).get("error").get("type").asText()).isEqualTo("not-found");
+    assertThat(json(call(writer, "list_entities", Map.of())).get("items")).hasSize(1);
   }
 
   @Test

@@ -550,7 +550,8 @@ public final class RecallMemory {
   }
 
   /** {@code n} with its content and attribute values redacted by {@code r}, if present. */
-  private static MemoryNode redacted(Optional<UnaryOperator<String>> r, MemoryNode n) {
+  /** {@code n} with its content and attribute values redacted by {@code r}, if any. */
+  static MemoryNode redacted(Optional<UnaryOperator<String>> r, MemoryNode n) {
     if (r.isEmpty()) {
       return n;
     }

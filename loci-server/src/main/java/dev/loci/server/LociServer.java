@@ -14,6 +14,7 @@ import dev.loci.server.internal.ConfigWatcher;
 import dev.loci.server.internal.EntityRoutes;
 import dev.loci.server.internal.GovernRoutes;
 import dev.loci.server.internal.HttpPipeline;
+import dev.loci.server.internal.IngestWaves;
 import dev.loci.server.internal.Metrics;
 import dev.loci.server.internal.OpsRoutes;
 import dev.loci.server.internal.PalaceRoutes;
@@ -103,15 +104,15 @@ public final class LociServer implements AutoCloseable {
             .withScoring(GovernedScoring.INSTANCE)
             .withIngestLimits(limits.ingest());
     MemoryPalace palace = MemoryPalace.of(loci, recall);
+    GovernedMemory governed = GovernedMemory.of(loci);
+    GovernedEntities entities = GovernedEntities.of(loci);
+    GovernedRecall graph = GovernedRecall.of(governed, entities, recall);
     return List.of(
         new TraceRoutes(loci.traces(), limits.tagsPerTrace()),
         new PathwayRoutes(PathwayMemory.of(loci)),
-        new RecallRoutes(recall, palace),
-        new GovernRoutes(GovernedMemory.of(loci)),
-        new EntityRoutes(
-            GovernedMemory.of(loci),
-            GovernedEntities.of(loci),
-            GovernedRecall.of(GovernedMemory.of(loci), GovernedEntities.of(loci), recall)),
+        new RecallRoutes(recall, palace, IngestWaves.of(governed, graph)),
+        new GovernRoutes(governed),
+        new EntityRoutes(governed, entities, graph),
         new SubjectRoutes(Subjects.of(loci), Clock.systemUTC()),
         new PalaceRoutes(palace));
   }
@@ -220,7 +221,7 @@ public final class LociServer implements AutoCloseable {
     private Duration sweepEvery = Duration.ofDays(1);
     private Duration lifecycleSweepEvery = Duration.ofHours(1);
     private Duration conflictSweepEvery = Duration.ofDays(1);
-    private Duration governedRecallEvery = Duration.ofMinutes(1);
+    private Duration governedRecallEvery = Duration.ofHours(1);
 
     private Builder(Loci.Builder loci) {
       this.loci = Objects.requireNonNull(loci, "loci");
@@ -355,11 +356,13 @@ public final class LociServer implements AutoCloseable {
     }
 
     /**
-     * How often governed memories and entities are put into the recall graph as nodes, with their
-     * status, and linked by graduation, supersession and relationships (see {@link
-     * GovernedRecall#syncAll}); default every minute, {@link Duration#ZERO} never. Recall scores
-     * them with {@link GovernedScoring}: a superseded or invalid record never outranks its active
-     * successor, under the default weights too (it ranks after every current item).
+     * How often the recall graph is checked against every governed memory and entity ({@link
+     * GovernedRecall#syncAll}): each governed write already puts its records' nodes and edges in
+     * its own journal batch, so this only repairs records written by an instance without the recall
+     * layer or by an older version; first run one minute after start, then by default every hour,
+     * {@link Duration#ZERO} never. Recall scores them with {@link GovernedScoring}: a superseded or
+     * invalid record never outranks its active successor, under the default weights too (it ranks
+     * after every current item).
      */
     public Builder governedRecallEvery(Duration every) {
       if (every.isNegative()) {

@@ -136,11 +136,13 @@ class SubjectsTest {
             s.aliceTrace().uid(),
             s.aliceRevision().uid(),
             s.alicePath().traceUid(),
-            s.aliceMemory().id());
+            s.aliceMemory().id(),
+            "memory:" + s.aliceMemory().id()); // the memory's recall node, written with it
     assertThat(m.countsByKind())
         .containsEntry("trace", 2)
         .containsEntry("pathway_trace", 1)
-        .containsEntry("memory", 1);
+        .containsEntry("memory", 1)
+        .containsEntry("node", 1);
     assertThat(m.namespaces()).containsExactly(NS, OTHER);
     HeldRecord first = m.records().get(0);
     assertThat(first.versions()).as("the add and the update").hasSize(2);
@@ -148,7 +150,9 @@ class SubjectsTest {
     assertThat(m.auditEntries()).isGreaterThanOrEqualTo(4);
 
     SubjectManifest narrow = subjects.manifest(ALICE, NamespaceScope.exactly(OTHER));
-    assertThat(narrow.records()).extracting(HeldRecord::id).containsExactly(s.aliceMemory().id());
+    assertThat(narrow.records())
+        .extracting(HeldRecord::id)
+        .containsExactly(s.aliceMemory().id(), "memory:" + s.aliceMemory().id());
 
     assertThat(subjects.manifest("nobody", NamespaceScope.of("acme.*")).records()).isEmpty();
 
@@ -168,7 +172,7 @@ class SubjectsTest {
     ErasureReport report =
         subjects.erase(LEGAL, NamespaceScope.of("acme.*"), NS, ALICE, "GDPR art. 17 request 4411");
 
-    assertThat(report.records()).isEqualTo(4);
+    assertThat(report.records()).isEqualTo(5);
     assertThat(report.batchesRewritten()).isGreaterThanOrEqualTo(4);
     assertErased(s);
 
@@ -188,7 +192,7 @@ class SubjectsTest {
   private void assertErased(Seeded s) {
     SubjectManifest m = subjects.manifest(ALICE, NamespaceScope.of("acme.*"));
     assertThat(m.records()).isEmpty();
-    assertThat(m.erasure()).hasValueSatisfying(e -> assertThat(e.records()).isEqualTo(4));
+    assertThat(m.erasure()).hasValueSatisfying(e -> assertThat(e.records()).isEqualTo(5));
     assertThat(m.erasure().get().holder()).isEqualTo("dpo@acme");
 
     // ids, chains and history stay; content goes
@@ -208,7 +212,7 @@ class SubjectsTest {
     assertThat(loci.traces().get(NS, s.bobTrace().uid()).content()).contains("BRAVO-KEEP-1");
     assertThat(GovernedMemory.of(loci).get(OTHER, s.bobMemory().id()).content())
         .isEqualTo("BRAVO-KEEP-2 prefers coffee");
-    assertThat(subjects.manifest(BOB, NamespaceScope.of("acme.*")).records()).hasSize(2);
+    assertThat(subjects.manifest(BOB, NamespaceScope.of("acme.*")).records()).hasSize(3);
   }
 
   @Test
@@ -274,7 +278,7 @@ class SubjectsTest {
 
     subjects.setPolicy(LEGAL, NS, ALICE, SubjectPolicy.NONE);
     assertThat(subjects.erase(LEGAL, NamespaceScope.of("acme.*"), NS, ALICE, "request 2").records())
-        .isEqualTo(4);
+        .isEqualTo(5);
   }
 
   @Test
@@ -312,7 +316,7 @@ class SubjectsTest {
         .isInstanceOfSatisfying(
             InvalidRequestException.class, e -> assertThat(e.field()).isEqualTo("legal_hold"));
     assertThat(loci.lastSeq()).isEqualTo(seq);
-    assertThat(subjects.manifest(ALICE, NamespaceScope.of("acme.*")).records()).hasSize(4);
+    assertThat(subjects.manifest(ALICE, NamespaceScope.of("acme.*")).records()).hasSize(5);
   }
 
   @Test
@@ -328,12 +332,14 @@ class SubjectsTest {
 
     long seq = loci.lastSeq();
     SweepReport dry = subjects.sweep(later, true);
-    assertThat(dry.expired()).hasSize(4);
-    assertThat(dry.held()).as("Bob's two records, on hold").isEqualTo(2);
+    assertThat(dry.expired()).hasSize(5);
+    assertThat(dry.held())
+        .as("Bob's three records (his memory's recall node too), on hold")
+        .isEqualTo(3);
     assertThat(loci.lastSeq()).isEqualTo(seq);
 
     SweepReport done = subjects.sweep(later, false);
-    assertThat(done.expired()).hasSize(4);
+    assertThat(done.expired()).hasSize(5);
     assertThat(loci.traces().get(NS, s.aliceTrace().uid()).content()).doesNotContain("ALPHA");
     assertThat(loci.traces().get(NS, s.bobTrace().uid()).content()).contains("BRAVO-KEEP-1");
     assertThat(subjects.manifest(ALICE, NamespaceScope.of("acme.*")).records()).isEmpty();
@@ -341,7 +347,7 @@ class SubjectsTest {
 
     // the hold lifted, Bob's records go too
     subjects.setPolicy(LEGAL, OTHER, BOB, SubjectPolicy.NONE);
-    assertThat(subjects.sweep(later, false).expired()).hasSize(2);
+    assertThat(subjects.sweep(later, false).expired()).hasSize(3);
     assertThat(loci.traces().get(NS, s.bobTrace().uid()).content()).doesNotContain("BRAVO");
   }
 
@@ -350,7 +356,7 @@ class SubjectsTest {
     seed();
     subjects.setPolicy(LEGAL, NS, ALICE, policy(OptionalInt.of(7), false, Optional.empty()));
     SweepReport r = subjects.sweep(Instant.now().plus(Duration.ofDays(8)), true);
-    assertThat(r.expired()).hasSize(4).allSatisfy(e -> assertThat(e.rule()).isEqualTo("subject"));
+    assertThat(r.expired()).hasSize(5).allSatisfy(e -> assertThat(e.rule()).isEqualTo("subject"));
   }
 
   @Test

@@ -52,7 +52,7 @@ public final class EntityDecisions {
   Entity proposed(CommandContext ctx, Namespace ns, EntityDraft d) {
     Optional<Entity> same = same(ns, d);
     return same.isPresent()
-        ? same.get().reinforced(d.sources(), ctx.now())
+        ? same.get().reinforced(d.sources(), d.subjectIds(), ctx.now())
         : fresh(ctx, ns, d, EntityStatus.CANDIDATE);
   }
 
@@ -68,7 +68,7 @@ public final class EntityDecisions {
           same.get()
               .withStatus(EntityStatus.ACTIVE, Optional.of("promoted by " + reviewer), ctx.now());
     } else {
-      e = same.get().reinforced(d.sources(), ctx.now());
+      e = same.get().reinforced(d.sources(), d.subjectIds(), ctx.now());
     }
     return conflicts.entityActivated(ctx, ns, e, List.of());
   }
@@ -203,6 +203,7 @@ public final class EntityDecisions {
         0,
         d.provenance(),
         d.sources(),
+        d.subjectIds(),
         List.of(),
         Optional.empty(),
         d.graduatedFrom(),

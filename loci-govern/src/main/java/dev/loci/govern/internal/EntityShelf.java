@@ -62,6 +62,13 @@ final class EntityShelf {
     index(e);
   }
 
+  /** Replaces every version of entity {@code id} by {@code erase} of it, indexes in step. */
+  void replaceAll(String id, java.util.function.UnaryOperator<Entity> erase) {
+    List<Entity> versions = entities.remove(id);
+    unindex(versions.get(versions.size() - 1));
+    versions.forEach(v -> put(erase.apply(v)));
+  }
+
   private void index(Entity e) {
     if (open(e)) {
       openFacts.put(factKey(e), e.id());

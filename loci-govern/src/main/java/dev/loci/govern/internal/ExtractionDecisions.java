@@ -23,6 +23,7 @@ import dev.loci.spi.Decision;
 import dev.loci.spi.Event;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -72,6 +73,7 @@ public final class ExtractionDecisions {
         Optional.of(i),
         true,
         List.of(source(i, ctx, target)),
+        Map.of(),
         actor,
         extractor);
   }
@@ -92,6 +94,7 @@ public final class ExtractionDecisions {
         Optional.of(i),
         false,
         List.of(source(i, ctx, target)),
+        Map.of(),
         actor,
         extractor);
   }
@@ -108,7 +111,9 @@ public final class ExtractionDecisions {
       throw new InvalidRequestException("chunks", "expected at least one chunk");
     }
     List<ExtractionSource> sources = new ArrayList<>();
+    Map<String, List<String>> about = new HashMap<>();
     for (ExtractionChunk c : chunks) {
+      about.put(c.id(), c.subjectIds());
       sources.add(
           new ExtractionSource(
               c.text(),
@@ -120,7 +125,15 @@ public final class ExtractionDecisions {
               target));
     }
     return pass(
-        ctx, ns, Optional.of(ctx.newId()), Optional.empty(), false, sources, actor, extractor);
+        ctx,
+        ns,
+        Optional.of(ctx.newId()),
+        Optional.empty(),
+        false,
+        sources,
+        about,
+        actor,
+        extractor);
   }
 
   private static ExtractionSource source(Interaction i, CommandContext ctx, ExtractionTarget t) {
@@ -137,6 +150,7 @@ public final class ExtractionDecisions {
       Optional<Interaction> interaction,
       boolean capture,
       List<ExtractionSource> sources,
+      Map<String, List<String>> chunkSubjects,
       String actor,
       Extractor extractor) {
     Map<String, Found> unique = new LinkedHashMap<>();
@@ -159,9 +173,13 @@ public final class ExtractionDecisions {
     List<Candidate> candidates = new ArrayList<>();
     List<Memory> graduated = new ArrayList<>();
     Set<String> touched = new HashSet<>();
-    // what is extracted from an exchange about someone is about them too
-    List<String> subjects = interaction.map(Interaction::subjectIds).orElse(List.of());
     for (Found f : found.subList(0, Math.min(found.size(), Extraction.CAP))) {
+      // what is extracted from an exchange or a chunk about someone is about them too
+      List<String> subjects =
+          interaction
+              .map(Interaction::subjectIds)
+              .or(() -> f.source().chunk().map(c -> chunkSubjects.getOrDefault(c, List.of())))
+              .orElse(List.of());
       Provenance prov =
           new Provenance(
               actor,
@@ -204,7 +222,8 @@ public final class ExtractionDecisions {
                   pe.confidence(),
                   refs,
                   prov,
-                  match.map(Memory::id));
+                  match.map(Memory::id),
+                  subjects);
         } catch (InvalidRequestException tooLong) {
           continue;
         }

@@ -1,6 +1,9 @@
 package dev.loci.govern.internal;
 
 import dev.loci.govern.Conflict;
+import dev.loci.govern.Entity;
+import dev.loci.govern.EntityField;
+import dev.loci.govern.EntityStatus;
 import dev.loci.govern.EntityWire;
 import dev.loci.govern.GovernWire;
 import dev.loci.govern.Interaction;
@@ -9,7 +12,9 @@ import dev.loci.govern.MemoryStatus;
 import dev.loci.spi.Event;
 import dev.loci.spi.JournalEntry;
 import dev.loci.spi.SubjectMention;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 
@@ -38,6 +43,13 @@ final class GovernErasure {
           ? List.of()
           : List.of(new SubjectMention("interaction", i.id(), 1, i.subjectIds(), Optional.empty()));
     }
+    if (e.type().equals(GovernLayer.ENTITY)) {
+      Entity x = e.decoded().map(Entity.class::cast).orElseGet(() -> EntityWire.entity(e.data()));
+      return x.subjectIds().isEmpty()
+          ? List.of()
+          : List.of(
+              new SubjectMention("entity", x.id(), x.version(), x.subjectIds(), Optional.empty()));
+    }
     if (!e.type().equals(GovernLayer.MEMORY)) {
       return List.of();
     }
@@ -52,6 +64,11 @@ final class GovernErasure {
       Memory m = GovernWire.memory(e.data());
       if (keys.contains(SubjectMention.key(entry.namespace(), m.id()))) {
         out = new Event(e.type(), GovernWire.memory(erased(m)));
+      }
+    } else if (e.type().equals(GovernLayer.ENTITY)) {
+      Entity x = EntityWire.entity(e.data());
+      if (keys.contains(SubjectMention.key(entry.namespace(), x.id()))) {
+        out = new Event(e.type(), EntityWire.entity(erased(x)));
       }
     } else if (e.type().equals(GovernLayer.INTERACTION)) {
       Interaction i = EntityWire.interaction(e.data());
@@ -89,6 +106,39 @@ final class GovernErasure {
         m.version(),
         m.createdAt(),
         m.updatedAt());
+  }
+
+  /**
+   * An entity without its name, field values, subjects, reason and document sources (a file name
+   * can name the person), invalid in every version; id, type, field names and versions, other
+   * sources, relationships and times kept.
+   */
+  static Entity erased(Entity x) {
+    Map<String, EntityField> fields = new LinkedHashMap<>();
+    x.fields()
+        .forEach(
+            (k, f) ->
+                fields.put(
+                    k, new EntityField(ERASED_CONTENT, f.version(), f.updatedAt(), f.updatedBy())));
+    return new Entity(
+        x.id(),
+        x.namespace(),
+        x.type(),
+        ERASED_CONTENT,
+        fields,
+        x.confidence(),
+        EntityStatus.INVALID,
+        x.reinforcements(),
+        x.provenance(),
+        x.sources().stream().filter(r -> !r.kind().equals("document")).toList(),
+        List.of(),
+        x.relationships(),
+        x.supersededBy(),
+        x.graduatedFrom(),
+        Optional.empty(),
+        x.version(),
+        x.createdAt(),
+        x.updatedAt());
   }
 
   /** An interaction without its text, speaker (a name) and subjects; id and times kept. */

@@ -56,6 +56,12 @@ public final class GovernLayer implements Layer, SubjectRecords {
   }
 
   private final Map<Namespace, Shelf> shelves = new HashMap<>();
+  private Optional<java.nio.file.Path> dataDir = Optional.empty();
+
+  @Override
+  public void attach(java.nio.file.Path dataDir) {
+    this.dataDir = Optional.of(dataDir); // where the ingestion waves' reports are
+  }
 
   @Override
   public String name() {
@@ -428,6 +434,11 @@ public final class GovernLayer implements Layer, SubjectRecords {
               versions.forEach(m -> s.put(GovernErasure.erased(m)));
             }
           }
+          for (String id : List.copyOf(s.entities.entities.keySet())) {
+            if (recordKeys.contains(SubjectMention.key(ns, id))) {
+              s.entities.replaceAll(id, GovernErasure::erased);
+            }
+          }
           s.entities.interactions.replaceAll(
               (id, i) ->
                   recordKeys.contains(SubjectMention.key(ns, id)) ? GovernErasure.erased(i) : i);
@@ -438,6 +449,7 @@ public final class GovernLayer implements Layer, SubjectRecords {
             }
           }
         });
+    dataDir.ifPresent(d -> WaveReportErasure.scrub(d, recordKeys));
   }
 
   @Override

@@ -17,6 +17,9 @@ import dev.loci.Loci;
 import dev.loci.Namespace;
 import dev.loci.Trace;
 import dev.loci.govern.ContextPack;
+import dev.loci.govern.Entity;
+import dev.loci.govern.EntityWire;
+import dev.loci.govern.EntityWritten;
 import dev.loci.govern.GovernWire;
 import dev.loci.govern.GovernedMemory;
 import dev.loci.govern.Memory;
@@ -149,8 +152,9 @@ public final class MemoryTools {
         new ToolSpec(
             "review_queue",
             "Review queue",
-            "List the governed memory candidates awaiting a decision, grouped by source, oldest"
-                + " first. Reviewer role.",
+            "List the one review queue: governed memory and entity candidates awaiting a"
+                + " decision, side by side, grouped by source (interaction, chunk, actor), oldest"
+                + " first, each with its kind and the rule that fired. Reviewer role.",
             object(true, namespace()),
             Optional.empty(),
             ToolSpec.Effect.READ,
@@ -159,9 +163,11 @@ public final class MemoryTools {
         new ToolSpec(
             "promote",
             "Promote a candidate",
-            "Make a candidate memory active (trusted). Reviewer role; the decision is recorded"
-                + " with the credential. Returns the memory and any conflict it opens.",
-            object(true, required("id", string("The candidate's memory id.")), namespace()),
+            "Make a candidate of the review queue, memory or entity, active (trusted). Reviewer"
+                + " role; the decision is recorded with the credential. Returns the record (memory"
+                + " or entity) and any conflict it opens.",
+            object(
+                true, required("id", string("The candidate's memory or entity id.")), namespace()),
             Optional.empty(),
             ToolSpec.Effect.WRITE,
             Role.REVIEWER,
@@ -169,11 +175,11 @@ public final class MemoryTools {
         new ToolSpec(
             "reject",
             "Reject a candidate",
-            "Reject a candidate memory with a reason; it becomes invalid and stays as history."
-                + " Reviewer role.",
+            "Reject a candidate of the review queue, memory or entity, with a reason; it becomes"
+                + " invalid and stays as history. Reviewer role.",
             object(
                 true,
-                required("id", string("The candidate's memory id.")),
+                required("id", string("The candidate's memory or entity id.")),
                 required("reason", string("Why it is rejected.")),
                 namespace()),
             Optional.empty(),
@@ -342,27 +348,34 @@ public final class MemoryTools {
     Namespace ns = call.namespace();
     ObjectNode out = McpJson.object().put("namespace", ns.value());
     ArrayNode items = out.putArray("candidates");
-    governed.candidates(ns).forEach(m -> items.add(GovernWire.memory(m)));
+    governed.queue(ns).forEach(c -> items.add(EntityWire.candidate(c)));
     return Reply.json(out);
   }
 
   private Reply promote(Call call) {
     Args a = call.args().allowOnly(Set.of("id", Call.NAMESPACE));
     Namespace ns = call.namespace();
-    Written w =
-        governed.as(call.caller().actor()).promote(ns, a.requireString("id"), reviewer(call));
-    return Reply.json(GovernWire.written(w));
+    Object w =
+        governed
+            .as(call.caller().actor())
+            .promoteCandidate(ns, a.requireString("id"), reviewer(call));
+    return Reply.json(
+        w instanceof EntityWritten e ? EntityWire.written(e) : GovernWire.written((Written) w));
   }
 
   private Reply reject(Call call) {
     Args a = call.args().allowOnly(Set.of("id", "reason", Call.NAMESPACE));
     Namespace ns = call.namespace();
-    Memory m =
+    Object r =
         governed
             .as(call.caller().actor())
-            .reject(ns, a.requireString("id"), a.requireString("reason"), reviewer(call));
+            .rejectCandidate(ns, a.requireString("id"), a.requireString("reason"), reviewer(call));
     ObjectNode out = McpJson.object();
-    out.set("memory", GovernWire.memory(m));
+    if (r instanceof Entity e) {
+      out.set("entity", EntityWire.entity(e));
+    } else {
+      out.set("memory", GovernWire.memory((Memory) r));
+    }
     return Reply.json(out);
   }
 

@@ -304,6 +304,9 @@ final class IndexShard implements AutoCloseable {
     }
     try {
       writer.forceMergeDeletes();
+      // the searcher still reads the merged-away segments, and Lucene keeps every file a reader
+      // holds: move it to the merged ones so the next commit deletes the old files (erasure)
+      searchers.maybeRefreshBlocking();
     } catch (IOException | org.apache.lucene.store.AlreadyClosedException e) {
       broke(e);
     }

@@ -51,7 +51,7 @@ public final class EntityRoutes implements RouteSet {
   static final String INTERACTIONS = "/v1/ns/{ns}/interactions";
 
   private static final Set<String> ENTITY_FIELDS =
-      Set.of("type", "name", "fields", "confidence", "sources", "status");
+      Set.of("type", "name", "fields", "confidence", "sources", "status", "subject_ids");
 
   private final GovernedMemory governed;
   private final GovernedEntities entities;
@@ -119,7 +119,8 @@ public final class EntityRoutes implements RouteSet {
             GovernRoutes.confidence(body),
             sources(body),
             Provenance.of(ex.actor()),
-            Optional.empty());
+            Optional.empty(),
+            body.strings("subject_ids").orElse(List.of()));
     EntityWritten w;
     if (status == EntityStatus.ACTIVE) {
       if (!ex.allows(Role.REVIEWER)) {
@@ -348,13 +349,23 @@ public final class EntityRoutes implements RouteSet {
     for (JsonNode c : n) {
       if (!c.path("id").isTextual() || !c.path("text").isTextual()) {
         throw new InvalidRequestException(
-            "chunks", "expected each chunk as {\"id\", \"text\"} strings, \"document\" optional");
+            "chunks",
+            "expected each chunk as {\"id\", \"text\"} strings, \"document\" and"
+                + " \"subject_ids\" optional");
       }
       Optional<String> doc =
           c.path("document").isTextual()
               ? Optional.of(c.get("document").asText())
               : Optional.empty();
-      chunks.add(new ExtractionChunk(c.get("id").asText(), doc, c.get("text").asText()));
+      List<String> subjects = new ArrayList<>();
+      if (c.has("subject_ids")) {
+        if (!c.get("subject_ids").isArray()) {
+          throw new InvalidRequestException(
+              "chunks", "expected each chunk's subject_ids as an array of strings");
+        }
+        c.get("subject_ids").forEach(x -> subjects.add(x.asText()));
+      }
+      chunks.add(new ExtractionChunk(c.get("id").asText(), doc, c.get("text").asText(), subjects));
     }
     Extraction x = governed.as(ex.actor()).extractWave(ex.namespace(), chunks, target(ex));
     ex.json(200, Json.write(EntityWire.extraction(x)));
@@ -378,21 +389,37 @@ public final class EntityRoutes implements RouteSet {
 
   private void putSettings(Exchange ex) {
     QueryParams.allowOnly(ex, Set.of());
-    JsonBody body = ex.body().allowOnly(Set.of(GovernedMemory.ENTITIES_CANONICAL));
-    boolean on =
-        body.bool(GovernedMemory.ENTITIES_CANONICAL)
-            .orElseThrow(
-                () ->
-                    new InvalidRequestException(
-                        GovernedMemory.ENTITIES_CANONICAL, "expected true or false"));
-    Map<String, String> now =
-        governed
-            .as(ex.actor())
-            .setSetting(
-                ex.namespace(),
-                GovernedMemory.ENTITIES_CANONICAL,
-                String.valueOf(on),
-                reviewer(ex));
+    JsonBody body =
+        ex.body()
+            .allowOnly(Set.of(GovernedMemory.ENTITIES_CANONICAL, GovernedMemory.EXTRACT_ON_INGEST));
+    Optional<Boolean> canonical = body.bool(GovernedMemory.ENTITIES_CANONICAL);
+    Optional<String> extract = body.string(GovernedMemory.EXTRACT_ON_INGEST);
+    if (canonical.isEmpty() && extract.isEmpty()) {
+      throw new InvalidRequestException(
+          GovernedMemory.ENTITIES_CANONICAL,
+          "expected "
+              + GovernedMemory.ENTITIES_CANONICAL
+              + " (true or false) or "
+              + GovernedMemory.EXTRACT_ON_INGEST
+              + " (off, memory, entities or both)");
+    }
+    GovernedMemory g = governed.as(ex.actor());
+    // checked first: a bad value writes neither setting
+    extract.ifPresent(v -> GovernedMemory.ingestTarget(v, GovernedMemory.EXTRACT_ON_INGEST));
+    Map<String, String> now = g.settings(ex.namespace());
+    if (canonical.isPresent()) {
+      now =
+          g.setSetting(
+              ex.namespace(),
+              GovernedMemory.ENTITIES_CANONICAL,
+              String.valueOf(canonical.get()),
+              reviewer(ex));
+    }
+    if (extract.isPresent()) {
+      now =
+          g.setSetting(
+              ex.namespace(), GovernedMemory.EXTRACT_ON_INGEST, extract.get(), reviewer(ex));
+    }
     ex.json(200, Json.write(settingsJson(now)));
   }
 
@@ -400,6 +427,9 @@ public final class EntityRoutes implements RouteSet {
     return Json.object()
         .put(
             GovernedMemory.ENTITIES_CANONICAL,
-            "true".equals(s.get(GovernedMemory.ENTITIES_CANONICAL)));
+            "true".equals(s.get(GovernedMemory.ENTITIES_CANONICAL)))
+        .put(
+            GovernedMemory.EXTRACT_ON_INGEST,
+            s.getOrDefault(GovernedMemory.EXTRACT_ON_INGEST, GovernedMemory.OFF));
   }
 }

@@ -41,11 +41,21 @@ public final class RecallRoutes implements RouteSet {
 
   private final RecallMemory recall;
   private final dev.loci.recall.MemoryPalace palace;
+  private final IngestWaves waves;
 
-  /** Routes over {@code recall}, recalling through {@code palace}. */
+  /** Routes over {@code recall}, recalling through {@code palace}; an ingest extracts nothing. */
   public RecallRoutes(RecallMemory recall, dev.loci.recall.MemoryPalace palace) {
+    this(recall, palace, IngestWaves.NONE);
+  }
+
+  /**
+   * Routes over {@code recall}, recalling through {@code palace}; after an ingest, {@code waves}
+   * runs the extraction waves the namespaces (or the request) ask for.
+   */
+  public RecallRoutes(RecallMemory recall, dev.loci.recall.MemoryPalace palace, IngestWaves waves) {
     this.recall = recall;
     this.palace = palace;
+    this.waves = java.util.Objects.requireNonNull(waves, "waves");
   }
 
   @Override
@@ -198,10 +208,11 @@ public final class RecallRoutes implements RouteSet {
   /**
    * Ingests into {@code {ns}}; a pack that writes namespaces below it (a conversation per child)
    * needs {@code subtree=true}, so the credential is checked against them before anything is
-   * written.
+   * written. Then the ingestion waves of {@link IngestWaves}, listed as {@code extraction_waves}.
    */
   private void ingest(Exchange ex) {
-    QueryParams.allowOnly(ex, Set.of("subtree"));
+    QueryParams.allowOnly(ex, Set.of("subtree", IngestWaves.PARAM));
+    IngestWaves.Plan extraction = waves.plan(ex);
     RecallWire.IngestRequest request = RecallWire.readIngest(ex.body().text());
     RecallMemory memory = as(ex);
     List<IngestReport> reports =
@@ -211,7 +222,10 @@ public final class RecallRoutes implements RouteSet {
         .flatMap(r -> r.namespaces().stream())
         .distinct()
         .forEach(ns -> memory.embed(ns, RecallMemory.Progress.NONE));
-    Responses.items(ex, RecallWire.write(reports));
+    String extracted = dev.loci.internal.Json.write(extraction.run(reports));
+    ex.json(
+        200,
+        "{\"items\":" + RecallWire.write(reports) + ",\"extraction_waves\":" + extracted + "}");
   }
 
   private void recall(Exchange ex) {
