@@ -18,19 +18,25 @@ import java.util.regex.PatternSyntaxException;
  * and thread-safe.
  *
  * <p>Linear time. Every quantifier of the built-in rules is bounded (an e-mail local part has at
- * most 64 characters, a candidate id at most 64), so each match attempt costs at most a constant
- * and a text costs time in proportion to its length: a megabyte of text that never matches is
- * scanned once, not once per start position. A user's rule may backtrack catastrophically, so every
- * rule runs with a step budget ({@link #STEPS_PER_CHAR} character reads per character of text, plus
- * {@link #STEPS_BASE}): a rule over budget fails the write naming the rule, and a policy whose rule
- * exceeds it on hostile probe texts is refused when it is set.
+ * most 64 characters, a candidate id at most 64), so each match attempt costs at most a constant,
+ * and a built-in rule is tried only where one of its matches can begin: an e-mail address is found
+ * from its {@code @} (the local part is read backwards, the domain matched forwards), a phone
+ * number at a {@code +}, {@code (} or digit that its look-behind allows, a candidate id at a
+ * "cand". A text costs one plain scan per rule plus a bounded attempt per such place, as {@code
+ * RedactionTest} checks against a full regex scan. A user's rule may backtrack catastrophically, so
+ * every rule runs with a step budget ({@link #STEPS_PER_CHAR} character reads per character of
+ * text, plus {@link #STEPS_BASE}): a rule over budget fails the write naming the rule, and a policy
+ * whose rule exceeds it on hostile probe texts is refused when it is set.
  */
 public final class RedactionPolicy {
+  /** What follows the {@code @} of an e-mail address: the domain part of {@link #EMAIL}. */
+  private static final String EMAIL_DOMAIN =
+      "[A-Za-z0-9-]{1,63}(?:\\.[A-Za-z0-9-]{1,63}){0,8}\\.[A-Za-z]{2,24}";
+
   /** The built-in rule for e-mail addresses. */
-  public static final Rule EMAIL =
-      new Rule(
-          "email",
-          "[A-Za-z0-9._%+-]{1,64}@[A-Za-z0-9-]{1,63}(?:\\.[A-Za-z0-9-]{1,63}){0,8}\\.[A-Za-z]{2,24}");
+  public static final Rule EMAIL = new Rule("email", "[A-Za-z0-9._%+-]{1,64}@" + EMAIL_DOMAIN);
+
+  private static final Pattern EMAIL_DOMAIN_PATTERN = Pattern.compile(EMAIL_DOMAIN);
 
   /**
    * The built-in rule for phone numbers: an optional {@code +} country code, an area code (in
@@ -174,40 +180,120 @@ public final class RedactionPolicy {
     int count = 0;
     for (int i = 0; i < rules.size(); i++) {
       Rule rule = rules.get(i);
-      Matcher m;
-      List<int[]> windows;
-      if (BUILT_IN.contains(rule)) {
-        // linear by construction: no budget; and searched only where a match can start
-        m = patterns.get(i).matcher(out).useTransparentBounds(true).useAnchoringBounds(false);
-        windows = windows(rule, out);
-      } else {
-        m =
-            patterns
-                .get(i)
-                .matcher(new Budgeted(out, rule.name()))
-                .useTransparentBounds(true)
-                .useAnchoringBounds(false);
-        windows = List.of(new int[] {0, out.length()});
+      List<int[]> matches =
+          BUILT_IN.contains(rule)
+              ? builtInMatches(rule, patterns.get(i), out)
+              : budgetedMatches(rule, patterns.get(i), out);
+      if (matches.isEmpty()) {
+        continue;
       }
-      StringBuilder sb = null;
+      StringBuilder sb = new StringBuilder(out.length());
       int copied = 0;
-      for (int[] w : windows) {
-        m.region(Math.max(w[0], copied), w[1]);
-        while (m.find()) {
-          if (sb == null) {
-            sb = new StringBuilder(out.length());
-          }
-          sb.append(out, copied, m.start()).append("[").append(rule.name()).append("]");
-          copied = m.end();
-          count++;
-        }
+      for (int[] m : matches) {
+        sb.append(out, copied, m[0]).append('[').append(rule.name()).append(']');
+        copied = m[1];
       }
-      if (sb != null) {
-        sb.append(out, copied, out.length());
-        out = sb.toString();
-      }
+      sb.append(out, copied, out.length());
+      out = sb.toString();
+      count += matches.size();
     }
     return new Redacted(out, count);
+  }
+
+  /** The {@code [start, end)} matches of a user's rule, left to right, within its step budget. */
+  private static List<int[]> budgetedMatches(Rule rule, Pattern pattern, String text) {
+    Matcher m = pattern.matcher(new Budgeted(text, rule.name()));
+    List<int[]> out = new ArrayList<>();
+    while (m.find()) {
+      out.add(new int[] {m.start(), m.end()});
+    }
+    return out;
+  }
+
+  /**
+   * The matches of a built-in rule, left to right and not overlapping, exactly as {@link
+   * Matcher#find()} over the whole text finds them, but tried only at the places where a match can
+   * begin (see the class comment). The matcher sees the whole text (transparent bounds), so
+   * look-arounds and word boundaries judge the real neighbours of each place.
+   */
+  private static List<int[]> builtInMatches(Rule rule, Pattern pattern, String text) {
+    List<int[]> out = new ArrayList<>();
+    int n = text.length();
+    Matcher m = pattern.matcher(text).useTransparentBounds(true).useAnchoringBounds(false);
+    if (rule.equals(EMAIL)) {
+      // a local part is a run of local characters ending at the '@' (the '@' is not one of them),
+      // so a match starting anywhere in the run needs that run to be at most 64 long from there;
+      // the leftmost such start wins, and the domain is what the rule matches after the '@'
+      Matcher domain =
+          EMAIL_DOMAIN_PATTERN.matcher(text).useTransparentBounds(true).useAnchoringBounds(false);
+      int from = 0;
+      for (int at = text.indexOf('@'); at >= 0; at = text.indexOf('@', Math.max(at + 1, from))) {
+        int start = at;
+        int floor = Math.max(from, at - 64);
+        while (start > floor && emailLocal(text.charAt(start - 1))) {
+          start--;
+        }
+        if (start == at) {
+          continue;
+        }
+        domain.region(at + 1, n);
+        if (domain.lookingAt()) {
+          out.add(new int[] {start, domain.end()});
+          from = domain.end();
+        }
+      }
+    } else if (rule.equals(PHONE)) {
+      for (int i = 0; i < n; i++) {
+        char c = text.charAt(i);
+        // a match begins with '+', '(' or a digit, where (?<![\w.+-]) allows it
+        if (!(c >= '0' && c <= '9' || c == '+' || c == '(')
+            || i > 0 && phoneBlocked(text.charAt(i - 1))) {
+          continue;
+        }
+        m.region(i, n);
+        if (m.lookingAt()) {
+          out.add(new int[] {i, m.end()});
+          i = m.end() - 1;
+        }
+      }
+    } else {
+      // CANDIDATE_ID: every alternative begins with "cand", ASCII letters in any case
+      for (int i = 0; i + 4 <= n; i++) {
+        char c = text.charAt(i);
+        if (c != 'c' && c != 'C' || !text.regionMatches(true, i, "cand", 0, 4)) {
+          continue;
+        }
+        m.region(i, n);
+        if (m.lookingAt()) {
+          out.add(new int[] {i, m.end()});
+          i = m.end() - 1;
+        }
+      }
+    }
+    return out;
+  }
+
+  /** Whether {@code c} may be in an e-mail local part: {@code [A-Za-z0-9._%+-]}. */
+  private static boolean emailLocal(char c) {
+    return c >= 'a' && c <= 'z'
+        || c >= 'A' && c <= 'Z'
+        || c >= '0' && c <= '9'
+        || c == '.'
+        || c == '_'
+        || c == '%'
+        || c == '+'
+        || c == '-';
+  }
+
+  /** Whether a phone number may not begin after {@code c}: {@code [\\w.+-]}, ASCII. */
+  private static boolean phoneBlocked(char c) {
+    return c >= 'a' && c <= 'z'
+        || c >= 'A' && c <= 'Z'
+        || c >= '0' && c <= '9'
+        || c == '_'
+        || c == '.'
+        || c == '+'
+        || c == '-';
   }
 
   @Override
@@ -232,51 +318,6 @@ public final class RedactionPolicy {
             + (traceContent ? "+traces" : "")
             + (nodeContent ? "+nodes" : "")
         : "RedactionPolicy[off]";
-  }
-
-  /**
-   * Where a built-in rule can match in {@code text}, as merged {@code [start, end)} windows found
-   * by a plain scan: around each {@code @} for e-mail addresses (64 characters before, 700 after),
-   * around each run of digits for phone numbers, and after each "cand" (any case) for candidate
-   * ids. A window's ends are only search bounds: the matcher sees past them (transparent bounds),
-   * so look-behinds and word boundaries judge the real neighbours.
-   */
-  private static List<int[]> windows(Rule rule, String text) {
-    List<int[]> out = new ArrayList<>();
-    int n = text.length();
-    for (int i = 0; i < n; i++) {
-      char c = text.charAt(i);
-      int start;
-      int end;
-      if (rule.equals(EMAIL) && c == '@') {
-        start = i - 64;
-        end = i + 700;
-      } else if (rule.equals(PHONE) && (c >= '0' && c <= '9' || c == '+' || c == '(')) {
-        start = i - 1;
-        int j = i;
-        while (j < n && "0123456789+()-. \t\n\r\f".indexOf(text.charAt(j)) >= 0) {
-          j++;
-        }
-        end = j + 1;
-        i = j - 1; // the run is covered; resume after it
-      } else if (rule.equals(CANDIDATE_ID)
-          && (c == 'c' || c == 'C')
-          && text.regionMatches(true, i, "cand", 0, 4)) {
-        start = i;
-        end = i + 160;
-      } else {
-        continue;
-      }
-      start = Math.max(0, start);
-      end = Math.min(n, end);
-      int[] last = out.isEmpty() ? null : out.get(out.size() - 1);
-      if (last != null && start <= last[1]) {
-        last[1] = Math.max(last[1], end);
-      } else {
-        out.add(new int[] {start, end});
-      }
-    }
-    return out;
   }
 
   /**

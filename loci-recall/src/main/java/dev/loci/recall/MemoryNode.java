@@ -162,7 +162,7 @@ public record MemoryNode(
 
   static void checkId(String field, String id) {
     Objects.requireNonNull(id, field);
-    if (id.isEmpty() || id.length() > 256 || id.chars().anyMatch(Character::isISOControl)) {
+    if (id.isEmpty() || id.length() > 256 || hasControl(id)) {
       throw new InvalidRequestException(
           field,
           "expected 1-256 characters without control characters, found '"
@@ -208,10 +208,37 @@ public record MemoryNode(
 
   static void checkType(String field, String type) {
     Objects.requireNonNull(type, field);
-    if (!TYPE.matcher(type).matches()) {
+    if (!isType(type)) {
       throw new InvalidRequestException(
           field, "expected lower snake_case such as 'clause' or 'next_unit', found '" + type + "'");
     }
+  }
+
+  /** Whether {@code s} holds a control character (a plain loop: ingest checks every record). */
+  private static boolean hasControl(String s) {
+    for (int i = 0; i < s.length(); i++) {
+      if (Character.isISOControl(s.charAt(i))) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /**
+   * Whether {@code t} matches {@link #TYPE}, checked without a regex (ingest checks every edge).
+   */
+  static boolean isType(String t) {
+    int n = t.length();
+    if (n < 1 || n > 63 || t.charAt(0) < 'a' || t.charAt(0) > 'z') {
+      return false;
+    }
+    for (int i = 1; i < n; i++) {
+      char c = t.charAt(i);
+      if (!(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '_')) {
+        return false;
+      }
+    }
+    return true;
   }
 
   static void unit(String field, double value) {

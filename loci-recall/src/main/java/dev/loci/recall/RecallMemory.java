@@ -60,8 +60,12 @@ import java.util.function.UnaryOperator;
  * recall, outside the engine's lock. Returned values are immutable. Thread-safe.
  */
 public final class RecallMemory {
-  /** How many records (nodes and edges) an ingest writes per journal batch at most. */
-  public static final int INGEST_CHUNK = 1000;
+  /**
+   * How many records (nodes and edges) an ingest writes per journal batch at most: a document of a
+   * few thousand units is one batch (one fsync, one decision), and the largest the ingest limits
+   * allow is split into lines of about 10 MB (about 300 bytes a record).
+   */
+  public static final int INGEST_CHUNK = 32_768;
 
   /** The largest page of {@link #nodes(Namespace, int, Optional)}. */
   public static final int MAX_PAGE = 10_000;

@@ -275,9 +275,9 @@ class IngestTest {
   }
 
   @Test
-  void ingest_writesOneBatchPerChunkOfAThousandRecords_andReportsProgress() {
+  void ingest_writesOneBatchPerChunkOfRecords_andReportsProgress() {
     StringBuilder turns = new StringBuilder();
-    for (int i = 1; i <= 50; i++) {
+    for (int i = 1; i <= 260; i++) {
       turns
           .append(i > 1 ? "," : "")
           .append("{\"speaker\":\"A\",\"dia_id\":\"D1:")
@@ -291,7 +291,7 @@ class IngestTest {
             + "\"session_1\":["
             + turns
             + "]}}]";
-    // 50 nodes, 49 next_turn edges, 1225 same_session edges: 1324 records
+    // 260 nodes, 259 next_turn edges, 33,670 same_session edges: 34,189 records, two chunks
     List<int[]> progress = new ArrayList<>();
     long seq = loci.lastSeq();
 
@@ -302,11 +302,11 @@ class IngestTest {
             new SourceDocument("c.json", json),
             (source, done, total) -> progress.add(new int[] {done, total}));
 
-    assertThat(r.nodes() + r.edges()).isEqualTo(1324);
+    assertThat(r.nodes() + r.edges()).isEqualTo(34_189);
     assertThat(r.batches()).isEqualTo(2);
     assertThat(loci.lastSeq()).isEqualTo(seq + 2);
-    assertThat(progress).extracting(p -> p[0]).containsExactly(1000, 1324);
-    assertThat(recall.edgeCount(Namespace.of("acme.c1"))).isEqualTo(1274);
+    assertThat(progress).extracting(p -> p[0]).containsExactly(RecallMemory.INGEST_CHUNK, 34_189);
+    assertThat(recall.edgeCount(Namespace.of("acme.c1"))).isEqualTo(33_929);
   }
 
   @Test
