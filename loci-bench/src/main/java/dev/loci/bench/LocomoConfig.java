@@ -2,6 +2,7 @@ package dev.loci.bench;
 
 import dev.loci.recall.RecallMode;
 import dev.loci.recall.RecallQuery;
+import dev.loci.recall.internal.EnrichedConversationPack;
 import dev.loci.recall.internal.Retriever;
 import java.util.LinkedHashMap;
 import java.util.List;

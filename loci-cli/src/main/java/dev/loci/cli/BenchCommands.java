@@ -408,6 +408,15 @@ final class BenchCommands {
         description = "Only these conversations (numbers from 1), for tuning. Default: all.")
     List<Integer> conversations = List.of();
 
+    @Option(
+        names = "--dump-candidates",
+        paramLabel = "FILE",
+        description =
+            "Also write, one JSON line per question, Loci's lexical and embedding candidates"
+                + " with their scores and the periods read out of the question, for studying"
+                + " fusion and time offline.")
+    Optional<Path> dumpCandidates = Optional.empty();
+
     @Override
     public Integer call() {
       Path data = main().dataDir();
@@ -449,7 +458,8 @@ final class BenchCommands {
       if (config) {
         return places.print(this, options.configMarkdown(), options.configJson());
       }
-      LocomoBenchmark.Report report = LocomoBenchmark.run(options, main().errStream());
+      LocomoBenchmark.Report report =
+          LocomoBenchmark.run(options, main().errStream(), dumpCandidates);
       return places.print(this, report.toMarkdown(), report.toJson());
     }
   }
