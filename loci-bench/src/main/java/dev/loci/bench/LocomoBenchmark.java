@@ -8,6 +8,8 @@ import dev.loci.recall.RecallMemory;
 import dev.loci.recall.RecallMode;
 import dev.loci.recall.RecallQuery;
 import dev.loci.recall.ScoreWeights;
+import dev.loci.recall.internal.EnrichedConversationPack;
+import dev.loci.recall.internal.EntityLinks;
 import dev.loci.recall.spi.EmbeddingProvider;
 import dev.loci.recall.spi.Ingestion;
 import dev.loci.recall.spi.SourceDocument;
@@ -577,6 +579,14 @@ public final class LocomoBenchmark {
    * @throws IllegalArgumentException if the data file cannot be read as LoCoMo
    */
   public static Report run(Options options, PrintStream log) {
+    return run(options, log, Optional.empty());
+  }
+
+  /**
+   * Runs the benchmark as {@link #run(Options, PrintStream)} does, also writing every question's
+   * candidate lists to {@code dump} (see {@link CandidateDump}) when present.
+   */
+  public static Report run(Options options, PrintStream log, Optional<Path> dump) {
     long start = System.nanoTime();
     Machine machine = Machine.start("locomo", options.workDir(), log);
     LocomoData data = LocomoData.read(options.data());
@@ -588,10 +598,12 @@ public final class LocomoBenchmark {
     }
     SourceDocument document = new SourceDocument(options.data().toString(), text);
     Map<String, Map<String, String>> rawTurns = new TreeMap<>();
+    Map<String, List<dev.loci.recall.MemoryNode>> rawNodes = new TreeMap<>();
     for (Ingestion.Graph g : DomainPacks.named("conversation").read(document).graphs()) {
       Map<String, String> turns = new LinkedHashMap<>();
       g.nodes().forEach(n -> turns.put(n.id(), n.content()));
       rawTurns.put(g.childLabel().orElse(""), turns);
+      rawNodes.put(g.childLabel().orElse(""), g.nodes());
     }
     List<LocomoData.Conversation> conversations =
         data.conversations().stream()
@@ -614,6 +626,7 @@ public final class LocomoBenchmark {
     Progress progress = new Progress(log, "locomo: questions", total);
     List<Asked> asked = new ArrayList<>();
     Namespace root = Namespace.of("bench.locomo");
+    Optional<CandidateDump> dumped = dump.map(CandidateDump::open);
     try (ScratchDir dir = ScratchDir.create(options.workDir(), "locomo");
         Loci loci = Loci.builder().dataDir(dir.path()).durability(Durability.none()).open()) {
       RecallMemory recall = RecallMemory.of(loci, memo);
@@ -624,7 +637,20 @@ public final class LocomoBenchmark {
         Namespace ns = Namespace.of(root.value() + "." + label);
         Map<String, String> turns = rawTurns.getOrDefault(label, Map.of());
         peers.forEach(p -> p.index(turns));
+        dumped.ifPresent(
+            d -> {
+              d.reset();
+              d.conversation(c.number(), rawNodes.getOrDefault(label, List.of()));
+            });
         for (LocomoData.Question q : c.questions()) {
+          dumped.ifPresent(
+              d ->
+                  d.question(
+                      recall,
+                      ns,
+                      c.number(),
+                      q,
+                      c.number() <= TUNING_CONVERSATIONS ? TUNING : HELD_OUT));
           Map<String, List<String>> ranked = new LinkedHashMap<>();
           for (LocomoVariant v : options.variants()) {
             RecallQuery.Builder query =
@@ -652,6 +678,7 @@ public final class LocomoBenchmark {
     } finally {
       peers.forEach(LocomoPeers.Peer::close);
       memo.close();
+      dumped.ifPresent(CandidateDump::close);
     }
     progress.done();
     return new Report(options, machine, data, systems, asked, (System.nanoTime() - start) / 1e9);

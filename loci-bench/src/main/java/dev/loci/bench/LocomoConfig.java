@@ -2,6 +2,7 @@ package dev.loci.bench;
 
 import dev.loci.recall.RecallMode;
 import dev.loci.recall.RecallQuery;
+import dev.loci.recall.internal.EnrichedConversationPack;
 import dev.loci.recall.internal.Retriever;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -9,9 +10,9 @@ import java.util.Map;
 
 /**
  * Every knob a LoCoMo run depends on, by name, with its value: those of the run's options and the
- * fixed ones of the engine and the pack that a run cannot change (the RRF k, the candidate pool,
- * the {@code shares_term} thresholds, the defaults of {@link RecallQuery}). Printed by {@code loci
- * bench locomo --config} and recorded in every report, so a figure can always be traced to the
+ * fixed ones of the engine and the pack that a run cannot change (the hybrid fusion, the candidate
+ * pool, the {@code shares_term} thresholds, the defaults of {@link RecallQuery}). Printed by {@code
+ * loci bench locomo --config} and recorded in every report, so a figure can always be traced to the
  * settings that made it.
  */
 final class LocomoConfig {
@@ -42,7 +43,7 @@ final class LocomoConfig {
     k.put("lexical_shares", o.lexicalShares());
     k.put("session_caps", o.sessionCaps());
     k.put("weights", o.weights().map(w -> (Object) w.asMap()).orElse(o.pack().weights().asMap()));
-    k.put("rrf_k", Retriever.RRF_K);
+    k.put("hybrid_fusion", Retriever.HYBRID_FUSION);
     k.put("candidate_pool", Retriever.POOL);
     k.put("ppr_restart", defaults.restart());
     k.put("spreading_decay", defaults.decay());

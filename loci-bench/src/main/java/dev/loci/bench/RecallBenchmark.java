@@ -153,7 +153,13 @@ public final class RecallBenchmark {
       PalaceCost.Result palace) {}
 
   /** A run's figures. */
-  public record Report(Options options, Machine machine, List<SizeResult> sizes) {
+  public record Report(
+      Options options, Machine machine, List<SizeResult> sizes, String queryModel) {
+    /** A report whose queries were embedded by the hashing provider. */
+    public Report(Options options, Machine machine, List<SizeResult> sizes) {
+      this(options, machine, sizes, "hashing");
+    }
+
     /** A Markdown table per size with ratios against the peers. */
     public String toMarkdown() {
       StringBuilder b = new StringBuilder();
@@ -204,7 +210,13 @@ public final class RecallBenchmark {
         Format.row(b, n, "bare Lucene BM25", s.lucene().detail(), "peer");
         Format.row(b, n, "exact vector scan", s.scan().detail(), "peer");
         Format.row(
-            b, n, "query embedding (hashing)", s.queryEmbedding().detail(), "not in the above");
+            b,
+            n,
+            "query embedding (" + queryModel + ")",
+            s.queryEmbedding().detail(),
+            queryModel.equals("hashing")
+                ? "not in the above"
+                : "also inside every mode above but lexical (their queries ran it)");
         s.palace().rows(b, n);
       }
       b.append('\n');
@@ -253,12 +265,24 @@ public final class RecallBenchmark {
 
   /** Runs every size in turn, logging progress to {@code log}. */
   public static Report run(Options options, PrintStream log) {
+    return run(options, log, Optional.empty());
+  }
+
+  /**
+   * Runs every size in turn as {@link #run(Options, PrintStream)} does; with {@code queryModel},
+   * every recall also embeds its question with that model (the vector found is still the
+   * precomputed one, so rankings do not change), so the modes' latencies include a real model's
+   * query embedding, and the query embedding row times that model.
+   */
+  public static Report run(
+      Options options, PrintStream log, Optional<EmbeddingProvider> queryModel) {
     Machine machine = Machine.start("recall", options.workDir(), log);
     List<SizeResult> out = new ArrayList<>();
     for (int n : options.sizes()) {
-      out.add(runSize(options, n, log));
+      out.add(runSize(options, n, log, queryModel));
     }
-    return new Report(options, machine, out);
+    return new Report(
+        options, machine, out, queryModel.map(EmbeddingProvider::modelId).orElse("hashing"));
   }
 
   /** The synthetic corpus of one size. */
@@ -320,13 +344,28 @@ public final class RecallBenchmark {
     }
   }
 
-  /** Serves the precomputed vectors; computes any other text with the hashing provider. */
+  /**
+   * Serves the precomputed vectors; computes any other text with the hashing provider. With a query
+   * model, each query is also embedded by that model first, for its time only.
+   */
   static final class Precomputed implements EmbeddingProvider {
     private final Map<String, float[]> byText;
     private final HashingEmbeddingProvider fallback = HashingEmbeddingProvider.create();
+    private final Optional<EmbeddingProvider> queryModel;
 
     Precomputed(Map<String, float[]> byText) {
+      this(byText, Optional.empty());
+    }
+
+    Precomputed(Map<String, float[]> byText, Optional<EmbeddingProvider> queryModel) {
       this.byText = byText;
+      this.queryModel = queryModel;
+    }
+
+    @Override
+    public float[] embedQuery(String text) {
+      queryModel.ifPresent(m -> m.embedQuery(text));
+      return embedDocuments(List.of(text)).get(0);
     }
 
     @Override
@@ -408,10 +447,11 @@ public final class RecallBenchmark {
     }
   }
 
-  private static SizeResult runSize(Options options, int n, PrintStream log) {
+  private static SizeResult runSize(
+      Options options, int n, PrintStream log, Optional<EmbeddingProvider> queryModel) {
     log.println("recall: corpus of " + Format.count(n) + " nodes");
     Corpus corpus = new Corpus(n, options.queries() + options.warmup(), options.seed());
-    Precomputed provider = new Precomputed(corpus.byText);
+    Precomputed provider = new Precomputed(corpus.byText, queryModel);
     try (ScratchDir scratch = ScratchDir.create(options.workDir(), "recall-")) {
       Path data = scratch.path().resolve("loci");
       int edges = 0;
@@ -489,9 +529,9 @@ public final class RecallBenchmark {
                       options,
                       corpus.queries,
                       q -> scanTop.put(q, scan(corpus.vectors, corpus.byText.get(q)))));
-          HashingEmbeddingProvider hashing = HashingEmbeddingProvider.create();
+          EmbeddingProvider queries = queryModel.orElse(HashingEmbeddingProvider.create());
           PathwayBenchmark.Latency embed =
-              PathwayBenchmark.Latency.of(time(options, corpus.queries, hashing::embedQuery));
+              PathwayBenchmark.Latency.of(time(options, corpus.queries, queries::embedQuery));
           double found = 0;
           double wanted = 0;
           for (Map.Entry<String, List<String>> e : embeddingTop.entrySet()) {

@@ -265,6 +265,15 @@ final class BenchCommands {
         description = "Untimed queries per mode before timing. Default: 50.")
     int warmup = 50;
 
+    @Option(
+        names = "--query-embedding",
+        paramLabel = "NAME",
+        description =
+            "Also embed every recall's question with this model (onnx, bge-small, bge-small-q),"
+                + " so the modes' latencies include a real model's query embedding; the corpus"
+                + " vectors stay the precomputed hashing ones. Default: none.")
+    Optional<String> queryEmbedding = Optional.empty();
+
     @Override
     public Integer call() {
       RecallBenchmark.Options options =
@@ -273,7 +282,15 @@ final class BenchCommands {
               .withSizes(nodes)
               .withQueries(queries)
               .withWarmup(warmup);
-      RecallBenchmark.Report report = RecallBenchmark.run(options, main().errStream());
+      if (queryEmbedding.isEmpty()) {
+        return print(RecallBenchmark.run(options, main().errStream()));
+      }
+      try (CachingEmbeddingProvider model = Embeddings.open(queryEmbedding.get(), places.workDir)) {
+        return print(RecallBenchmark.run(options, main().errStream(), Optional.of(model)));
+      }
+    }
+
+    private int print(RecallBenchmark.Report report) {
       return places.print(this, report.toMarkdown(), report.toJson());
     }
   }
@@ -408,6 +425,15 @@ final class BenchCommands {
         description = "Only these conversations (numbers from 1), for tuning. Default: all.")
     List<Integer> conversations = List.of();
 
+    @Option(
+        names = "--dump-candidates",
+        paramLabel = "FILE",
+        description =
+            "Also write, one JSON line per question, Loci's lexical and embedding candidates"
+                + " with their scores and the periods read out of the question, for studying"
+                + " fusion and time offline.")
+    Optional<Path> dumpCandidates = Optional.empty();
+
     @Override
     public Integer call() {
       Path data = main().dataDir();
@@ -449,7 +475,8 @@ final class BenchCommands {
       if (config) {
         return places.print(this, options.configMarkdown(), options.configJson());
       }
-      LocomoBenchmark.Report report = LocomoBenchmark.run(options, main().errStream());
+      LocomoBenchmark.Report report =
+          LocomoBenchmark.run(options, main().errStream(), dumpCandidates);
       return places.print(this, report.toMarkdown(), report.toJson());
     }
   }

@@ -120,6 +120,51 @@ public final class GraphAlgorithms {
     return out;
   }
 
+  /**
+   * Z-score fusion (CombSUM over standardized scores): each ranking's scores are turned into
+   * z-scores against that ranking's own mean and standard deviation (a ranking whose scores are all
+   * equal gives 0), an id missing from a ranking gets that ranking's lowest z-score (it scored at
+   * most that much there), and an id's score is {@code sum of weight * z} over the rankings. A
+   * ranking of weight 0 adds nothing and no ids. Ordered by score, then id. Unlike {@link #rrf}, it
+   * keeps how far a hit stands out in its own list, and it needs no constant: the standardization
+   * puts an unbounded BM25 list and a narrow band of cosines on one scale per query.
+   */
+  public static List<Fused> zScore(List<Map<String, Double>> scored, double[] weights) {
+    if (weights.length != scored.size()) {
+      throw new IllegalArgumentException(
+          "expected " + scored.size() + " weights, found " + weights.length);
+    }
+    int n = scored.size();
+    List<Map<String, Double>> z = new ArrayList<>(n);
+    double[] floor = new double[n];
+    java.util.Set<String> ids = new java.util.TreeSet<>();
+    for (int r = 0; r < n; r++) {
+      Map<String, Double> list = weights[r] == 0 ? Map.of() : scored.get(r);
+      double mean = list.values().stream().mapToDouble(Double::doubleValue).average().orElse(0);
+      double var =
+          list.values().stream().mapToDouble(v -> (v - mean) * (v - mean)).average().orElse(0);
+      double sd = Math.sqrt(var);
+      Map<String, Double> zr = new HashMap<>();
+      list.forEach((id, v) -> zr.put(id, sd > 0 ? (v - mean) / sd : 0.0));
+      floor[r] = zr.values().stream().mapToDouble(Double::doubleValue).min().orElse(0);
+      z.add(zr);
+      ids.addAll(zr.keySet());
+    }
+    List<Fused> out = new ArrayList<>(ids.size());
+    for (String id : ids) {
+      double s = 0;
+      List<Double> parts = new ArrayList<>(n);
+      for (int r = 0; r < n; r++) {
+        double p = weights[r] == 0 ? 0 : weights[r] * z.get(r).getOrDefault(id, floor[r]);
+        s += p;
+        parts.add(p);
+      }
+      out.add(new Fused(id, s, parts));
+    }
+    out.sort(Comparator.comparingDouble(Fused::score).reversed().thenComparing(Fused::id));
+    return out;
+  }
+
   // ---------------------------------------------------------------- strongest paths
 
   /**

@@ -22,8 +22,9 @@ import java.util.Set;
 
 /**
  * Runs one recall against the projection: candidate generation (Lucene BM25, vector search, or both
- * fused), then for the graph modes the seeds, the graph algorithm of the mode, and the paths that
- * explain each item.
+ * fused: {@code hybrid} standardizes each list's scores to z-scores and adds them, weighted by the
+ * lexical share, see {@link GraphAlgorithms#zScore}), then for the graph modes the seeds, the graph
+ * algorithm of the mode, and the paths that explain each item.
  *
  * <p>The graph modes share one candidate step: the best {@value #POOL} lexical and embedding hits,
  * each score divided by its list's best, averaged into a semantic score in [0, 1]; the {@code
@@ -37,8 +38,8 @@ import java.util.Set;
  * limit, which every node of the subgraph has.
  */
 public final class Retriever {
-  /** The k of reciprocal rank fusion. */
-  public static final int RRF_K = 60;
+  /** How {@code hybrid} fuses its two lists, for reports. */
+  public static final String HYBRID_FUSION = "z-score (CombSUM of standardized scores)";
 
   /** How many hits of each flat ranking feed fusion and the graph modes. */
   public static final int POOL = 50;
@@ -202,18 +203,15 @@ public final class Retriever {
     int pool = Math.max(q.k(), POOL);
     double share = q.lexicalShare();
     List<GraphAlgorithms.Fused> fused =
-        GraphAlgorithms.rrf(
-            List.of(
-                share > 0 ? List.copyOf(lexical(pool).keySet()) : List.of(),
-                share < 1 ? List.copyOf(embedding(pool).keySet()) : List.<String>of()),
-            new double[] {2 * share, 2 * (1 - share)},
-            RRF_K);
+        GraphAlgorithms.zScore(
+            List.of(share > 0 ? lexical(pool) : Map.of(), share < 1 ? embedding(pool) : Map.of()),
+            new double[] {share, 1 - share});
     fused = diversified(fused, GraphAlgorithms.Fused::id);
     List<RecallItem> items = new ArrayList<>();
     for (GraphAlgorithms.Fused f : fused.subList(0, Math.min(q.k(), fused.size()))) {
       Map<String, Double> parts = new LinkedHashMap<>();
-      parts.put("rrf_lexical", f.parts().get(0));
-      parts.put("rrf_embedding", f.parts().get(1));
+      parts.put("z_lexical", f.parts().get(0));
+      parts.put("z_embedding", f.parts().get(1));
       items.add(item(f.id(), f.score(), List.of(seedStep(f.id(), f.score(), parts))));
     }
     return result(items, Map.of());

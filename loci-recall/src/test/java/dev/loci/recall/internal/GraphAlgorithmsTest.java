@@ -75,6 +75,51 @@ class GraphAlgorithmsTest {
   }
 
   @Test
+  void zScore_standardizesEachList_missingIdsGetTheListsLowest() {
+    // lexical 4, 2, 0: mean 2, sd sqrt(8/3); embedding 0.9, 0.7: mean 0.8, sd 0.1
+    List<GraphAlgorithms.Fused> fused =
+        GraphAlgorithms.zScore(
+            List.of(seeds("a", 4.0, "b", 2.0, "c", 0.0), seeds("b", 0.9, "d", 0.7)),
+            new double[] {0.5, 0.5});
+    double sd = Math.sqrt(8.0 / 3);
+
+    // c (lowest lexical, no embedding) and d (no lexical, lowest embedding) tie: ordered by id
+    assertThat(fused).extracting(GraphAlgorithms.Fused::id).containsExactly("b", "a", "c", "d");
+    assertThat(fused.get(0).parts().get(0)).isCloseTo(0.0, EXACT);
+    assertThat(fused.get(0).parts().get(1)).isCloseTo(0.5, within(1e-9));
+    assertThat(fused.get(1).score()).isCloseTo(0.5 * 2 / sd - 0.5, within(1e-9));
+    assertThat(fused.get(3).parts().get(0)).isCloseTo(0.5 * -2 / sd, within(1e-9));
+    assertThat(fused.get(2).score()).isCloseTo(0.5 * -2 / sd - 0.5, within(1e-9));
+    assertThat(fused.get(3).score()).isCloseTo(fused.get(2).score(), within(1e-9));
+  }
+
+  @Test
+  void zScore_aHitStandingOutInOneList_beatsOneMerelyHighInBoth() {
+    // lexical: a stands far above the rest; embedding: a narrow band where b leads a by a hair
+    Map<String, Double> lexical = seeds("a", 30.0, "b", 5.0, "c", 4.0, "d", 3.0);
+    Map<String, Double> embedding = seeds("b", 0.80, "c", 0.79, "a", 0.78, "d", 0.50);
+    List<GraphAlgorithms.Fused> z =
+        GraphAlgorithms.zScore(List.of(lexical, embedding), new double[] {0.5, 0.5});
+    List<GraphAlgorithms.Fused> rrf =
+        GraphAlgorithms.rrf(
+            List.of(List.copyOf(lexical.keySet()), List.copyOf(embedding.keySet())), 60);
+
+    assertThat(z.get(0).id()).isEqualTo("a");
+    // reciprocal rank fusion sees only the ranks: second in one list and first in the other wins
+    assertThat(rrf.get(0).id()).isEqualTo("b");
+  }
+
+  @Test
+  void zScore_zeroWeightAddsNoIds_equalScoresGiveZero() {
+    List<GraphAlgorithms.Fused> lexicalOnly =
+        GraphAlgorithms.zScore(
+            List.of(seeds("a", 1.0, "b", 1.0), seeds("c", 0.9)), new double[] {1, 0});
+
+    assertThat(lexicalOnly).extracting(GraphAlgorithms.Fused::id).containsExactly("a", "b");
+    assertThat(lexicalOnly).allSatisfy(f -> assertThat(f.score()).isCloseTo(0.0, EXACT));
+  }
+
+  @Test
   void strongestPaths_preferTheLargerProductOverFewerHops() {
     GraphAlgorithms.Links g = graph("s", "a", 0.5, "s", "b", 0.9, "b", "a", 0.8);
 

@@ -1,9 +1,13 @@
-package dev.loci.bench;
+package dev.loci.recall.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.loci.InvalidRequestException;
+import dev.loci.recall.DomainPacks;
 import dev.loci.recall.MemoryEdge;
 import dev.loci.recall.MemoryNode;
+import dev.loci.recall.spi.DomainPack;
 import dev.loci.recall.spi.Ingestion;
 import dev.loci.recall.spi.SourceDocument;
 import java.util.List;
@@ -102,5 +106,40 @@ class EnrichedConversationPackTest {
     assertThat(nodes.get(0).attributes()).containsEntry("resolved_dates", "2023-05-08");
     assertThat(nodes.get(1).content()).isEqualTo("Bo: Pottery sounds calming.");
     assertThat(nodes.get(1).attributes()).doesNotContainKey("resolved_dates");
+  }
+
+  @Test
+  void parse_optionsInAnyOrder_giveThePackTheBenchmarkMeasures() {
+    assertThat(EnrichedConversationPack.parse("conversation+term-edges+window1+dated"))
+        .isEqualTo(new EnrichedConversationPack(true, 1, true, false, false));
+    assertThat(EnrichedConversationPack.parse("conversation+entity-edges+resolved-dates"))
+        .isEqualTo(new EnrichedConversationPack(false, 0, false, true, true));
+    // the label names the pack back
+    EnrichedConversationPack p = new EnrichedConversationPack(true, 2, true, true, true);
+    assertThat(EnrichedConversationPack.parse("conversation+" + p.label())).isEqualTo(p);
+  }
+
+  @Test
+  void named_throughDomainPacks_readsLikeThePackWithThoseOptions() {
+    DomainPack named = DomainPacks.named("conversation+dated+window1");
+    assertThat(named.name()).isEqualTo("conversation");
+    assertThat(named.read(DOC).graphs().get(0).nodes())
+        .isEqualTo(new EnrichedConversationPack(true, 1).read(DOC).graphs().get(0).nodes());
+  }
+
+  @Test
+  void parse_badOptions_areRefusedNamingThePack() {
+    for (String bad :
+        List.of(
+            "conversation+window4",
+            "conversation+dated+dated",
+            "conversation+window1+window2",
+            "conversation+",
+            "conversation+Dated")) {
+      assertThatThrownBy(() -> DomainPacks.named(bad))
+          .isInstanceOf(InvalidRequestException.class)
+          .hasMessageContaining("pack")
+          .hasMessageContaining(bad);
+    }
   }
 }

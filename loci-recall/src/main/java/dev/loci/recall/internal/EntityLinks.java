@@ -1,4 +1,4 @@
-package dev.loci.bench;
+package dev.loci.recall.internal;
 
 import dev.loci.recall.MemoryEdge;
 import dev.loci.recall.MemoryNode;
@@ -16,17 +16,17 @@ import java.util.Map;
  * nothing, so it gets no node. Entity nodes carry the name as their text and the attribute {@code
  * entity}; their ids start with {@value #PREFIX}, which no LoCoMo turn id does.
  */
-final class EntityLinks {
+public final class EntityLinks {
   /** The type of entity nodes. */
-  static final String TYPE = "entity";
+  public static final String TYPE = "entity";
 
   /** How entity node ids start. */
-  static final String PREFIX = "entity:";
+  public static final String PREFIX = "entity:";
 
   private EntityLinks() {}
 
   /** Whether {@code id} names an entity node. */
-  static boolean isEntity(String id) {
+  public static boolean isEntity(String id) {
     return id.startsWith(PREFIX);
   }
 

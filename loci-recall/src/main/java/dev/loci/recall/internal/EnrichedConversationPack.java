@@ -1,6 +1,6 @@
-package dev.loci.bench;
+package dev.loci.recall.internal;
 
-import dev.loci.recall.DomainPacks;
+import dev.loci.InvalidRequestException;
 import dev.loci.recall.MemoryEdge;
 import dev.loci.recall.MemoryNode;
 import dev.loci.recall.ScoreWeights;
@@ -21,11 +21,12 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 
 /**
- * The {@code conversation} pack with richer node text, for the LoCoMo benchmark: the pack reads the
- * file exactly as it always does (same ids, edges, attributes and skips), then each turn's indexed
- * text gets the session date ({@code [8 May, 2023]}) and the text of up to {@code window}
- * neighbouring turns of the same session on each side. With no date and a window of 0 it is the
- * pack unchanged. Immutable and thread-safe.
+ * The {@code conversation} pack with options, named by the pack's name and the options joined with
+ * {@code +} ({@code conversation+dated+window1+term-edges}, what {@code loci bench locomo} measures
+ * by default): the pack reads the file exactly as it always does (same ids, edges, attributes and
+ * skips), then each turn's indexed text gets the session date ({@code [8 May, 2023]}) and the text
+ * of up to {@code window} neighbouring turns of the same session on each side, and the options
+ * below add edges and dates. With no option it is the pack unchanged. Immutable and thread-safe.
  *
  * @param dated whether the session date is added
  * @param window how many neighbouring turns on each side are added, 0 to 3
@@ -39,41 +40,87 @@ import java.util.TreeSet;
  *     dates are added to its text in words ({@code [yesterday: 7 May 2023]}) and kept as the
  *     attribute {@value #DATES} (ISO days, {@code start/end} for a period, comma-separated)
  */
-record EnrichedConversationPack(
+public record EnrichedConversationPack(
     boolean dated, int window, boolean termEdges, boolean entityEdges, boolean resolveDates)
     implements DomainPack {
-  private static final DomainPack CONVERSATION = DomainPacks.named("conversation");
+  private static final DomainPack CONVERSATION = new ConversationPack();
 
   /** The most turns a word may appear in and still link them. */
-  static final int RARE = 4;
+  public static final int RARE = 4;
 
   /** The weight of a {@code shares_term} edge. */
-  static final double TERM_WEIGHT = 0.4;
+  public static final double TERM_WEIGHT = 0.4;
 
   /** Without term or entity edges. */
-  EnrichedConversationPack(boolean dated, int window) {
+  public EnrichedConversationPack(boolean dated, int window) {
     this(dated, window, false, false, false);
   }
 
   /** Without entity edges. */
-  EnrichedConversationPack(boolean dated, int window, boolean termEdges) {
+  public EnrichedConversationPack(boolean dated, int window, boolean termEdges) {
     this(dated, window, termEdges, false, false);
   }
 
   /** The attribute holding a turn's resolved dates. */
-  static final String DATES = "resolved_dates";
+  public static final String DATES = "resolved_dates";
+
+  /**
+   * The pack a name with options asks for: {@code conversation} followed by any of {@code +dated},
+   * {@code +window1} to {@code +window3}, {@code +term-edges}, {@code +entity-edges} and {@code
+   * +resolved-dates}, in any order, each at most once.
+   *
+   * @throws InvalidRequestException naming {@code pack} for any other option
+   */
+  public static EnrichedConversationPack parse(String name) {
+    String[] parts = name.split("\\+", -1);
+    if (!parts[0].equals(ConversationPack.NAME)) {
+      throw new InvalidRequestException(
+          "pack", "expected options after 'conversation+', found '" + name + "'");
+    }
+    boolean dated = false;
+    int window = 0;
+    boolean terms = false;
+    boolean entities = false;
+    boolean dates = false;
+    java.util.Set<String> seen = new HashSet<>();
+    for (int i = 1; i < parts.length; i++) {
+      String o = parts[i];
+      if (!seen.add(o.startsWith("window") ? "window" : o)) {
+        throw new InvalidRequestException(
+            "pack", "option '" + o + "' given twice in '" + name + "'");
+      }
+      switch (o) {
+        case "dated" -> dated = true;
+        case "window1", "window2", "window3" -> window = o.charAt(6) - '0';
+        case "term-edges" -> terms = true;
+        case "entity-edges" -> entities = true;
+        case "resolved-dates" -> dates = true;
+        default ->
+            throw new InvalidRequestException(
+                "pack",
+                "expected conversation options dated, window1 to window3, term-edges,"
+                    + " entity-edges or resolved-dates, found '"
+                    + o
+                    + "' in '"
+                    + name
+                    + "'");
+      }
+    }
+    return new EnrichedConversationPack(dated, window, terms, entities, dates);
+  }
 
   /** Checks the window. */
-  EnrichedConversationPack {
+  public EnrichedConversationPack {
     if (window < 0 || window > 3) {
       throw new IllegalArgumentException("expected a window of 0 to 3 turns, found " + window);
     }
   }
 
   /**
-   * A short name for reports: {@code raw}, {@code dated}, {@code window1}, {@code dated+window1}.
+   * A short name for reports: {@code raw}, {@code dated}, {@code window1}, {@code dated+window1};
+   * {@code conversation+} and the label (unless {@code raw}) is the name {@link #parse} reads.
    */
-  String label() {
+  public String label() {
     List<String> parts = new ArrayList<>();
     if (dated) {
       parts.add("dated");
