@@ -450,6 +450,9 @@ public final class Engine implements CommandExecutor, AutoCloseable {
     }
   }
 
+  /** A task whose command is decided and whose batch is still to be written. */
+  private record Decided(Task<?> task, Batch batch, Object result) {}
+
   /** A task whose batch is written and waits for the round's fsync. */
   private record Staged(
       Task<?> task, JournalEntry entry, Journal.Appended appended, Object result) {}
@@ -464,9 +467,8 @@ public final class Engine implements CommandExecutor, AutoCloseable {
    * them. Only the combiner changes the projections, so it decides without the state lock.
    */
   private void runRound(List<Task<?>> round, ArrayDeque<Task<?>> deferred) {
-    List<Staged> staged = new ArrayList<>(round.size());
+    List<Decided> decided = new ArrayList<>(round.size());
     Set<String> roundKeys = new HashSet<>();
-    long appendStart = 0;
     for (Task<?> task : round) {
       if (failure != null) {
         task.fail(stoppedError(failure));
@@ -499,20 +501,31 @@ public final class Engine implements CommandExecutor, AutoCloseable {
         task.complete(decision.result());
         continue;
       }
-      Batch batch = new Batch(now, task.namespace, task.actor, decision.events());
-      Journal.Appended appended;
-      if (staged.isEmpty()) {
-        appendStart = System.nanoTime();
-      }
-      try {
-        appended = journal.append(batch);
-      } catch (StorageException e) {
-        task.fail(e); // nothing was written; later commands may still succeed
-        continue;
-      }
       roundKeys.addAll(keys);
-      staged.add(
-          new Staged(task, JournalEntry.of(appended.seq(), batch), appended, decision.result()));
+      decided.add(
+          new Decided(
+              task,
+              new Batch(now, task.namespace, task.actor, decision.events()),
+              decision.result()));
+    }
+    List<Staged> staged = new ArrayList<>(decided.size());
+    // one write for the round's batches (a file journal writes as many as fit in its segment)
+    long appendStart = System.nanoTime();
+    for (int done = 0; done < decided.size(); ) {
+      List<Journal.Appended> appended;
+      try {
+        appended =
+            journal.appendBatches(
+                decided.subList(done, decided.size()).stream().map(Decided::batch).toList());
+      } catch (StorageException e) {
+        // nothing of this call was written; what an earlier call wrote goes on to its fsync
+        decided.subList(done, decided.size()).forEach(d -> d.task().fail(e));
+        break;
+      }
+      for (Journal.Appended a : appended) {
+        Decided d = decided.get(done++);
+        staged.add(new Staged(d.task(), JournalEntry.of(a.seq(), d.batch()), a, d.result()));
+      }
     }
     if (staged.isEmpty()) {
       return;
