@@ -238,6 +238,20 @@ public final class FileJournal implements Journal {
         } catch (IOException cleanup) {
           e.addSuppressed(cleanup);
           failure = e; // a cut-short line is no batch (it fails its checksum): dropped on open
+          if (lines.size() > 1) {
+            // but the whole lines before it, if the write got that far, are batches: their outcome
+            // is unknown until resume() cuts back to the last fsync, or a reopen reads them
+            throw new StorageException(
+                "journal write to "
+                    + segment
+                    + " failed: "
+                    + e.getMessage()
+                    + "; it could not be cut back, so whether the first of these "
+                    + lines.size()
+                    + " batches are kept is unknown; writes are stopped until the journal is"
+                    + " resumed or reopened",
+                e);
+          }
           throw new StorageException(detail, e);
         }
         full = "disk full or failing: " + detail;

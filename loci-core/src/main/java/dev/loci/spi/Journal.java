@@ -40,7 +40,8 @@ public interface Journal extends AutoCloseable {
    * and in order, as {@link #append} would one by one; returns one {@link Appended} per batch
    * written, in order. The caller passes the batches not written again (a file journal writes as
    * many as fit in its active segment with one write). If it throws, none of this call's batches
-   * was written. By default appends only the first.
+   * was written, unless the exception says their outcome is unknown (a write that failed and could
+   * not be cut back; the journal then stops writes). By default appends only the first.
    *
    * @throws IllegalArgumentException if {@code batches} is empty
    * @throws dev.loci.StorageException as {@link #append}
