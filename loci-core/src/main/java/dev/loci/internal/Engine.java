@@ -46,14 +46,15 @@ import java.util.function.Supplier;
  * <p>Design (flat combining). A caller queues its command and, if no other thread is doing so,
  * becomes the combiner: it runs rounds of queued commands, its own and everyone else's, until its
  * own is done; the others park until the combiner completes their command or hands the role on. A
- * round decides its commands one after another against the projections, appends their batches,
- * waits once for durability (so under {@code always} a whole round shares one fsync: group commit),
- * applies the batches in sequence order under the exclusive state lock, and only then completes the
- * commands. A command whose keys (record ids) an earlier command of the same round also touches
- * waits for the next round, so every decision sees the effects of the commands it depends on.
- * Readers only ever see durable, applied state. With one writer there is no handoff at all; with
- * many, each caller parks once per command. (A leader-based fsync with one lock per step, and a
- * dedicated writer thread, both measured slower on 2 cores: see docs/benchmarks.md.)
+ * round decides its commands one after another against the projections, appends their batches with
+ * one call ({@link Journal#appendBatches}: one write for the file journal), waits once for
+ * durability (so under {@code always} a whole round shares one fsync: group commit), applies the
+ * batches in sequence order under the exclusive state lock, and only then completes the commands. A
+ * command whose keys (record ids) an earlier command of the same round also touches waits for the
+ * next round, so every decision sees the effects of the commands it depends on. Readers only ever
+ * see durable, applied state. With one writer there is no handoff at all; with many, each caller
+ * parks once per command. (A leader-based fsync with one lock per step, and a dedicated writer
+ * thread, both measured slower on 2 cores: see docs/benchmarks.md.)
  *
  * <p>Ids and timestamps come from the {@link CommandContext} when the command is decided and are
  * stored in the events, so replaying the journal rebuilds exactly the same state.

@@ -31,13 +31,15 @@ import java.util.function.Function;
 /**
  * The embedded journal: JSONL segment files named by their first sequence number (20 digits).
  *
- * <p>Design. Appends take {@code writeLock}, get the next sequence number, and write their line
- * with one positional write; on failure the segment is truncated back, so a failed append leaves
- * nothing behind and does not use its number. Durability is separate: under {@code always}, a
- * writer that needs its batch durable takes {@code syncLock}, and whoever holds it fsyncs
- * everything written so far; the writers queued behind it usually find their batch already covered
- * and return without an fsync of their own (group commit). Rolling to a new segment fsyncs the old
- * one first, so durability stays prefix-closed across segments.
+ * <p>Design. Appends take {@code writeLock}, get the next sequence numbers, and write their lines
+ * (one, or a round's worth through {@link #appendBatches}) with one positional write; on failure
+ * the segment is truncated back, so a failed append leaves nothing behind and does not use its
+ * numbers. Reading and damage reports are in {@link JournalReader}; segment files at rest (names,
+ * tail recovery on open, rewriting a closed segment) in {@link JournalSegments}. Durability is
+ * separate: under {@code always}, a writer that needs its batch durable takes {@code syncLock}, and
+ * whoever holds it fsyncs everything written so far; the writers queued behind it usually find
+ * their batch already covered and return without an fsync of their own (group commit). Rolling to a
+ * new segment fsyncs the old one first, so durability stays prefix-closed across segments.
  *
  * <p>Opening repairs a torn tail: if the last line of the last segment is cut short or fails its
  * checksum, the file is truncated to the start of that line and a {@link Damage.Kind#TORN_TAIL}
