@@ -109,63 +109,77 @@ public final class HeapBenchmark {
     void fill(Loci loci, int n);
   }
 
+  /** The kinds of record measured, by the names {@code --kinds} takes. */
+  public static final List<String> KINDS = List.of("trace", "pathway", "node");
+
   /**
-   * Measures each kind of record at {@code records}.
+   * Measures each kind of record in {@code kinds} (of {@link #KINDS}) at {@code records}.
    *
-   * @throws IllegalArgumentException if {@code records} is below 1,000
+   * @throws IllegalArgumentException if {@code records} is below 1,000 or a kind is unknown
    */
-  public static Report run(Path workDir, int records, PrintStream log) {
+  public static Report run(Path workDir, int records, List<String> kinds, PrintStream log) {
     if (records < 1000) {
       throw new IllegalArgumentException("records must be at least 1000, found " + records);
+    }
+    for (String k : kinds) {
+      if (!KINDS.contains(k)) {
+        throw new IllegalArgumentException("kinds must be among " + KINDS + ", found " + k);
+      }
     }
     Machine machine = Machine.start("heap", workDir, log);
     List<Result> results = new ArrayList<>();
     BenchRecords traces = new BenchRecords(100);
-    results.add(
-        measure(
-            workDir,
-            "trace (100-character note, one tag)",
-            records,
-            log,
-            (loci, n) -> {
-              for (int i = 0; i < n; i++) {
-                loci.traces().add(NS, traces.content(i), List.of("bench"));
-              }
-            }));
+    if (kinds.contains("trace")) {
+      results.add(
+          measure(
+              workDir,
+              "trace (100-character note, one tag)",
+              records,
+              log,
+              (loci, n) -> {
+                for (int i = 0; i < n; i++) {
+                  loci.traces().add(NS, traces.content(i), List.of("bench"));
+                }
+              }));
+    }
     BenchPathways pathways = new BenchPathways(42);
-    results.add(
-        measure(
-            workDir,
-            "pathway trace (`loci bench pathway` drafts)",
-            records,
-            log,
-            (loci, n) -> {
-              PathwayMemory memory = PathwayMemory.of(loci);
-              for (int i = 0; i < n; i++) {
-                memory.insert(NS, pathways.draft(i));
-              }
-            }));
-    RecallBenchmark.Corpus corpus = new RecallBenchmark.Corpus(records, 0, 42);
-    results.add(
-        measure(
-            workDir,
-            "memory-graph node (with its edges and vector)",
-            records,
-            log,
-            (loci, n) -> {
-              RecallMemory recall =
-                  RecallMemory.of(loci, new RecallBenchmark.Precomputed(corpus.byText));
-              RecallBenchmark.BenchPack pack = new RecallBenchmark.BenchPack(corpus, 42);
-              for (int from = 0; from < n; from += RecallBenchmark.PART) {
-                int to = Math.min(n, from + RecallBenchmark.PART);
-                recall.ingest(
-                    NS,
-                    pack,
-                    new SourceDocument("bench/part-" + from, from + "," + to),
-                    RecallMemory.Progress.NONE);
-                recall.embed(NS, RecallMemory.Progress.NONE);
-              }
-            }));
+    if (kinds.contains("pathway")) {
+      results.add(
+          measure(
+              workDir,
+              "pathway trace (`loci bench pathway` drafts)",
+              records,
+              log,
+              (loci, n) -> {
+                PathwayMemory memory = PathwayMemory.of(loci);
+                for (int i = 0; i < n; i++) {
+                  memory.insert(NS, pathways.draft(i));
+                }
+              }));
+    }
+    if (kinds.contains("node")) {
+      RecallBenchmark.Corpus corpus = new RecallBenchmark.Corpus(records, 0, 42);
+      results.add(
+          measure(
+              workDir,
+              "memory-graph node (with its edges and vector)",
+              records,
+              log,
+              (loci, n) -> {
+                RecallMemory recall =
+                    RecallMemory.of(loci, new RecallBenchmark.Precomputed(corpus.byText));
+                RecallBenchmark.BenchPack pack = new RecallBenchmark.BenchPack(corpus, 42);
+                for (int from = 0; from < n; from += RecallBenchmark.PART) {
+                  int to = Math.min(n, from + RecallBenchmark.PART);
+                  recall.ingest(
+                      NS,
+                      pack,
+                      new SourceDocument("bench/part-" + from, from + "," + to),
+                      RecallMemory.Progress.NONE);
+                  recall.embed(NS, RecallMemory.Progress.NONE);
+                }
+              }));
+    }
     return new Report(machine, records, results);
   }
 

@@ -23,9 +23,17 @@ final class HeapBench extends LociCommand {
       description = "Records of each kind (at least 1000). Default: ${DEFAULT-VALUE}.")
   int records = 100_000;
 
+  @Option(
+      names = "--kinds",
+      split = ",",
+      paramLabel = "KIND",
+      description = "Which records: trace, pathway, node. Default: all three.")
+  java.util.List<String> kinds = HeapBenchmark.KINDS;
+
   @Override
   public Integer call() {
-    HeapBenchmark.Report report = HeapBenchmark.run(places.workDir, records, main().errStream());
+    HeapBenchmark.Report report =
+        HeapBenchmark.run(places.workDir, records, kinds, main().errStream());
     return places.print(this, report.toMarkdown(), report.toJson());
   }
 }
