@@ -5,6 +5,7 @@ import dev.loci.Loci;
 import dev.loci.Namespace;
 import dev.loci.NamespaceScope;
 import dev.loci.Traces;
+import dev.loci.internal.FileJournal;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
@@ -177,8 +178,11 @@ public final class JournalBenchmark {
    * @param writers concurrent writer threads on each side
    * @param loci Loci {@code traces().add} under {@code always}
    * @param sqlite SQLite autocommit inserts, WAL, {@code synchronous=FULL}
+   * @param batchesPerFsync Loci's acknowledged batches (warm-up included) per fsync of the write
+   *     path: how many appends each group commit covered on average
    */
-  public record AppendResult(int writers, Throughput loci, Throughput sqlite) {
+  public record AppendResult(
+      int writers, Throughput loci, Throughput sqlite, double batchesPerFsync) {
     /** Checks both figures are present. */
     public AppendResult {
       Objects.requireNonNull(loci, "loci");
@@ -278,7 +282,7 @@ public final class JournalBenchmark {
             b,
             "Loci `always`, " + w,
             Format.rate(a.loci().perSecond()) + " appends/s",
-            a.loci().detail());
+            a.loci().detail() + "; " + Format.fixed(a.batchesPerFsync(), 2) + " batches per fsync");
         Format.row(
             b,
             "SQLite WAL `synchronous=FULL`, " + w,
@@ -343,6 +347,7 @@ public final class JournalBenchmark {
         b.append(", \"loci\": ").append(a.loci().toJson());
         b.append(", \"sqlite\": ").append(a.sqlite().toJson());
         b.append(", \"ratio\": ").append(Format.number(a.ratio()));
+        b.append(", \"batches_per_fsync\": ").append(Format.number(a.batchesPerFsync()));
         b.append("}");
       }
       b.append("\n  ],\n  \"replay\": {");
@@ -390,23 +395,40 @@ public final class JournalBenchmark {
     }
     List<AppendResult> appends = new ArrayList<>();
     for (int writers : options.writerCounts()) {
-      Throughput loci = lociAppends(options, records, writers, log);
+      double[] perFsync = new double[1];
+      Throughput loci = lociAppends(options, records, writers, perFsync, log);
       Throughput sqlite = sqliteInserts(options, records, writers, log);
-      appends.add(new AppendResult(writers, loci, sqlite));
+      appends.add(new AppendResult(writers, loci, sqlite, perFsync[0]));
     }
     ReplayResult replay = replay(options, records, log);
     return new Report(machine, options, appends, replay);
   }
 
   private static Throughput lociAppends(
-      Options options, BenchRecords records, int writers, PrintStream log) {
+      Options options,
+      BenchRecords records,
+      int writers,
+      double[] batchesPerFsync,
+      PrintStream log) {
     String label = "Loci always, " + writers + (writers == 1 ? " writer" : " writers");
     try (ScratchDir scratch = ScratchDir.create(options.workDir(), "loci-" + writers + "w-")) {
       Path dir = scratch.path();
       ThroughputRun.Result r;
       long stored;
+      FileJournal[] journal = new FileJournal[1];
       try (Loci loci =
-          Loci.builder().dataDir(dir).durability(Durability.always()).snapshotAfter(0).open()) {
+          Loci.builder()
+              .dataDir(dir)
+              .durability(Durability.always())
+              .journal(
+                  d ->
+                      journal[0] =
+                          FileJournal.open(
+                              d.resolve("journal"),
+                              Durability.always(),
+                              FileJournal.DEFAULT_SEGMENT_BYTES))
+              .snapshotAfter(0)
+              .open()) {
         System.gc();
         r =
             ThroughputRun.run(
@@ -417,6 +439,14 @@ public final class JournalBenchmark {
         stored = loci.traces().count(NamespaceScope.of(BenchRecords.SCOPE));
       }
       check(label, r.total(), stored);
+      long fsyncs = journal[0].fsyncCount();
+      batchesPerFsync[0] = fsyncs == 0 ? 0 : (double) r.total() / fsyncs;
+      log.printf(
+          Locale.ROOT,
+          "%s: %,d fsyncs, %.2f batches per fsync%n",
+          label,
+          fsyncs,
+          batchesPerFsync[0]);
       return logged(log, label, "appends/s", r);
     }
   }

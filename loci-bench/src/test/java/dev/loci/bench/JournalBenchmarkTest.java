@@ -47,6 +47,8 @@ class JournalBenchmarkTest {
       assertThat(a.sqlite().operations()).isPositive();
       assertThat(a.loci().seconds()).isGreaterThanOrEqualTo(0.5);
       assertThat(a.ratio()).isPositive().isFinite();
+      // every acknowledged add was covered by an fsync of the write path, 8 writers share them
+      assertThat(a.batchesPerFsync()).isGreaterThanOrEqualTo(1.0).isLessThanOrEqualTo(a.writers());
     }
     JournalBenchmark.ReplayResult replay = report.replay();
     assertThat(replay.events()).isEqualTo(2_000);
@@ -65,7 +67,8 @@ class JournalBenchmarkTest {
         .contains("| Ratio Loci / SQLite, 8 writers |")
         .contains("| Open, replay 2,000 events, no snapshot |")
         .contains("| Open from snapshot of 2,000 traces |")
-        .contains("goal >= 5x");
+        .contains("goal >= 5x")
+        .contains("batches per fsync");
     assertThat(md.lines().filter(l -> l.startsWith("| "))).hasSize(1 + 6 + 2);
 
     String json = report.toJson();
@@ -74,6 +77,7 @@ class JournalBenchmarkTest {
         .contains("\"writers\": 8")
         .contains("\"without_snapshot_events_per_second\": ")
         .contains("\"from_snapshot_events_per_second\": ")
+        .contains("\"batches_per_fsync\": ")
         .doesNotContain("null");
 
     assertThat(logBytes.toString(StandardCharsets.UTF_8))

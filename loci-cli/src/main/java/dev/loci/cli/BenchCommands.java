@@ -48,6 +48,7 @@ import picocli.CommandLine.Parameters;
       BenchCommands.Govern.class,
       BenchCommands.SubjectsBench.class,
       IsolationBench.class,
+      HeapBench.class,
       McpBenchCommand.class
     })
 final class BenchCommands {

@@ -46,14 +46,15 @@ import java.util.function.Supplier;
  * <p>Design (flat combining). A caller queues its command and, if no other thread is doing so,
  * becomes the combiner: it runs rounds of queued commands, its own and everyone else's, until its
  * own is done; the others park until the combiner completes their command or hands the role on. A
- * round decides its commands one after another against the projections, appends their batches,
- * waits once for durability (so under {@code always} a whole round shares one fsync: group commit),
- * applies the batches in sequence order under the exclusive state lock, and only then completes the
- * commands. A command whose keys (record ids) an earlier command of the same round also touches
- * waits for the next round, so every decision sees the effects of the commands it depends on.
- * Readers only ever see durable, applied state. With one writer there is no handoff at all; with
- * many, each caller parks once per command. (A leader-based fsync with one lock per step, and a
- * dedicated writer thread, both measured slower on 2 cores: see docs/benchmarks.md.)
+ * round decides its commands one after another against the projections, appends their batches with
+ * one call ({@link Journal#appendBatches}: one write for the file journal), waits once for
+ * durability (so under {@code always} a whole round shares one fsync: group commit), applies the
+ * batches in sequence order under the exclusive state lock, and only then completes the commands. A
+ * command whose keys (record ids) an earlier command of the same round also touches waits for the
+ * next round, so every decision sees the effects of the commands it depends on. Readers only ever
+ * see durable, applied state. With one writer there is no handoff at all; with many, each caller
+ * parks once per command. (A leader-based fsync with one lock per step, and a dedicated writer
+ * thread, both measured slower on 2 cores: see docs/benchmarks.md.)
  *
  * <p>Ids and timestamps come from the {@link CommandContext} when the command is decided and are
  * stored in the events, so replaying the journal rebuilds exactly the same state.
@@ -450,6 +451,9 @@ public final class Engine implements CommandExecutor, AutoCloseable {
     }
   }
 
+  /** A task whose command is decided and whose batch is still to be written. */
+  private record Decided(Task<?> task, Batch batch, Object result) {}
+
   /** A task whose batch is written and waits for the round's fsync. */
   private record Staged(
       Task<?> task, JournalEntry entry, Journal.Appended appended, Object result) {}
@@ -464,9 +468,8 @@ public final class Engine implements CommandExecutor, AutoCloseable {
    * them. Only the combiner changes the projections, so it decides without the state lock.
    */
   private void runRound(List<Task<?>> round, ArrayDeque<Task<?>> deferred) {
-    List<Staged> staged = new ArrayList<>(round.size());
+    List<Decided> decided = new ArrayList<>(round.size());
     Set<String> roundKeys = new HashSet<>();
-    long appendStart = 0;
     for (Task<?> task : round) {
       if (failure != null) {
         task.fail(stoppedError(failure));
@@ -499,20 +502,31 @@ public final class Engine implements CommandExecutor, AutoCloseable {
         task.complete(decision.result());
         continue;
       }
-      Batch batch = new Batch(now, task.namespace, task.actor, decision.events());
-      Journal.Appended appended;
-      if (staged.isEmpty()) {
-        appendStart = System.nanoTime();
-      }
-      try {
-        appended = journal.append(batch);
-      } catch (StorageException e) {
-        task.fail(e); // nothing was written; later commands may still succeed
-        continue;
-      }
       roundKeys.addAll(keys);
-      staged.add(
-          new Staged(task, JournalEntry.of(appended.seq(), batch), appended, decision.result()));
+      decided.add(
+          new Decided(
+              task,
+              new Batch(now, task.namespace, task.actor, decision.events()),
+              decision.result()));
+    }
+    List<Staged> staged = new ArrayList<>(decided.size());
+    // one write for the round's batches (a file journal writes as many as fit in its segment)
+    long appendStart = System.nanoTime();
+    for (int done = 0; done < decided.size(); ) {
+      List<Journal.Appended> appended;
+      try {
+        appended =
+            journal.appendBatches(
+                decided.subList(done, decided.size()).stream().map(Decided::batch).toList());
+      } catch (StorageException e) {
+        // nothing of this call was written; what an earlier call wrote goes on to its fsync
+        decided.subList(done, decided.size()).forEach(d -> d.task().fail(e));
+        break;
+      }
+      for (Journal.Appended a : appended) {
+        Decided d = decided.get(done++);
+        staged.add(new Staged(d.task(), JournalEntry.of(a.seq(), d.batch()), a, d.result()));
+      }
     }
     if (staged.isEmpty()) {
       return;

@@ -2,14 +2,12 @@ package dev.loci.internal;
 
 import dev.loci.Damage;
 import dev.loci.Durability;
-import dev.loci.Namespace;
 import dev.loci.StorageException;
 import dev.loci.spi.Batch;
 import dev.loci.spi.Event;
 import dev.loci.spi.Journal;
 import dev.loci.spi.JournalEntry;
 import dev.loci.spi.JournalUnavailableException;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
@@ -21,9 +19,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
-import java.util.OptionalLong;
 import java.util.Set;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -31,19 +27,19 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
 import java.util.function.Function;
-import java.util.regex.Pattern;
-import java.util.stream.Stream;
 
 /**
  * The embedded journal: JSONL segment files named by their first sequence number (20 digits).
  *
- * <p>Design. Appends take {@code writeLock}, get the next sequence number, and write their line
- * with one positional write; on failure the segment is truncated back, so a failed append leaves
- * nothing behind and does not use its number. Durability is separate: under {@code always}, a
- * writer that needs its batch durable takes {@code syncLock}, and whoever holds it fsyncs
- * everything written so far; the writers queued behind it usually find their batch already covered
- * and return without an fsync of their own (group commit). Rolling to a new segment fsyncs the old
- * one first, so durability stays prefix-closed across segments.
+ * <p>Design. Appends take {@code writeLock}, get the next sequence numbers, and write their lines
+ * (one, or a round's worth through {@link #appendBatches}) with one positional write; on failure
+ * the segment is truncated back, so a failed append leaves nothing behind and does not use its
+ * numbers. Reading and damage reports are in {@link JournalReader}; segment files at rest (names,
+ * tail recovery on open, rewriting a closed segment) in {@link JournalSegments}. Durability is
+ * separate: under {@code always}, a writer that needs its batch durable takes {@code syncLock}, and
+ * whoever holds it fsyncs everything written so far; the writers queued behind it usually find
+ * their batch already covered and return without an fsync of their own (group commit). Rolling to a
+ * new segment fsyncs the old one first, so durability stays prefix-closed across segments.
  *
  * <p>Opening repairs a torn tail: if the last line of the last segment is cut short or fails its
  * checksum, the file is truncated to the start of that line and a {@link Damage.Kind#TORN_TAIL}
@@ -78,9 +74,9 @@ public final class FileJournal implements Journal {
   public static final long DEFAULT_SEGMENT_BYTES = 64L << 20;
 
   private static final System.Logger LOG = System.getLogger(FileJournal.class.getName());
-  private static final Pattern SEGMENT_NAME = Pattern.compile("\\d{20}\\.jsonl");
   private static final int MAX_INTERRUPTED_RETRIES = 10;
   private static final long PREALLOCATE_BYTES = 4L << 20;
+  private static final long MAX_GATHERED_BYTES = 16L << 20; // one write of several batches
   private static final ByteBuffer ZEROS = ByteBuffer.allocateDirect(1 << 20).asReadOnlyBuffer();
 
   private final Path dir;
@@ -160,44 +156,10 @@ public final class FileJournal implements Journal {
     }
     try {
       Directories.create(dir);
-      List<Path> segments = segments(dir);
       List<Damage> damage = new ArrayList<>();
-      long lastSeq = 0;
-      Path active;
-      if (segments.isEmpty()) {
-        active = dir.resolve(segmentName(1));
-        Files.createFile(active);
-        Directories.sync(dir);
-      } else {
-        active = segments.get(segments.size() - 1);
-        lastSeq = firstSeq(active) - 1;
-        trimZeroTail(active);
-        TailState tail = TailState.read(active);
-        if (tail.tornAt >= 0) {
-          damage.add(
-              new Damage(
-                  Damage.Kind.TORN_TAIL,
-                  active,
-                  tail.tornAt,
-                  tail.tornSeq,
-                  "last "
-                      + (tail.tornLines == 1 ? "line" : tail.tornLines + " lines")
-                      + " cut short or failing the checksum ("
-                      + tail.tornDetail
-                      + "); truncated "
-                      + (tail.size - tail.tornAt)
-                      + " bytes"));
-          try (FileChannel ch = FileChannel.open(active, StandardOpenOption.WRITE)) {
-            ch.truncate(tail.tornAt);
-            ch.force(true);
-          }
-          LOG.log(System.Logger.Level.WARNING, "journal: " + damage.get(damage.size() - 1));
-        }
-        lastSeq = Math.max(lastSeq, tail.maxSeq);
-        if (tail.maxSeq == 0 && segments.size() > 1) {
-          lastSeq = Math.max(lastSeq, lastSeqOf(segments.get(segments.size() - 2)));
-        }
-      }
+      JournalSegments.Recovered tail = JournalSegments.recover(dir, damage);
+      Path active = tail.active();
+      long lastSeq = tail.lastSeq();
       FileChannel ch = FileChannel.open(active, StandardOpenOption.WRITE);
       ch.position(ch.size());
       return new FileJournal(dir, durability, segmentBytes, active, ch, lastSeq, damage);
@@ -223,7 +185,24 @@ public final class FileJournal implements Journal {
 
   @Override
   public Appended append(Batch batch) {
-    String events = JournalLines.encodeEvents(batch.events());
+    return appendBatches(List.of(batch)).get(0);
+  }
+
+  /**
+   * Writes the leading batches of {@code batches} that fit in the active segment (at least the
+   * first, after a roll if need be) with one positional write, so that a round of the engine costs
+   * one system call however many batches it holds. A write that fails is truncated away: none of
+   * this call's batches is written and none of their numbers used.
+   */
+  @Override
+  public List<Appended> appendBatches(List<Batch> batches) {
+    if (batches.isEmpty()) {
+      throw new IllegalArgumentException("batches must hold at least one batch, found none");
+    }
+    String[] events = new String[batches.size()];
+    for (int i = 0; i < events.length; i++) {
+      events[i] = JournalLines.encodeEvents(batches.get(i).events());
+    }
     // An interrupt must not cost the journal its channel (the JDK closes an interruptible channel
     // when a thread blocked in it is interrupted): set it aside while this call does I/O.
     boolean interrupted = Thread.interrupted();
@@ -231,14 +210,27 @@ public final class FileJournal implements Journal {
     try {
       checkUsable();
       long seq = lastSeq + 1;
-      byte[] line = JournalLines.encode(seq, batch, events);
-      if (segmentSize > 0 && segmentSize + line.length > segmentBytes) {
+      byte[] first = JournalLines.encode(seq, batches.get(0), events[0]);
+      if (segmentSize > 0 && segmentSize + first.length > segmentBytes) {
         rollLocked(seq);
       }
+      List<byte[]> lines = new ArrayList<>(batches.size());
+      lines.add(first);
+      long total = first.length;
+      for (int i = 1; i < events.length; i++) {
+        byte[] line = JournalLines.encode(seq + i, batches.get(i), events[i]);
+        if (segmentSize + total + line.length > segmentBytes
+            || total + line.length > MAX_GATHERED_BYTES) {
+          break; // the rest goes in the caller's next call (to the next segment if it is full)
+        }
+        lines.add(line);
+        total += line.length;
+      }
+      byte[] bytes = lines.size() == 1 ? first : concat(lines, (int) total);
       long before = segmentSize;
-      preallocate(before + line.length);
+      preallocate(before + total);
       try {
-        writeAt(line, before);
+        writeAt(bytes, before);
       } catch (IOException e) {
         String detail =
             "journal write to " + segment + " failed: " + e.getMessage() + "; nothing was written";
@@ -248,23 +240,51 @@ public final class FileJournal implements Journal {
         } catch (IOException cleanup) {
           e.addSuppressed(cleanup);
           failure = e; // a cut-short line is no batch (it fails its checksum): dropped on open
+          if (lines.size() > 1) {
+            // but the whole lines before it, if the write got that far, are batches: their outcome
+            // is unknown until resume() cuts back to the last fsync, or a reopen reads them
+            throw new StorageException(
+                "journal write to "
+                    + segment
+                    + " failed: "
+                    + e.getMessage()
+                    + "; it could not be cut back, so whether the first of these "
+                    + lines.size()
+                    + " batches are kept is unknown; writes are stopped until the journal is"
+                    + " resumed or reopened",
+                e);
+          }
           throw new StorageException(detail, e);
         }
         full = "disk full or failing: " + detail;
-        fullNeeds = line.length;
+        fullNeeds = total;
         throw new JournalUnavailableException(detail, e);
       }
-      segmentSize = before + line.length;
+      segmentSize = before + total;
       allocated = Math.max(allocated, segmentSize);
-      lastSeq = seq;
+      lastSeq = seq + lines.size() - 1;
       full = null;
-      return new Written(seq, generation);
+      List<Appended> written = new ArrayList<>(lines.size());
+      for (int i = 0; i < lines.size(); i++) {
+        written.add(new Written(seq + i, generation));
+      }
+      return written;
     } finally {
       writeLock.unlock();
       if (interrupted) {
         Thread.currentThread().interrupt();
       }
     }
+  }
+
+  private static byte[] concat(List<byte[]> lines, int total) {
+    byte[] all = new byte[total];
+    int at = 0;
+    for (byte[] line : lines) {
+      System.arraycopy(line, 0, all, at, line.length);
+      at += line.length;
+    }
+    return all;
   }
 
   /**
@@ -675,41 +695,6 @@ public final class FileJournal implements Journal {
     }
   }
 
-  /**
-   * Cuts a zero tail, unwritten preallocated space, off a segment file. Zero bytes never occur in a
-   * journal line, so none of them is data.
-   */
-  private static void trimZeroTail(Path file) throws IOException {
-    try (FileChannel ch =
-        FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
-      long size = ch.size();
-      long end = size;
-      ByteBuffer buf = ByteBuffer.allocate(64 * 1024);
-      scan:
-      while (end > 0) {
-        int n = (int) Math.min(buf.capacity(), end);
-        buf.clear().limit(n);
-        long from = end - n;
-        while (buf.hasRemaining()) {
-          if (ch.read(buf, from + buf.position()) < 0) {
-            break;
-          }
-        }
-        for (int i = n - 1; i >= 0; i--) {
-          if (buf.get(i) != 0) {
-            end = from + i + 1;
-            break scan;
-          }
-        }
-        end = from;
-      }
-      if (end < size) {
-        ch.truncate(end);
-        ch.force(true);
-      }
-    }
-  }
-
   @Override
   public void roll() {
     writeLock.lock();
@@ -738,7 +723,7 @@ public final class FileJournal implements Journal {
           .mapToLong(
               seg -> {
                 try {
-                  return rewriteSegment(seg, filter, scrub);
+                  return JournalSegments.rewriteSegment(seg, filter, scrub);
                 } catch (IOException e) {
                   throw new UncheckedIOException(e);
                 }
@@ -749,51 +734,6 @@ public final class FileJournal implements Journal {
     } finally {
       writeLock.unlock();
     }
-  }
-
-  /**
-   * Rewrites one closed segment through {@code scrub} into a temporary file, forces it and renames
-   * it over the segment; returns how many batches changed (0: the segment is left untouched).
-   */
-  private static long rewriteSegment(
-      Path seg, TokenFilter filter, Function<JournalEntry, Optional<List<Event>>> scrub)
-      throws IOException {
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
-    Map<String, Namespace> namespaces = JournalLines.namespaceCache();
-    long[] changed = {0};
-    LineScanner.scan(
-        seg,
-        (offset, buf, off, len, terminated) -> {
-          byte[] line = null;
-          // a line that names none of the records is kept byte for byte without decoding
-          try {
-            JournalEntry entry =
-                filter.mayHold(buf, off, len)
-                    ? JournalLines.decode(buf, off, len, namespaces)
-                    : null;
-            Optional<List<Event>> events = entry == null ? Optional.empty() : scrub.apply(entry);
-            if (events.isPresent()) {
-              Batch b = new Batch(entry.ts(), entry.namespace(), entry.actor(), events.get());
-              line = JournalLines.encode(entry.seq(), b, JournalLines.encodeEvents(events.get()));
-              changed[0]++;
-            }
-          } catch (JournalLines.BadLineException e) {
-            // kept byte for byte: verify goes on reporting it
-          }
-          if (line != null) {
-            out.write(line, 0, line.length);
-          } else {
-            out.write(buf, off, len);
-            if (terminated) {
-              out.write('\n');
-            }
-          }
-        });
-    if (changed[0] == 0) {
-      return 0;
-    }
-    Directories.replace(seg, out.toByteArray(), ".rewrite");
-    return changed[0];
   }
 
   @Override
@@ -835,177 +775,6 @@ public final class FileJournal implements Journal {
     } catch (IOException e) {
       throw new StorageException("cannot read journal in " + dir + ": " + e.getMessage(), e);
     }
-  }
-
-  /**
-   * Reads the segments in {@code dir} without opening them for writing: used by {@link #read} and
-   * by verification of a directory another process may hold open.
-   *
-   * @param fromSeq batches below this are covered elsewhere (a snapshot): a gap below it is not
-   *     damage
-   * @param everything if true, every line of every segment is checked and every good batch passed
-   *     on, even below {@code fromSeq} (verification); if false, segments and lines below {@code
-   *     fromSeq} are skipped (opening)
-   */
-  public static void read(
-      Path dir,
-      long fromSeq,
-      boolean everything,
-      Consumer<JournalEntry> entries,
-      Consumer<Damage> damage)
-      throws IOException {
-    List<Path> segments = segments(dir);
-    ReadState state = new ReadState(fromSeq, everything, entries, damage);
-    for (int i = 0; i < segments.size(); i++) {
-      if (!everything && i + 1 < segments.size() && firstSeq(segments.get(i + 1)) <= fromSeq) {
-        continue;
-      }
-      state.file = segments.get(i);
-      LineScanner.scan(state.file, state::line);
-      state.endOfSegment(i == segments.size() - 1);
-    }
-  }
-
-  /** Per-read bookkeeping: the last good sequence number and lines awaiting classification. */
-  private static final class ReadState {
-    private final long fromSeq;
-    private final boolean everything;
-    private final Consumer<JournalEntry> entries;
-    private final Consumer<Damage> damage;
-    private final Map<String, Namespace> namespaces = JournalLines.namespaceCache();
-    private Path file;
-    private long lastGood;
-    private long badSinceGood;
-    private Damage pendingBad;
-
-    ReadState(
-        long fromSeq, boolean everything, Consumer<JournalEntry> entries, Consumer<Damage> damage) {
-      this.fromSeq = fromSeq;
-      this.everything = everything;
-      this.entries = entries;
-      this.damage = damage;
-    }
-
-    void line(long offset, byte[] buf, int off, int len, boolean terminated) {
-      flushBad();
-      OptionalLong peeked = JournalLines.peekSeq(buf, off, len);
-      if (!everything
-          && terminated
-          && peeked.isPresent()
-          && peeked.getAsLong() < fromSeq
-          && JournalLines.checksumMatches(buf, off, len)) {
-        return;
-      }
-      if (!terminated && allZero(buf, off, len)) {
-        return; // preallocated space of a live journal, not yet written
-      }
-      if (!terminated) {
-        pendingBad =
-            new Damage(
-                Damage.Kind.BAD_LINE, file, offset, peeked, "line has no newline: cut short");
-        badSinceGood++;
-        return;
-      }
-      try {
-        accept(offset, JournalLines.decode(buf, off, len, namespaces));
-      } catch (JournalLines.BadLineException e) {
-        JournalLines.Salvage salvage = JournalLines.salvage(buf, off, len, namespaces);
-        if (salvage.entries().isEmpty()) {
-          pendingBad = new Damage(Damage.Kind.BAD_LINE, file, offset, e.seq(), e.getMessage());
-          badSinceGood++;
-          return;
-        }
-        damage.accept(
-            new Damage(
-                Damage.Kind.BAD_LINE,
-                file,
-                offset,
-                e.seq(),
-                "line holds "
-                    + (salvage.entries().size() + salvage.badParts())
-                    + " batches run together (a damaged line break); "
-                    + salvage.entries().size()
-                    + " recovered, "
-                    + salvage.badParts()
-                    + " unreadable"));
-        badSinceGood += salvage.badParts();
-        for (JournalEntry entry : salvage.entries()) {
-          accept(offset, entry);
-        }
-      }
-    }
-
-    private void accept(long offset, JournalEntry entry) {
-      long seq = entry.seq();
-      if (!everything && seq < fromSeq) {
-        return;
-      }
-      if (seq <= lastGood) {
-        damage.accept(
-            new Damage(
-                Damage.Kind.BAD_LINE,
-                file,
-                offset,
-                OptionalLong.of(seq),
-                "sequence " + seq + " repeats or goes backwards after " + lastGood + "; skipped"));
-        badSinceGood++;
-        return;
-      }
-      // batches missing before this one, not counting those a snapshot covers
-      long firstMissing = Math.max(lastGood + 1, fromSeq);
-      long missing = seq - firstMissing;
-      if (missing > badSinceGood) {
-        damage.accept(
-            new Damage(
-                Damage.Kind.SEQUENCE_GAP,
-                file,
-                offset,
-                OptionalLong.of(seq),
-                "batches " + firstMissing + " to " + (seq - 1) + " are missing before this line"));
-      }
-      lastGood = seq;
-      badSinceGood = 0;
-      entries.accept(entry);
-    }
-
-    private void flushBad() {
-      if (pendingBad != null) {
-        damage.accept(pendingBad);
-        pendingBad = null;
-      }
-    }
-
-    void endOfSegment(boolean last) {
-      if (pendingBad != null && last) {
-        Damage d = pendingBad;
-        pendingBad =
-            new Damage(
-                Damage.Kind.TORN_TAIL,
-                d.file(),
-                d.offset(),
-                d.seq(),
-                d.detail() + " (last line of the journal: a write cut short, truncated on open)");
-      }
-      flushBad();
-    }
-  }
-
-  private static boolean containsZero(byte[] buf, int off, int len) {
-    for (int i = off; i < off + len; i++) {
-      if (buf[i] == 0) {
-        return true;
-      }
-    }
-    return false;
-  }
-
-  private static boolean allZero(byte[] buf, int off, int len) {
-    for (int i = off; i < off + len; i++) {
-      if (buf[i] != 0) {
-        return false;
-      }
-    }
-    return true;
   }
 
   @Override
@@ -1073,95 +842,27 @@ public final class FileJournal implements Journal {
 
   /** The segment files in {@code dir}, oldest first. */
   public static List<Path> segments(Path dir) throws IOException {
-    if (!Files.isDirectory(dir)) {
-      return List.of();
-    }
-    try (Stream<Path> s = Files.list(dir)) {
-      return s.filter(p -> SEGMENT_NAME.matcher(p.getFileName().toString()).matches())
-          .sorted()
-          .toList();
-    }
+    return JournalSegments.segments(dir);
   }
 
   /** The first sequence number a segment file holds, from its name. */
   public static long firstSeq(Path segment) {
-    String name = segment.getFileName().toString();
-    return Long.parseLong(name.substring(0, 20));
+    return JournalSegments.firstSeq(segment);
   }
 
   /** The file name of a segment whose first batch is {@code seq}. */
   public static String segmentName(long seq) {
-    return String.format("%020d.jsonl", seq);
+    return JournalSegments.segmentName(seq);
   }
 
-  private static long lastSeqOf(Path segment) throws IOException {
-    return Math.max(firstSeq(segment) - 1, TailState.read(segment).maxSeq);
-  }
-
-  /**
-   * What the end of a segment looks like: its highest good sequence number and the torn region, if
-   * any. The torn region starts at the first bad line after the last good one and runs to the end
-   * of the file: the unsynced tail a crash can leave, as partial lines, zeros, or both. A line that
-   * holds a complete batch with a valid checksum (even run together with another) is never part of
-   * it, because a cut-short write cannot produce one.
-   */
-  private static final class TailState {
-    long size;
-    long maxSeq;
-    long tornAt = -1;
-    OptionalLong tornSeq = OptionalLong.empty();
-    String tornDetail = "";
-    int tornLines;
-
-    static TailState read(Path segment) throws IOException {
-      TailState t = new TailState();
-      t.size = Files.size(segment);
-      Map<String, Namespace> namespaces = JournalLines.namespaceCache();
-      LineScanner.scan(
-          segment,
-          (offset, buf, off, len, terminated) -> {
-            OptionalLong peek = JournalLines.peekSeq(buf, off, len);
-            String problem = null;
-            long good = -1;
-            if (!terminated) {
-              problem = "no newline";
-            } else if (JournalLines.checksumMatches(buf, off, len) && peek.isPresent()) {
-              good = peek.getAsLong();
-              if (offset + len + 1 == t.size) {
-                try {
-                  JournalLines.decode(buf, off, len, namespaces);
-                } catch (JournalLines.BadLineException e) {
-                  problem = e.getMessage();
-                }
-              }
-            } else if (containsZero(buf, off, len)) {
-              // zeros are space never written: a crash lost these bytes, so whatever follows
-              // them in the line was not durable either, even a batch that salvages
-              problem = "unwritten (zero) bytes";
-            } else {
-              JournalLines.Salvage salvage = JournalLines.salvage(buf, off, len, namespaces);
-              if (salvage.entries().isEmpty()) {
-                problem = "crc32c mismatch";
-              } else {
-                for (JournalEntry e : salvage.entries()) {
-                  good = Math.max(good, e.seq());
-                }
-              }
-            }
-            if (problem == null) {
-              t.maxSeq = Math.max(t.maxSeq, good);
-              t.tornAt = -1;
-              t.tornLines = 0;
-            } else {
-              if (t.tornAt < 0) {
-                t.tornAt = offset;
-                t.tornSeq = peek;
-                t.tornDetail = problem;
-              }
-              t.tornLines++;
-            }
-          });
-      return t;
-    }
+  /** See {@link JournalReader#read}: reads without opening the segments for writing. */
+  public static void read(
+      Path dir,
+      long fromSeq,
+      boolean everything,
+      Consumer<JournalEntry> entries,
+      Consumer<Damage> damage)
+      throws IOException {
+    JournalReader.read(dir, fromSeq, everything, entries, damage);
   }
 }

@@ -35,6 +35,24 @@ public interface Journal extends AutoCloseable {
    */
   Appended append(Batch batch);
 
+  /**
+   * Writes the leading batches of {@code batches}, at least the first, after every earlier batch
+   * and in order, as {@link #append} would one by one; returns one {@link Appended} per batch
+   * written, in order. The caller passes the batches not written again (a file journal writes as
+   * many as fit in its active segment with one write). If it throws, none of this call's batches
+   * was written, unless the exception says their outcome is unknown (a write that failed and could
+   * not be cut back; the journal then stops writes). By default appends only the first.
+   *
+   * @throws IllegalArgumentException if {@code batches} is empty
+   * @throws dev.loci.StorageException as {@link #append}
+   */
+  default java.util.List<Appended> appendBatches(java.util.List<Batch> batches) {
+    if (batches.isEmpty()) {
+      throw new IllegalArgumentException("batches must hold at least one batch, found none");
+    }
+    return java.util.List.of(append(batches.get(0)));
+  }
+
   /** Appends a batch and waits for it to be durable; returns its sequence number. */
   default long appendDurably(Batch batch) {
     Appended appended = append(batch);

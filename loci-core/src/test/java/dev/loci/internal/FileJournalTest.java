@@ -12,6 +12,7 @@ import dev.loci.NamespaceScope;
 import dev.loci.Trace;
 import dev.loci.spi.Batch;
 import dev.loci.spi.Event;
+import dev.loci.spi.Journal;
 import dev.loci.spi.JournalEntry;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -34,6 +35,20 @@ class FileJournalTest {
     ObjectNode data = Json.object();
     data.put("uid", uid);
     return new Batch(TS, NS, "test", List.of(new Event("trace.retired", data)));
+  }
+
+  /** Every batch in the segments of {@code dir}; fails on any damage. */
+  static List<JournalEntry> readAll(Path dir) throws java.io.IOException {
+    List<JournalEntry> read = new ArrayList<>();
+    FileJournal.read(
+        dir,
+        1,
+        true,
+        read::add,
+        d -> {
+          throw new AssertionError(d.toString());
+        });
+    return read;
   }
 
   @Test
@@ -100,6 +115,56 @@ class FileJournalTest {
   }
 
   @Test
+  void appendBatches_writesTheLeadingBatchesThatFitInOrder_restComeInTheNextCall()
+      throws Exception {
+    List<Batch> batches = new ArrayList<>();
+    for (int i = 0; i < 12; i++) {
+      batches.add(batch("gathered-" + i + "-" + "x".repeat(200))); // lines of ~400 bytes
+    }
+    int line =
+        JournalLines.encode(1, batches.get(0), JournalLines.encodeEvents(batches.get(0).events()))
+            .length;
+    long segmentBytes = 5L * line + line / 2; // five lines fit, the sixth does not
+    List<Long> seqs = new ArrayList<>();
+    List<Integer> callSizes = new ArrayList<>();
+    try (FileJournal j = FileJournal.open(dir, Durability.always(), segmentBytes)) {
+      for (int done = 0; done < batches.size(); ) {
+        List<Journal.Appended> written = j.appendBatches(batches.subList(done, batches.size()));
+        callSizes.add(written.size());
+        for (Journal.Appended a : written) {
+          seqs.add(a.seq());
+        }
+        written.get(written.size() - 1).awaitDurable();
+        done += written.size();
+      }
+      assertThat(j.fsyncCount()).as("one fsync per call, not per batch").isEqualTo(3);
+    }
+    assertThat(callSizes).containsExactly(5, 5, 2);
+    assertThat(seqs).containsExactly(1L, 2L, 3L, 4L, 5L, 6L, 7L, 8L, 9L, 10L, 11L, 12L);
+    assertThat(FileJournal.segments(dir))
+        .extracting(p -> p.getFileName().toString())
+        .containsExactly(
+            FileJournal.segmentName(1), FileJournal.segmentName(6), FileJournal.segmentName(11));
+    List<JournalEntry> read = readAll(dir);
+    assertThat(read)
+        .extracting(e -> e.events().get(0).data().get("uid").asText())
+        .containsExactly(
+            batches.stream()
+                .map(b -> b.events().get(0).data().get("uid").asText())
+                .toArray(String[]::new));
+  }
+
+  @Test
+  void appendBatches_empty_rejectedNamingBatches() {
+    try (FileJournal j = FileJournal.open(dir, Durability.always(), 1 << 20)) {
+      org.assertj.core.api.Assertions.assertThatThrownBy(() -> j.appendBatches(List.of()))
+          .isInstanceOf(IllegalArgumentException.class)
+          .hasMessageContaining("batches");
+      assertThat(j.lastSeq()).isZero();
+    }
+  }
+
+  @Test
   void append_pastSegmentSize_rollsToSegmentNamedByFirstSeq() throws Exception {
     try (FileJournal j = FileJournal.open(dir, Durability.always(), 1024)) {
       for (int i = 0; i < 40; i++) {
@@ -114,15 +179,7 @@ class FileJournalTest {
       String first = Files.readAllLines(s).get(0);
       assertThat(first).startsWith("{\"seq\":" + FileJournal.firstSeq(s) + ",");
     }
-    List<JournalEntry> read = new ArrayList<>();
-    FileJournal.read(
-        dir,
-        1,
-        true,
-        read::add,
-        d -> {
-          throw new AssertionError(d.toString());
-        });
+    List<JournalEntry> read = readAll(dir);
     assertThat(read).hasSize(40);
   }
 

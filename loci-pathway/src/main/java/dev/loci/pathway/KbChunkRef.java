@@ -33,5 +33,8 @@ public record KbChunkRef(
     if (rank < 0) {
       throw new IllegalArgumentException("rank must be at least 0, found " + rank);
     }
+    // documents and chunk ids repeat across traces: one copy each in the heap
+    sourceDoc = sourceDoc.intern();
+    chunkId = chunkId.intern();
   }
 }

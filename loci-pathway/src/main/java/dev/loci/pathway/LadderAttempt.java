@@ -37,5 +37,8 @@ public record LadderAttempt(
     if (latencyMs < 0) {
       throw new IllegalArgumentException("latency_ms must be at least 0, found " + latencyMs);
     }
+    // a handful of models and reasons repeat across every trace: one copy each in the heap
+    model = model.intern();
+    rejectReason = rejectReason.map(String::intern);
   }
 }

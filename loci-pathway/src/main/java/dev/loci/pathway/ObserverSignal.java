@@ -32,6 +32,8 @@ public record ObserverSignal(
     if (priors < 0) {
       throw new IllegalArgumentException("priors must be at least 0, found " + priors);
     }
-    priorIterOutcomes = List.copyOf(priorIterOutcomes);
+    // labels and outcomes ("pass", "fail") repeat across traces: one copy each in the heap
+    label = label.intern();
+    priorIterOutcomes = priorIterOutcomes.stream().map(String::intern).toList();
   }
 }

@@ -189,6 +189,13 @@ public record PathwayTrace(
       }
     }
     unknownFields = copyUnknown(unknownFields);
+    // Pathway ids, task classes, files, signal classes and verdicts repeat across traces (a
+    // pathway is a task class on a file): one copy each in the heap (docs/performance.md).
+    pathwayId = pathwayId.intern();
+    taskClass = taskClass.intern();
+    filePath = filePath.intern();
+    signalClass = signalClass.map(String::intern);
+    finalVerdict = finalVerdict.intern();
   }
 
   /**
@@ -311,6 +318,9 @@ public record PathwayTrace(
   }
 
   private static Map<String, JsonNode> copyUnknown(Map<String, JsonNode> fields) {
+    if (fields.isEmpty()) {
+      return Map.of(); // most traces have none: no empty map of their own
+    }
     Map<String, JsonNode> copy = new LinkedHashMap<>();
     fields.forEach(
         (name, value) -> {
