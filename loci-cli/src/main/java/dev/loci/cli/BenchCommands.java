@@ -48,7 +48,8 @@ import picocli.CommandLine.Parameters;
       BenchCommands.Govern.class,
       BenchCommands.SubjectsBench.class,
       IsolationBench.class,
-      McpBenchCommand.class
+      McpBenchCommand.class,
+      HnswBenchCommand.class
     })
 final class BenchCommands {
   private BenchCommands() {}
