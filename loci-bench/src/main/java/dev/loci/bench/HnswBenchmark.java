@@ -6,7 +6,6 @@ import java.io.PrintStream;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
@@ -17,7 +16,6 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Random;
 import java.util.Set;
-import java.util.stream.Stream;
 import org.apache.lucene.document.Document;
 import org.apache.lucene.document.KnnFloatVectorField;
 import org.apache.lucene.document.NumericDocValuesField;
@@ -221,7 +219,7 @@ public final class HnswBenchmark {
       }
       for (VectorCodec codec : options.codecs()) {
         Path dir = options.workDir().resolve("hnsw-index");
-        delete(dir);
+        IngestOverlapBench.delete(dir);
         try (FSDirectory fs = FSDirectory.open(dir)) {
           long start = System.nanoTime();
           write(fs, corpus, codec);
@@ -241,7 +239,7 @@ public final class HnswBenchmark {
         } catch (IOException e) {
           throw new UncheckedIOException(e);
         } finally {
-          delete(dir);
+          IngestOverlapBench.delete(dir);
         }
       }
     }
@@ -432,18 +430,5 @@ public final class HnswBenchmark {
     long[] sorted = nanos.clone();
     Arrays.sort(sorted);
     return sorted[Math.min(sorted.length - 1, (int) Math.ceil(p * sorted.length) - 1)] / 1e6;
-  }
-
-  private static void delete(Path dir) {
-    if (!Files.exists(dir)) {
-      return;
-    }
-    try (Stream<Path> all = Files.walk(dir)) {
-      for (Path p : all.sorted(Comparator.reverseOrder()).toList()) {
-        Files.delete(p);
-      }
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
   }
 }

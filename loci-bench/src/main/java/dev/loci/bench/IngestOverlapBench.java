@@ -102,7 +102,8 @@ final class IngestOverlapBench {
     }
   }
 
-  private static void delete(Path dir) {
+  /** Deletes {@code dir} and everything under it, if it exists. */
+  static void delete(Path dir) {
     if (!Files.exists(dir)) {
       return;
     }
