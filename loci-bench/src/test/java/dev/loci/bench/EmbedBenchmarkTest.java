@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class EmbedBenchmarkTest {
@@ -21,32 +22,62 @@ class EmbedBenchmarkTest {
   }
 
   @Test
-  void report_ratiosAreToTheSmallestOnnxBatch() {
-    EmbedBenchmark.Options options = new EmbedBenchmark.Options(Path.of("w"), 100, List.of(1, 32));
+  void report_ratiosAreToTheFirstOnnxRow_onWallAndCpuTime() {
+    EmbedBenchmark.Options options =
+        new EmbedBenchmark.Options(
+            Path.of("w"), 100, List.of("bge-small-q", "bge-small"), List.of(16), 3, 10);
     EmbedBenchmark.Report report =
         new EmbedBenchmark.Report(
             MACHINE,
             options,
             20,
-            1.5,
+            Map.of("bge-small-en-v1.5-q", 1.5),
             List.of(
-                new EmbedBenchmark.Row("hashing", 0, 100, 0.01),
-                new EmbedBenchmark.Row("onnx", 32, 100, 1),
-                new EmbedBenchmark.Row("onnx", 1, 100, 4)));
+                new EmbedBenchmark.Row("hashing", 0, 100, 0.01, 0.01, 3),
+                new EmbedBenchmark.Row("bge-small-q", 16, 100, 1, 2, 3),
+                new EmbedBenchmark.Row("bge-small", 16, 100, 4, 5, 3)),
+            List.of(
+                new EmbedBenchmark.Row("write, then embed", 0, 10, 2, 2, 3),
+                new EmbedBenchmark.Row("embed while writing", 0, 10, 1, 2, 3)));
 
     assertThat(report.toMarkdown())
-        .contains("100 texts of 20.0 words on average; all-MiniLM-L6-v2 loaded in 1.50 s.")
-        .contains("| hashing | - | 10,000 | 400.00x |")
-        .contains("| onnx | 32 | 100 | 4.00x |")
-        .contains("| onnx | 1 | 25 | 1.00x |");
+        .contains(
+            "100 texts of 20.0 words on average, median of 3 rounds taken in turn; loaded in"
+                + " bge-small-en-v1.5-q 1.50 s.")
+        .contains("| hashing | - | 10,000 | 10,000 | 100.00x | 200.00x | 3.0 |")
+        .contains("| bge-small-q | 16 | 100 | 50 | 1.00x | 1.00x | 3.0 |")
+        .contains("| bge-small | 16 | 25 | 20 | 0.25x | 0.40x | 3.0 |")
+        .contains("| embed while writing | 10 | 1.00 | 2.00x | 3.0 |");
     assertThat(report.toJson())
         .contains("\"benchmark\": \"embed\"")
-        .contains("{\"name\": \"onnx\", \"batch_size\": 1, \"texts\": 100, \"seconds\": 4,");
+        .contains(
+            "{\"name\": \"bge-small\", \"batch_size\": 16, \"texts\": 100, \"seconds\": 4,"
+                + " \"cpu_seconds\": 5,");
+  }
+
+  @Test
+  void median_isTheMiddleRoundByWallTime() {
+    List<EmbedBenchmark.Row> rounds =
+        List.of(
+            new EmbedBenchmark.Row("a", 1, 10, 3, 1, 0),
+            new EmbedBenchmark.Row("a", 1, 10, 1, 1, 0),
+            new EmbedBenchmark.Row("a", 1, 10, 2, 1, 0));
+    assertThat(EmbedBenchmark.median(rounds).seconds()).isEqualTo(2);
+  }
+
+  @Test
+  void options_unknownModel_refusedNamingModels() {
+    assertThatThrownBy(
+            () -> new EmbedBenchmark.Options(Path.of("w"), 10, List.of("gpt"), List.of(1), 1, 0))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("models")
+        .hasMessageContaining("gpt");
   }
 
   @Test
   void options_batchSizeZero_refused() {
-    assertThatThrownBy(() -> new EmbedBenchmark.Options(Path.of("w"), 10, List.of(0)))
+    assertThatThrownBy(
+            () -> new EmbedBenchmark.Options(Path.of("w"), 10, List.of("onnx"), List.of(0), 1, 0))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("[0]");
   }

@@ -49,7 +49,8 @@ import picocli.CommandLine.Parameters;
       BenchCommands.SubjectsBench.class,
       IsolationBench.class,
       HeapBench.class,
-      McpBenchCommand.class
+      McpBenchCommand.class,
+      HnswBenchCommand.class
     })
 final class BenchCommands {
   private BenchCommands() {}
@@ -206,9 +207,10 @@ final class BenchCommands {
       name = "embed",
       mixinStandardHelpOptions = true,
       description = {
-        "Texts per second for all-MiniLM-L6-v2 in process at each batch size (1 runs every text"
-            + " alone) against the hashing provider, and the same texts read back from the"
-            + " on-disk vector cache; also the model's load time.",
+        "Texts per second and per CPU second for each in-process model at each batch size (1"
+            + " runs every text alone) against the hashing provider, the variants taking turns;"
+            + " the same texts read back from the on-disk vector cache; an ingest that embeds"
+            + " while it writes against one that writes, then embeds; each model's load time.",
         "Prints a Markdown table with the ratios on stdout and progress on stderr."
       })
   static final class Embed extends LociCommand {
@@ -218,17 +220,40 @@ final class BenchCommands {
     int texts = 1000;
 
     @Option(
+        names = "--models",
+        split = ",",
+        paramLabel = "NAME",
+        description =
+            "Models, by --embedding name (bge-small, bge-small-q, onnx); the first is the"
+                + " reference of the ratios and the model of the cache and ingest rows. Default:"
+                + " bge-small-q,bge-small,onnx.")
+    List<String> models = List.of("bge-small-q", "bge-small", "onnx");
+
+    @Option(
         names = "--batches",
         split = ",",
         paramLabel = "N",
-        description = "ONNX batch sizes. Default: 1,8,32,64.")
-    List<Integer> batches = List.of(1, 8, 32, 64);
+        description = "ONNX batch sizes. Default: 1,16,32.")
+    List<Integer> batches = List.of(1, 16, 32);
+
+    @Option(
+        names = "--rounds",
+        paramLabel = "N",
+        description = "Times each variant embeds every text, in turn. Default: 3.")
+    int rounds = 3;
+
+    @Option(
+        names = "--ingest",
+        paramLabel = "N",
+        description = "Clauses of the ingested document, 0 for no ingest rows. Default: 500.")
+    int ingest = 500;
 
     @Override
     public Integer call() {
       EmbedBenchmark.Report report =
           EmbedBenchmark.run(
-              new EmbedBenchmark.Options(places.workDir, texts, batches), main().errStream());
+              new EmbedBenchmark.Options(places.workDir, texts, models, batches, rounds, ingest),
+              main().errStream());
       return places.print(this, report.toMarkdown(), report.toJson());
     }
   }

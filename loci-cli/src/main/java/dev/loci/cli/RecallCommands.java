@@ -28,12 +28,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import picocli.CommandLine.Command;
@@ -106,21 +104,16 @@ final class RecallCommands {
           CachingEmbeddingProvider embeddings = embedding.open(loci.dataDir())) {
         RecallMemory recall = RecallMemory.of(loci, embeddings);
         for (Path p : paths) {
+          // the model embeds each journal batch's nodes while the next batch is written
           reports.add(
-              recall.ingest(
+              recall.ingestEmbedding(
                   ns.ns,
                   domainPack,
                   p,
                   (source, done, total) ->
-                      progress.printf("loci: ingesting %s: %d/%d records%n", source, done, total)));
-        }
-        Set<Namespace> written = new LinkedHashSet<>();
-        reports.forEach(r -> written.addAll(r.namespaces()));
-        for (Namespace n : written) {
-          recall.embed(
-              n,
-              (source, done, total) ->
-                  progress.printf("loci: embedding %s: %d/%d nodes%n", source, done, total));
+                      progress.printf("loci: ingesting %s: %d/%d records%n", source, done, total),
+                  (source, done, total) ->
+                      progress.printf("loci: embedding %s: %d/%d nodes%n", source, done, total)));
         }
         embedded =
             String.format(

@@ -388,9 +388,13 @@ public final class RecallMemory {
    * @throws InvalidRequestException naming {@code path} if the pack cannot read it
    */
   public IngestReport ingest(Namespace ns, DomainPack pack, Path file, Progress progress) {
-    String text;
+    return ingest(ns, pack, new SourceDocument(file.toString(), read(file)), progress);
+  }
+
+  /** The text of {@code file}, checked to be UTF-8. */
+  private static String read(Path file) {
     try {
-      text = Files.readString(file, StandardCharsets.UTF_8);
+      return Files.readString(file, StandardCharsets.UTF_8);
     } catch (NoSuchFileException e) {
       throw new NotFoundException("path", "no file " + file);
     } catch (java.nio.charset.MalformedInputException e) {
@@ -398,7 +402,6 @@ public final class RecallMemory {
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
-    return ingest(ns, pack, new SourceDocument(file.toString(), text), progress);
   }
 
   /**
@@ -469,7 +472,7 @@ public final class RecallMemory {
     }
     List<IngestReport> reports = new ArrayList<>(documents.size());
     for (int i = 0; i < documents.size(); i++) {
-      reports.add(write(ns, pack, documents.get(i), read.get(i), progress));
+      reports.add(write(ns, pack, documents.get(i), read.get(i), progress, written -> {}));
     }
     return reports;
   }
@@ -487,7 +490,36 @@ public final class RecallMemory {
   public IngestReport ingest(
       Namespace ns, DomainPack pack, SourceDocument document, Progress progress) {
     Objects.requireNonNull(ns, "ns");
-    return write(ns, pack, document, bounded(ns, "", document, pack), progress);
+    return write(ns, pack, document, bounded(ns, "", document, pack), progress, written -> {});
+  }
+
+  /**
+   * Ingests {@code file} as {@link #ingest(Namespace, DomainPack, Path, Progress)} does and embeds
+   * the nodes it writes at the same time: the nodes of each journal batch are embedded on another
+   * thread while the next batch is written (see {@link EmbeddingOverlap}), and the call returns
+   * once every live node of the namespaces it wrote has its vector, as {@link #embed} would leave
+   * them. The journal gets exactly the batches of a plain ingest, each durable before its nodes are
+   * embedded. {@code embedding} hears the last pass, which embeds what the overlap left.
+   *
+   * @throws NotFoundException naming {@code path} if the file does not exist
+   * @throws InvalidRequestException naming {@code path} if the pack cannot read it
+   */
+  public IngestReport ingestEmbedding(
+      Namespace ns, DomainPack pack, Path file, Progress progress, Progress embedding) {
+    Objects.requireNonNull(ns, "ns");
+    Objects.requireNonNull(embedding, "embedding");
+    SourceDocument document = new SourceDocument(file.toString(), read(file));
+    Ingestion read = bounded(ns, "", document, pack);
+    IngestReport report;
+    try (EmbeddingOverlap overlap =
+        new EmbeddingOverlap(n -> embedPending(n, Progress.NONE, false))) {
+      report = write(ns, pack, document, read, progress, overlap::written);
+      overlap.finish();
+    }
+    for (Namespace n : report.namespaces()) {
+      embedPending(n, embedding, true);
+    }
+    return report;
   }
 
   /**
@@ -610,7 +642,8 @@ public final class RecallMemory {
       DomainPack pack,
       SourceDocument document,
       Ingestion ingestion,
-      Progress progress) {
+      Progress progress,
+      java.util.function.Consumer<Namespace> nodesWritten) {
     List<IngestReport.Skipped> skipped = new ArrayList<>(ingestion.skipped());
     List<Namespace> namespaces = new ArrayList<>();
     int total = 0;
@@ -646,6 +679,9 @@ public final class RecallMemory {
                         target, ctx.now(), chunkNodes, chunkEdges, List.of(), List.of(), last));
         if (w.written() + w.removed() > 0) {
           batches++;
+        }
+        if (!chunkNodes.isEmpty() && w.written() > 0) {
+          nodesWritten.accept(target);
         }
         written += w.written();
         removed += w.removed();

@@ -70,7 +70,7 @@ class IngestTest {
     loci.close();
   }
 
-  private static String numbered(int units) {
+  static String numbered(int units) {
     StringBuilder b = new StringBuilder("# Sec\n\n");
     for (int i = 1; i <= units; i++) {
       b.append(i).append(". Item ").append(i).append(" ships.\n\n");

@@ -16,11 +16,14 @@ import java.util.Objects;
  *   <li>{@value #ONNX}: all-MiniLM-L6-v2 in process ({@link OnnxEmbeddingProvider#shared()}, loaded
  *       on the first text it has to embed).
  *   <li>{@value #BGE_SMALL}: bge-small-en-v1.5 in process, with its query instruction. The default:
- *       stronger than MiniLM on retrieval and, on two cores, about as fast (45 against 31 texts/s
- *       one at a time, 39 against 66 in batches of 32; docs/benchmarks.md).
- *   <li>{@value #BGE_SMALL_Q}: the same with 8-bit quantized weights: smaller, but 3-4 times slower
- *       here (no fast int8 kernels) and not batch-exact (dynamic quantization scales over the
- *       batch).
+ *       stronger than MiniLM on retrieval, about 55 texts per CPU second on a 2-core AMD EPYC
+ *       (docs/benchmarks.md).
+ *   <li>{@value #BGE_SMALL_Q}: the same with 8-bit quantized weights: about 2.5 times as many texts
+ *       per CPU second where the CPU has int8 dot-product instructions (AVX-512 VNNI here), but not
+ *       the default: its {@code embedding} mode found 0.013 to 0.029 fewer questions' evidence than
+ *       the full model's (LoCoMo and the second development set), more than the 0.01 a faster
+ *       default may cost. Not batch-exact (dynamic quantization scales over the batch; cosine 0.99
+ *       or more between a text alone and in a batch).
  *   <li>{@value #HASHING}: {@link HashingEmbeddingProvider}, word overlap, no model.
  * </ul>
  *

@@ -52,8 +52,18 @@ public final class OnnxEmbeddingProvider implements EmbeddingProvider, AutoClose
   /** The number of dimensions. */
   public static final int DIMENSION = OnnxModel.DIMENSION;
 
-  /** Texts per model run unless told otherwise. */
-  public static final int DEFAULT_BATCH_SIZE = 32;
+  /**
+   * Texts per model run unless told otherwise. 16 embedded the most texts per CPU second for
+   * bge-small-en-v1.5 quantized on two cores (batches of 32 and 64 padded more and did a little
+   * worse; 1 and 4 left work to the per-run overhead); docs/benchmarks.md.
+   */
+  public static final int DEFAULT_BATCH_SIZE = 16;
+
+  /**
+   * ONNX Runtime's intra-op threads: one per processor the JVM sees, so a batch's matrix products
+   * use every core.
+   */
+  static final int INTRA_OP_THREADS = Runtime.getRuntime().availableProcessors();
 
   /** Tokens per text for all-MiniLM-L6-v2, special tokens included; the rest is cut. */
   public static final int MAX_TOKENS = 256;
@@ -324,6 +334,12 @@ public final class OnnxEmbeddingProvider implements EmbeddingProvider, AutoClose
       OrtEnvironment env = OrtEnvironment.getEnvironment();
       try (OrtSession.SessionOptions options = new OrtSession.SessionOptions()) {
         options.setOptimizationLevel(OrtSession.SessionOptions.OptLevel.ALL_OPT);
+        options.setIntraOpNumThreads(INTRA_OP_THREADS);
+        // ONNX Runtime's workers spin while they wait for work by default: on a host whose cores
+        // are shared (other processes, or the journal writer while ingest embeds) the spinning
+        // burns the CPU time the model needs; without it 2.2x more texts/s under load
+        // (docs/benchmarks.md)
+        options.addConfigEntry("session.intra_op.allow_spinning", "0");
         OrtSession session = env.createSession(onnx.readAllBytes(), options);
         return new Model(session, tokenizer, List.copyOf(session.getInputNames()));
       }

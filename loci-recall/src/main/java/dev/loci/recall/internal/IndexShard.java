@@ -62,6 +62,17 @@ import org.apache.lucene.util.BytesRef;
  * {@link #reopen} waits for searches in progress and searches wait for it.
  */
 final class IndexShard implements AutoCloseable {
+  /**
+   * How a shard's writer is set up.
+   *
+   * @param segmentsPerTier the merge policy's segments per tier: fewer segments cost more merging
+   *     and make searches that run once per segment (HNSW) faster
+   * @param codec how segments are written; every segment records its formats by name, so a shard
+   *     written with another codec of this Lucene version stays readable and is rewritten in this
+   *     one as its segments merge
+   */
+  record Tuning(double segmentsPerTier, org.apache.lucene.codecs.Codec codec) {}
+
   static final String ID = "id";
   static final String VERSION = "v";
   private static final String SEQ_KEY = "loci.seq";
@@ -115,7 +126,7 @@ final class IndexShard implements AutoCloseable {
    * so that the owner can write again the documents that differ from its records. Returns whether
    * the shard is usable; a shard that cannot be reopened yet (the disk is still full) stays broken.
    */
-  boolean reopen(Analyzer analyzer, double segmentsPerTier) {
+  boolean reopen(Analyzer analyzer, Tuning tuning) {
     if (broken == null) {
       return true;
     }
@@ -131,7 +142,7 @@ final class IndexShard implements AutoCloseable {
       } catch (IOException | RuntimeException e) {
         // closed by the failure already
       }
-      IndexWriter fresh = new IndexWriter(dir, config(analyzer, segmentsPerTier));
+      IndexWriter fresh = new IndexWriter(dir, config(analyzer, tuning));
       long seq = -1;
       Map<String, String> data = fresh.getLiveCommitData() == null ? Map.of() : commitData(fresh);
       if (format.equals(data.get(FORMAT_KEY)) && data.containsKey(SEQ_KEY)) {
@@ -161,25 +172,24 @@ final class IndexShard implements AutoCloseable {
 
   /**
    * Opens the index at {@code path} (in memory when empty) whose commits are of {@code format}.
-   * {@code segmentsPerTier} is the merge policy's: fewer segments cost more merging and make
+   * {@code tuning} sets the merge policy and codec: fewer segments cost more merging and make
    * searches that run once per segment (HNSW) cheaper.
    *
    * @throws StorageException if the directory cannot be created or written
    */
-  static IndexShard open(
-      Optional<Path> path, String format, Analyzer analyzer, double segmentsPerTier) {
+  static IndexShard open(Optional<Path> path, String format, Analyzer analyzer, Tuning tuning) {
     if (path.isEmpty()) {
       try {
         Directory dir = new ByteBuffersDirectory();
         return new IndexShard(
-            path, format, dir, new IndexWriter(dir, config(analyzer, segmentsPerTier)), -1);
+            path, format, dir, new IndexWriter(dir, config(analyzer, tuning)), -1);
       } catch (IOException e) {
         throw new UncheckedIOException(e);
       }
     }
     Path p = path.get();
     try {
-      return openExisting(p, format, analyzer, segmentsPerTier);
+      return openExisting(p, format, analyzer, tuning);
     } catch (IOException | RuntimeException e) {
       System.getLogger(IndexShard.class.getName())
           .log(
@@ -190,15 +200,14 @@ final class IndexShard implements AutoCloseable {
       deleteTree(p);
       Files.createDirectories(p);
       Directory dir = FSDirectory.open(p);
-      return new IndexShard(
-          path, format, dir, new IndexWriter(dir, config(analyzer, segmentsPerTier)), -1);
+      return new IndexShard(path, format, dir, new IndexWriter(dir, config(analyzer, tuning)), -1);
     } catch (IOException e) {
       throw new StorageException("cannot create index " + p + ": " + e.getMessage(), e);
     }
   }
 
-  private static IndexShard openExisting(
-      Path p, String format, Analyzer analyzer, double segmentsPerTier) throws IOException {
+  private static IndexShard openExisting(Path p, String format, Analyzer analyzer, Tuning tuning)
+      throws IOException {
     Files.createDirectories(p);
     Directory dir = FSDirectory.open(p);
     IndexWriter writer = null;
@@ -216,7 +225,7 @@ final class IndexShard implements AutoCloseable {
           }
         }
       }
-      writer = new IndexWriter(dir, config(analyzer, segmentsPerTier));
+      writer = new IndexWriter(dir, config(analyzer, tuning));
       if (seq < 0) {
         writer.deleteAll();
       }
@@ -234,15 +243,16 @@ final class IndexShard implements AutoCloseable {
     }
   }
 
-  private static IndexWriterConfig config(Analyzer analyzer, double segmentsPerTier) {
+  private static IndexWriterConfig config(Analyzer analyzer, Tuning tuning) {
     IndexWriterConfig c = new IndexWriterConfig(analyzer);
+    c.setCodec(tuning.codec());
     c.setCommitOnClose(false);
     c.setRAMBufferSizeMB(64);
     // commits run under the engine's exclusive lock: never wait there for merges to finish
     c.setMaxFullFlushMergeWaitMillis(0);
     TieredMergePolicy merges = new TieredMergePolicy();
     merges.setForceMergeDeletesPctAllowed(0); // expungeDeletes leaves no deleted document
-    merges.setSegmentsPerTier(segmentsPerTier);
+    merges.setSegmentsPerTier(tuning.segmentsPerTier());
     c.setMergePolicy(merges);
     return c;
   }

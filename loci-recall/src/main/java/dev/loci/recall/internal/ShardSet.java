@@ -36,15 +36,15 @@ final class ShardSet {
   private final Optional<Path> root;
   private final String format;
   private final Analyzer analyzer;
-  private final double segmentsPerTier;
+  private final IndexShard.Tuning tuning;
   private final Map<Namespace, IndexShard> shards = new ConcurrentHashMap<>();
   private volatile boolean closed;
 
-  ShardSet(Optional<Path> root, String format, Analyzer analyzer, double segmentsPerTier) {
+  ShardSet(Optional<Path> root, String format, Analyzer analyzer, IndexShard.Tuning tuning) {
     this.root = root;
     this.format = format;
     this.analyzer = analyzer;
-    this.segmentsPerTier = segmentsPerTier;
+    this.tuning = tuning;
   }
 
   /**
@@ -58,10 +58,7 @@ final class ShardSet {
           "the indexes " + root.map(r -> "under " + r).orElse("in memory") + " are closed");
     }
     return shards.computeIfAbsent(
-        ns,
-        n ->
-            IndexShard.open(
-                root.map(r -> r.resolve(n.value())), format, analyzer, segmentsPerTier));
+        ns, n -> IndexShard.open(root.map(r -> r.resolve(n.value())), format, analyzer, tuning));
   }
 
   /** The shard of {@code ns} if it is open. */
@@ -138,7 +135,7 @@ final class ShardSet {
     Set<Namespace> out = new HashSet<>();
     shards.forEach(
         (ns, s) -> {
-          if (s.broken() && s.reopen(analyzer, segmentsPerTier)) {
+          if (s.broken() && s.reopen(analyzer, tuning)) {
             out.add(ns);
           }
         });

@@ -16,6 +16,7 @@ import org.apache.lucene.analysis.Analyzer;
 import org.apache.lucene.analysis.TokenStream;
 import org.apache.lucene.analysis.en.EnglishAnalyzer;
 import org.apache.lucene.analysis.tokenattributes.CharTermAttribute;
+import org.apache.lucene.codecs.Codec;
 import org.apache.lucene.document.Document;
 import org.apache.lucene.document.Field;
 import org.apache.lucene.document.TextField;
@@ -48,7 +49,12 @@ final class TextIndex {
 
   /** The index under {@code root}, or in memory when it is empty. */
   TextIndex(Optional<Path> root) {
-    this.shards = new ShardSet(root, FORMAT, analyzer, 10); // Lucene's default
+    this.shards =
+        new ShardSet(
+            root,
+            FORMAT,
+            analyzer,
+            new IndexShard.Tuning(10, Codec.getDefault())); // Lucene's default merging
   }
 
   /** The shards, for recovery and commits. */

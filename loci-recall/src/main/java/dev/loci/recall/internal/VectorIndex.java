@@ -79,6 +79,9 @@ final class VectorIndex {
   /** How many candidates an HNSW search explores at least (its {@code ef}). */
   static final int HNSW_CANDIDATES = 100;
 
+  /** How the HNSW graphs are built; see {@link VectorCodec} for indexes written otherwise. */
+  static final VectorCodec GRAPH = VectorCodec.LUCENE_DEFAULT;
+
   private final Optional<Path> root;
   private final Map<String, Model> models = new ConcurrentHashMap<>();
   private volatile int exactBelow = DEFAULT_EXACT_BELOW;
@@ -149,7 +152,7 @@ final class VectorIndex {
                       root.map(r -> r.resolve(dirName(id))),
                       format,
                       ANALYZER,
-                      VECTOR_SEGMENTS_PER_TIER));
+                      new IndexShard.Tuning(VECTOR_SEGMENTS_PER_TIER, GRAPH.codec())));
           opened.accept(m);
           return m;
         });
