@@ -6,9 +6,13 @@ import dev.loci.postgres.PostgresJournal;
 import dev.loci.postgres.PostgresUrl;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.atomic.AtomicReference;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.ExitCode;
+import picocli.CommandLine.Option;
 
 /** {@code loci verify} and {@code loci compact}: looking after a data directory. */
 final class AdminCommands {
@@ -55,14 +59,45 @@ final class AdminCommands {
       mixinStandardHelpOptions = true,
       description = {
         "Write a snapshot, then delete the journal segments and older snapshots it covers.",
-        "Damaged lines in deleted segments go with them; the command warns when there were any."
+        "Damaged lines in deleted segments go with them; the command warns when there were any.",
+        "With --journal the rows stay (other servers share them): the snapshot is registered for"
+            + " this data directory, and --archive moves the rows every registered server's"
+            + " snapshot covers to loci_batch_archive."
       })
   static final class Compact extends LociCommand {
+    @Option(
+        names = "--archive",
+        description =
+            "With --journal: then move the batches at or below the lowest snapshot any"
+                + " registered server holds to loci_batch_archive (reads still see them).")
+    boolean archive;
+
+    @Option(
+        names = "--forget-server",
+        paramLabel = "ID",
+        description =
+            "With --journal: first forget the registered server ID (one retired for good: its"
+                + " snapshot no longer holds --archive back). Repeatable.")
+    List<String> forget = new ArrayList<>();
+
     @Override
     public Integer call() {
-      try (Loci loci = openExisting()) {
+      if ((archive || !forget.isEmpty()) && main().journalUrl().isEmpty()) {
+        throw usageError(
+            (archive ? "--archive" : "--forget-server")
+                + " needs --journal (or LOCI_JOURNAL): only a PostgreSQL journal is archived");
+      }
+      AtomicReference<PostgresJournal> shared = new AtomicReference<>();
+      try (Loci loci = main().open(false, shared::set)) {
         long lossy = loci.openDamage().stream().filter(d -> d.kind().lossy()).count();
-        output().compacted(loci.compact());
+        Loci.CompactReport compacted = loci.compact();
+        for (String id : forget) {
+          if (!shared.get().forgetServer(id)) {
+            output().warning("no registered server " + id + " to forget");
+          }
+        }
+        output()
+            .compacted(compacted, archive ? Optional.of(shared.get().archive()) : Optional.empty());
         if (lossy > 0) {
           output()
               .warning(

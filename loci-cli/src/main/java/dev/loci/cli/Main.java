@@ -4,6 +4,7 @@ import dev.loci.Damage;
 import dev.loci.Durability;
 import dev.loci.InvalidRequestException;
 import dev.loci.Loci;
+import dev.loci.postgres.JournalOptions;
 import dev.loci.postgres.PostgresJournal;
 import dev.loci.postgres.PostgresUrl;
 import java.io.InputStream;
@@ -129,6 +130,15 @@ public final class Main {
               + " and indexes stay in the data directory.")
   private String journal;
 
+  @Option(
+      names = "--journal-pool-size",
+      scope = ScopeType.INHERIT,
+      paramLabel = "N",
+      description =
+          "Connections to the PostgreSQL journal, 3 to 1000 (default: loci.toml's [journal]"
+              + " pool_size for serve, else 4).")
+  private Integer journalPoolSize;
+
   private final InputStream stdin;
   private final PrintWriter out;
   private final PrintWriter err;
@@ -203,7 +213,12 @@ public final class Main {
    * mistyped {@code --data} is reported instead of becoming a new, empty store.
    */
   Loci open(boolean create) {
-    Loci loci = builder(j -> {}).createIfMissing(create).open();
+    return open(create, j -> {});
+  }
+
+  /** Like {@link #open(boolean)}, telling {@code opened} the PostgreSQL journal if there is one. */
+  Loci open(boolean create, Consumer<PostgresJournal> opened) {
+    Loci loci = builder(opened).createIfMissing(create).open();
     Output output = output();
     for (Damage d : loci.openDamage()) {
       output.warning(Output.describe(d));
@@ -219,22 +234,28 @@ public final class Main {
    * @throws IllegalArgumentException naming {@code --journal} if its URL is not a PostgreSQL one
    */
   Loci.Builder builder(Consumer<PostgresJournal> opened) {
-    return builder(opened, Optional.empty());
+    return builder(opened, Optional.empty(), Optional.empty());
   }
 
   /**
    * Like {@link #builder(Consumer)}, with {@code configured} (a {@code [journal] url} of loci.toml)
-   * as the journal when {@code --journal} and {@code LOCI_JOURNAL} give none.
+   * as the journal when {@code --journal} and {@code LOCI_JOURNAL} give none, and {@code
+   * configuredPoolSize} (its {@code pool_size}) when {@code --journal-pool-size} gives none.
    */
-  Loci.Builder builder(Consumer<PostgresJournal> opened, Optional<String> configured) {
+  Loci.Builder builder(
+      Consumer<PostgresJournal> opened,
+      Optional<String> configured,
+      Optional<Integer> configuredPoolSize) {
     Loci.Builder builder = Loci.builder().dataDir(dataDir).durability(durability);
+    JournalOptions options =
+        journalOptions(configuredPoolSize.orElse(JournalOptions.DEFAULT_POOL_SIZE));
     journalUrl()
         .or(() -> configured.map(url -> parseJournal(url, "[journal] url")))
         .ifPresent(
             url ->
                 builder.journal(
                     d -> {
-                      PostgresJournal j = PostgresJournal.open(url);
+                      PostgresJournal j = PostgresJournal.open(url, options.withDataDir(d));
                       opened.accept(j);
                       return j;
                     }));
@@ -251,6 +272,27 @@ public final class Main {
       return Optional.empty();
     }
     return Optional.of(parseJournal(journal, "--journal"));
+  }
+
+  /**
+   * The journal's options with {@code --journal-pool-size}, else {@code fallback} connections.
+   *
+   * @throws InvalidRequestException naming {@code journal-pool-size} if it is out of range
+   */
+  JournalOptions journalOptions(int fallback) {
+    int size = journalPoolSize != null ? journalPoolSize : fallback;
+    try {
+      return JournalOptions.defaults().withPoolSize(size);
+    } catch (IllegalArgumentException e) {
+      throw new InvalidRequestException(
+          "journal-pool-size",
+          "--journal-pool-size: expected "
+              + JournalOptions.MIN_POOL_SIZE
+              + " to "
+              + JournalOptions.MAX_POOL_SIZE
+              + " connections, found "
+              + size);
+    }
   }
 
   private static PostgresUrl parseJournal(String url, String where) {

@@ -13,11 +13,13 @@ import dev.loci.Namespace;
 import dev.loci.Page;
 import dev.loci.Trace;
 import dev.loci.VerifyReport;
+import dev.loci.postgres.JournalArchive;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 
 /**
  * Prints results either for people (one labelled block per trace) or, with {@code --json}, as one
@@ -145,17 +147,53 @@ final class Output {
 
   /** Prints what a compaction did. */
   void compacted(Loci.CompactReport report) {
+    compacted(report, Optional.empty());
+  }
+
+  /**
+   * Prints what a compaction did and, with {@code --archive}, what archiving the PostgreSQL journal
+   * did and the registered servers that decided it (one JSON object with {@code --json}).
+   */
+  void compacted(Loci.CompactReport report, Optional<JournalArchive.Report> archived) {
     if (json) {
-      print(
+      ObjectNode node =
           MAPPER
               .createObjectNode()
               .put("snapshot_seq", report.snapshotSeq())
-              .put("segments_deleted", report.segmentsDeleted()));
-    } else {
-      out.printf(
-          "snapshot at seq %d, %d journal segments deleted%n",
-          report.snapshotSeq(), report.segmentsDeleted());
+              .put("segments_deleted", report.segmentsDeleted());
+      archived.ifPresent(
+          a -> {
+            node.put("archived_batches", a.moved()).put("archived_through", a.through());
+            ArrayNode servers = node.putArray("servers");
+            for (JournalArchive.Server s : a.servers()) {
+              servers
+                  .addObject()
+                  .put("id", s.id())
+                  .put("snapshot_seq", s.snapshotSeq())
+                  .put("data_dir", s.dataDir())
+                  .put("seen_at", s.seenAt().toString());
+            }
+          });
+      print(node);
+      return;
     }
+    out.printf(
+        "snapshot at seq %d, %d journal segments deleted%n",
+        report.snapshotSeq(), report.segmentsDeleted());
+    archived.ifPresent(
+        a -> {
+          out.printf(
+              "%d batches archived; every batch through seq %d is in loci_batch_archive%n",
+              a.moved(), a.through());
+          for (JournalArchive.Server s : a.servers()) {
+            out.printf(
+                "  server %s: snapshot at seq %d (%s, registered %s)%n",
+                s.id(), s.snapshotSeq(), s.dataDir(), s.seenAt());
+          }
+          if (a.servers().isEmpty()) {
+            out.println("  no server registered yet: each registers at its 'loci compact'");
+          }
+        });
   }
 
   /** Prints the tokens of a server configuration: id, role and namespaces, never the hash. */

@@ -2,6 +2,7 @@ package dev.loci.cli;
 
 import dev.loci.Namespace;
 import dev.loci.mcp.LociMcpServer;
+import dev.loci.postgres.JournalOptions;
 import dev.loci.postgres.PostgresJournal;
 import dev.loci.server.ConfigFile;
 import dev.loci.server.Credential;
@@ -105,7 +106,15 @@ final class ServerCommands {
       PrintWriter out = spec.commandLine().getOut();
       AtomicReference<PostgresJournal> shared = new AtomicReference<>();
       LociServer server =
-          LociServer.builder(main().builder(shared::set, ConfigFile.journalUrl(configFile)))
+          LociServer.builder(
+                  main()
+                      .builder(
+                          shared::set,
+                          ConfigFile.journalUrl(configFile),
+                          ConfigFile.journalPoolSize(
+                              configFile,
+                              JournalOptions.MIN_POOL_SIZE,
+                              JournalOptions.MAX_POOL_SIZE)))
               .config(cfg)
               .configFile(configFile)
               .embeddings(opened -> embedding.open(opened.dataDir()))

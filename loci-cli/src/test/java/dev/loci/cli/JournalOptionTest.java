@@ -108,6 +108,75 @@ class JournalOptionTest {
   }
 
   @Test
+  void compactArchive_movesWhatEveryRegisteredServerCovers_verifyAndExportStillSeeAll()
+      throws Exception {
+    CliRunner a = new CliRunner(tmp.resolve("a"));
+    CliRunner b = new CliRunner(tmp.resolve("b"));
+    for (int i = 0; i < 4; i++) {
+      CliRunner.Result r =
+          a.run("--journal", db.url(), "trace", "add", "--ns", "acme", "--content", "" + i);
+      assertThat(r.exitCode()).as(r.err()).isZero();
+    }
+    CliRunner.Result first = a.run("--journal", db.url(), "--json", "compact", "--archive");
+    assertThat(first.exitCode()).as(first.err()).isZero();
+    assertThat(first.json().get("archived_batches").asLong()).isEqualTo(4); // a alone: all of it
+    assertThat(first.json().get("servers")).hasSize(1);
+    String idA = first.json().get("servers").get(0).get("id").asText();
+    assertThat(Files.readString(tmp.resolve("a").resolve("journal-server-id")).strip())
+        .isEqualTo(idA);
+
+    for (int i = 4; i < 6; i++) {
+      assertThat(
+              b.run("--journal", db.url(), "trace", "add", "--ns", "acme", "--content", "" + i)
+                  .exitCode())
+          .isZero();
+    }
+    CliRunner.Result second = b.run("--journal", db.url(), "compact", "--archive");
+    assertThat(second.exitCode()).as(second.err()).isZero();
+    assertThat(second.out())
+        .contains("0 batches archived; every batch through seq 4 is in loci_batch_archive")
+        .contains("server " + idA + ": snapshot at seq 4");
+    CliRunner.Result third =
+        b.run("--journal", db.url(), "--json", "compact", "--archive", "--forget-server", idA);
+    assertThat(third.exitCode()).as(third.err()).isZero();
+    assertThat(third.json().get("archived_through").asLong()).isEqualTo(6);
+
+    CliRunner.Result verify = a.run("--journal", db.url(), "--json", "verify");
+    assertThat(verify.exitCode()).as(verify.out()).isZero();
+    assertThat(verify.json().get("batches").asLong()).isEqualTo(6);
+    Path out = tmp.resolve("all.jsonl");
+    CliRunner fresh = new CliRunner(tmp.resolve("fresh"));
+    assertThat(
+            fresh
+                .run("--journal", db.url(), "export", "--ns", "acme", "--out", out.toString())
+                .exitCode())
+        .isZero();
+    assertThat(Files.readAllLines(out)).hasSize(6);
+  }
+
+  @Test
+  void compactArchive_withoutJournal_isAUsageError() {
+    CliRunner cli = new CliRunner(tmp.resolve("a"));
+    cli.add("acme", "{\"n\":1}", "x");
+
+    CliRunner.Result r = cli.run("compact", "--archive");
+
+    assertThat(r.exitCode()).isEqualTo(2);
+    CliRunner.assertOneErrorLine(r, "--archive", "--journal");
+  }
+
+  @Test
+  void journalPoolSize_outOfRange_isAnErrorNamingTheOption() {
+    CliRunner cli = new CliRunner(tmp.resolve("a"));
+
+    CliRunner.Result r =
+        cli.run("--journal", db.url(), "--journal-pool-size", "2", "trace", "search", "--ns", "a");
+
+    assertThat(r.exitCode()).isNotZero();
+    assertThat(r.err()).contains("--journal-pool-size: expected 3 to 1000 connections, found 2");
+  }
+
+  @Test
   void verify_withJournal_checksEveryRowAndExitsOneOnDamage() throws Exception {
     CliRunner cli = new CliRunner(tmp.resolve("a"));
     for (int i = 0; i < 3; i++) {

@@ -70,6 +70,22 @@ class ServerCommandsTest {
   }
 
   @Test
+  void serve_journalPoolSizeFromLociToml_outOfRange_isAnErrorNamingTheKey() throws Exception {
+    Path data = dir.resolve("data");
+    Files.createDirectories(data);
+    Files.writeString(
+        data.resolve("loci.toml"),
+        "[journal]\nurl = \"postgresql://127.0.0.1:1/loci\"\npool_size = 1\n");
+
+    CliRunner.Result r = new CliRunner(data).run("serve", "--port", "0");
+
+    assertThat(r.exitCode()).isNotZero();
+    assertThat(r.err())
+        .contains("journal.pool_size: expected 3 to 1000 connections, found 1")
+        .doesNotContain("\tat ");
+  }
+
+  @Test
   void serve_unknownEmbedding_usageErrorAndNothingCreated() {
     CliRunner.Result r =
         new CliRunner(dir.resolve("data")).run("serve", "--port", "0", "--embedding", "word2vec");

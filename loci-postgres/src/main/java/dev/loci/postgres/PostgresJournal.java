@@ -11,7 +11,6 @@ import dev.loci.spi.JournalBehindException;
 import dev.loci.spi.JournalEntry;
 import dev.loci.spi.JournalLine;
 import dev.loci.spi.JournalUnavailableException;
-import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -57,17 +56,14 @@ import org.flywaydb.core.api.MigrationInfo;
  * database whose schema is newer than this build knows is refused. Thread-safe.
  */
 public final class PostgresJournal implements Journal {
-  /** Connections per journal: appends, the follower's LISTEN, reads, a probe. */
-  static final int POOL_SIZE = 4;
-
   /** The newest schema version this build knows; a newer database is refused. */
-  static final int SCHEMA_VERSION = 1;
+  static final int SCHEMA_VERSION = 2;
 
-  private static final String SOURCE = "postgresql:loci_batch";
   private static final System.Logger LOG = System.getLogger(PostgresJournal.class.getName());
 
   private final HikariDataSource pool;
   private final String description;
+  private final JournalOptions options;
   private final ReentrantLock lock = new ReentrantLock();
   private final List<Pending> pending = new ArrayList<>(); // guarded by lock
   private volatile long lastSeq; // numbered, maybe pending; guarded by lock for writes
@@ -80,9 +76,10 @@ public final class PostgresJournal implements Journal {
 
   private record Pending(long seq, String ns, byte[] line) {}
 
-  private PostgresJournal(HikariDataSource pool, String description) {
+  private PostgresJournal(HikariDataSource pool, String description, JournalOptions options) {
     this.pool = pool;
     this.description = description;
+    this.options = options;
   }
 
   /**
@@ -100,18 +97,26 @@ public final class PostgresJournal implements Journal {
 
   /** Like {@link #open(String)}, with the URL already parsed. */
   public static PostgresJournal open(PostgresUrl url) {
+    return open(url, JournalOptions.defaults());
+  }
+
+  /**
+   * Like {@link #open(String)}, with a pool of {@code options.poolSize()} connections and, for a
+   * server, its data directory (compactions register its snapshot, which {@link #archive()} needs).
+   */
+  public static PostgresJournal open(PostgresUrl url, JournalOptions options) {
     HikariConfig config = new HikariConfig();
     config.setJdbcUrl(url.jdbcUrl());
     url.user().ifPresent(config::setUsername);
     url.password().ifPresent(config::setPassword);
-    config.setMaximumPoolSize(POOL_SIZE);
+    config.setMaximumPoolSize(options.poolSize());
     config.setPoolName("loci-journal");
     config.setConnectionTimeout(5_000);
     config.setInitializationFailTimeout(-1);
     HikariDataSource pool = new HikariDataSource(config);
     try {
       migrate(pool, url.redacted());
-      PostgresJournal journal = new PostgresJournal(pool, url.redacted());
+      PostgresJournal journal = new PostgresJournal(pool, url.redacted(), options);
       long head = journal.readHead();
       journal.lastSeq = head;
       journal.durableSeq = head;
@@ -156,8 +161,8 @@ public final class PostgresJournal implements Journal {
         Statement s = c.createStatement();
         ResultSet r =
             s.executeQuery(
-                "SELECT GREATEST((SELECT COALESCE(MAX(seq), 0) FROM loci_batch),"
-                    + " (SELECT floor FROM loci_journal WHERE id = 1))")) {
+                "SELECT GREATEST((SELECT COALESCE(MAX(seq), 0) FROM loci_batch), floor, archived)"
+                    + " FROM loci_journal WHERE id = 1")) {
       r.next();
       return r.getLong(1);
     } catch (SQLException e) {
@@ -230,9 +235,17 @@ public final class PostgresJournal implements Journal {
     }
   }
 
+  /**
+   * The append: the writers' lock shared (archiving takes it exclusive), then the batches, unless
+   * the first number is at or below the archived ones, whose rows left the primary key's reach.
+   * Both statements run in one implicit transaction, so the lock is held until the commit.
+   */
   private static final String INSERT =
-      "INSERT INTO loci_batch (seq, ns, line)"
-          + " SELECT * FROM unnest(?::bigint[], ?::text[], ?::bytea[])";
+      "SELECT pg_advisory_xact_lock_shared("
+          + JournalArchive.WRITERS_LOCK
+          + "); INSERT INTO loci_batch (seq, ns, line)"
+          + " SELECT * FROM unnest(?::bigint[], ?::text[], ?::bytea[])"
+          + " WHERE ?::bigint > (SELECT archived FROM loci_journal WHERE id = 1)";
 
   private static final String UNIQUE_VIOLATION = "23505";
 
@@ -255,7 +268,12 @@ public final class PostgresJournal implements Journal {
         insert.setArray(1, c.createArrayOf("bigint", seqs));
         insert.setArray(2, c.createArrayOf("text", namespaces));
         insert.setObject(3, lines);
-        insert.executeUpdate();
+        insert.setLong(4, seqs[0]);
+        insert.execute(); // the lock's row, then the insert's count
+        if (insert.getMoreResults() || insert.getUpdateCount() != group.size()) {
+          // the batch numbers are archived: this server is behind the archiving of others
+          throw behind(group.get(0).seq(), null);
+        }
       } catch (SQLException e) {
         if (UNIQUE_VIOLATION.equals(e.getSQLState())) {
           throw behind(group.get(0).seq(), e);
@@ -292,7 +310,9 @@ public final class PostgresJournal implements Journal {
                 + " (batch "
                 + first
                 + " is taken); nothing was written: catch up and decide again");
-    e.initCause(cause);
+    if (cause != null) {
+      e.initCause(cause);
+    }
     return e;
   }
 
@@ -310,7 +330,7 @@ public final class PostgresJournal implements Journal {
         return;
       } catch (ProbeFailed e) {
         lost.addSuppressed(e.getCause());
-        if (attempt > POOL_SIZE) {
+        if (attempt > options.poolSize()) {
           StorageException unknown =
               new StorageException(
                   "journal write to "
@@ -444,56 +464,8 @@ public final class PostgresJournal implements Journal {
 
   @Override
   public void read(long fromSeq, Consumer<JournalEntry> entries, Consumer<Damage> damage) {
-    try (Connection c = pool.getConnection()) {
-      c.setAutoCommit(false); // a cursor: rows stream in fetch-size pieces
-      long floor;
-      try (Statement s = c.createStatement();
-          ResultSet r = s.executeQuery("SELECT floor FROM loci_journal WHERE id = 1")) {
-        r.next();
-        floor = r.getLong(1);
-      }
-      long expected = Math.max(fromSeq, floor + 1);
-      try (PreparedStatement s =
-          c.prepareStatement("SELECT seq, line FROM loci_batch WHERE seq >= ? ORDER BY seq")) {
-        s.setFetchSize(1000);
-        s.setLong(1, fromSeq);
-        try (ResultSet r = s.executeQuery()) {
-          while (r.next()) {
-            long seq = r.getLong(1);
-            byte[] line = r.getBytes(2);
-            if (seq > expected) {
-              damage.accept(
-                  new Damage(
-                      Damage.Kind.SEQUENCE_GAP,
-                      Path.of(SOURCE),
-                      -1,
-                      OptionalLong.of(seq),
-                      "batches " + expected + " to " + (seq - 1) + " are missing"));
-            }
-            expected = seq + 1;
-            JournalEntry entry;
-            try {
-              entry = JournalLine.decode(line);
-              if (entry.seq() != seq) {
-                throw new IllegalArgumentException(
-                    "row " + seq + " holds the line of batch " + entry.seq());
-              }
-            } catch (IllegalArgumentException e) {
-              damage.accept(
-                  new Damage(
-                      Damage.Kind.BAD_LINE,
-                      Path.of(SOURCE),
-                      -1,
-                      OptionalLong.of(seq),
-                      e.getMessage()));
-              continue;
-            }
-            entries.accept(entry);
-          }
-        }
-      }
-      c.rollback();
-      observe(expected - 1);
+    try {
+      observe(JournalRows.read(pool, fromSeq, entries, damage));
     } catch (SQLException e) {
       throw unreachable("read the journal", e);
     }
@@ -572,12 +544,37 @@ public final class PostgresJournal implements Journal {
 
   /**
    * Deletes nothing and returns 0: the batches are shared with the other servers over the same
-   * database, which may still need them to catch up. Archiving below the oldest snapshot every
-   * server holds is an operator's decision, not a side effect of one server's compaction.
+   * database, which may still need them to catch up. A journal opened for a server (with its data
+   * directory) registers that the server's snapshot covers {@code seq}, so that {@link #archive()}
+   * may move what every registered server's snapshot covers.
    */
   @Override
   public int deleteThrough(long seq) {
+    options.dataDir().ifPresent(dir -> JournalArchive.register(pool, dir, seq, description));
     return 0;
+  }
+
+  /**
+   * Moves the batches at or below the lowest snapshot the registered servers hold (each server
+   * registers at its compactions) from {@code loci_batch} to {@code loci_batch_archive}, in one
+   * transaction; appends wait meanwhile. Reads, {@code verify} and export still see every batch,
+   * from both tables; a server that was not registered and is behind catches up from the archive.
+   * Moves nothing while no server is registered.
+   *
+   * @throws StorageException if the database cannot be reached
+   */
+  public JournalArchive.Report archive() {
+    checkUsable();
+    return JournalArchive.archive(pool, description);
+  }
+
+  /**
+   * Forgets a registered server (retired for good), so that its snapshot no longer holds {@link
+   * #archive()} back; returns whether it was registered.
+   */
+  public boolean forgetServer(String id) {
+    checkUsable();
+    return JournalArchive.forget(pool, id, description);
   }
 
   @Override

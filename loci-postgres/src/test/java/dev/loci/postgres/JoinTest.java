@@ -48,7 +48,8 @@ class JoinTest {
         .open();
   }
 
-  private static void copy(Path from, Path to) throws IOException {
+  /** Copies the files of {@code from} into {@code to}, as an operator copies snapshots. */
+  static void copy(Path from, Path to) throws IOException {
     Files.createDirectories(to);
     try (Stream<Path> files = Files.list(from)) {
       for (Path f : files.toList()) {

@@ -145,6 +145,37 @@ class PostgresJournalTest {
   }
 
   @Test
+  void open_poolSizeOption_isTheNumberOfConnectionsItKeeps() throws Exception {
+    try (PostgresJournal journal =
+        PostgresJournal.open(
+            PostgresUrl.parse(db.url()), JournalOptions.defaults().withPoolSize(7))) {
+      journal.appendDurably(batch("a"));
+      long connections = 0;
+      for (int i = 0; i < 600 && connections != 7; i++) { // the pool fills in the background
+        Thread.sleep(50);
+        connections = connectionsTo(db.name);
+      }
+      assertThat(connections).isEqualTo(7);
+    }
+    assertThatThrownBy(() -> JournalOptions.defaults().withPoolSize(2))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("pool_size: expected 3 to 1000 connections, found 2");
+  }
+
+  private long connectionsTo(String database) throws Exception {
+    try (Connection c = db.connect();
+        Statement s = c.createStatement();
+        java.sql.ResultSet r =
+            s.executeQuery(
+                "SELECT COUNT(*) FROM pg_stat_activity WHERE datname = '"
+                    + database
+                    + "' AND pid <> pg_backend_pid()")) {
+      r.next();
+      return r.getLong(1);
+    }
+  }
+
+  @Test
   void open_schemaNewerThanThisBuild_refusedNamingTheVersion() throws Exception {
     PostgresJournal.open(db.url()).close();
     try (Connection c = db.connect();

@@ -43,6 +43,10 @@ import org.tomlj.TomlTable;
  * per_second = 50.0
  * burst = 100
  *
+ * [journal]                           # optional: cluster mode (docs/cluster.md)
+ * url = "postgresql://db/loci"
+ * pool_size = 4                       # connections to it, default 4
+ *
  * [[tokens]]
  * id = "ingest"
  * sha256 = "9f86d0..."                # SHA-256 hex of the token; never the token itself
@@ -115,15 +119,7 @@ public final class ConfigFile {
    * @throws ConfigException if the file does not parse or the key is not a string
    */
   public static Optional<String> journalUrl(Path file) {
-    String text;
-    try {
-      text = Files.readString(file, StandardCharsets.UTF_8);
-    } catch (NoSuchFileException e) {
-      return Optional.empty();
-    } catch (IOException e) {
-      throw new ConfigException(file, "cannot read: " + e.getMessage());
-    }
-    Object url = parse(file, text).get(List.of("journal", "url"));
+    Object url = journalKey(file, "url");
     if (url == null) {
       return Optional.empty();
     }
@@ -131,6 +127,43 @@ public final class ConfigFile {
       throw new ConfigException(file, "journal.url: expected a postgresql:// URL, found " + url);
     }
     return Optional.of(s);
+  }
+
+  /**
+   * The {@code [journal] pool_size} of {@code file}: how many connections the PostgreSQL journal
+   * keeps; empty if the file or the key is missing. Read at start only.
+   *
+   * @throws ConfigException if the file does not parse or the key is not a whole number from {@code
+   *     min} to {@code max}
+   */
+  public static Optional<Integer> journalPoolSize(Path file, int min, int max) {
+    Object size = journalKey(file, "pool_size");
+    if (size == null) {
+      return Optional.empty();
+    }
+    if (!(size instanceof Long n) || n < min || n > max) {
+      throw new ConfigException(
+          file,
+          "journal.pool_size: expected "
+              + min
+              + " to "
+              + max
+              + " connections, found "
+              + (size instanceof String ? "\"" + size + "\"" : size));
+    }
+    return Optional.of(n.intValue());
+  }
+
+  private static Object journalKey(Path file, String key) {
+    String text;
+    try {
+      text = Files.readString(file, StandardCharsets.UTF_8);
+    } catch (NoSuchFileException e) {
+      return null;
+    } catch (IOException e) {
+      throw new ConfigException(file, "cannot read: " + e.getMessage());
+    }
+    return parse(file, text).get(List.of("journal", key));
   }
 
   /**

@@ -31,6 +31,25 @@ class ConfigFileTest {
   }
 
   @Test
+  void journalPoolSize_readFromTheJournalTable_absentWhenMissing_refusedOutsideTheRange()
+      throws Exception {
+    Path f = dir.resolve("loci.toml");
+    assertThat(ConfigFile.journalPoolSize(f, 3, 1000)).isEmpty();
+    Files.writeString(f, "[journal]\nurl = \"postgresql://db.internal/loci\"\n");
+    assertThat(ConfigFile.journalPoolSize(f, 3, 1000)).isEmpty();
+    Files.writeString(f, "[journal]\npool_size = 12\n");
+    assertThat(ConfigFile.journalPoolSize(f, 3, 1000)).contains(12);
+    Files.writeString(f, "[journal]\npool_size = 2\n");
+    assertThatThrownBy(() -> ConfigFile.journalPoolSize(f, 3, 1000))
+        .isInstanceOf(ConfigException.class)
+        .hasMessageContaining("journal.pool_size: expected 3 to 1000 connections, found 2");
+    Files.writeString(f, "[journal]\npool_size = \"8\"\n");
+    assertThatThrownBy(() -> ConfigFile.journalPoolSize(f, 3, 1000))
+        .isInstanceOf(ConfigException.class)
+        .hasMessageContaining("journal.pool_size");
+  }
+
+  @Test
   void load_missingFile_defaults() {
     assertThat(ConfigFile.load(dir.resolve("loci.toml"))).isEqualTo(ServerConfig.defaults());
   }
