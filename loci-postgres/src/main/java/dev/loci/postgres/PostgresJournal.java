@@ -530,11 +530,35 @@ public final class PostgresJournal implements Journal {
     }
   }
 
+  /**
+   * Commits the pending batches, if any, without dropping them when that fails: they were numbered
+   * by a round still in progress (or never awaited), and only their owner's {@link
+   * Appended#awaitDurable()} drops them and frees their numbers, so the owner learns of a refusal
+   * and decides again instead of reusing a number it already handed out. A refusal (another server
+   * took the numbers) is therefore not this call's failure: nothing it was asked to keep was lost,
+   * since refused batches were never acknowledged.
+   *
+   * @throws StorageException if the database cannot take them (they stay pending)
+   */
   @Override
   public void sync() {
-    long last = lastSeq;
-    if (last > durableSeq) {
-      flushThrough(last);
+    lock.lock();
+    try {
+      if (pending.isEmpty()) {
+        return;
+      }
+      checkUsable();
+      List<Pending> group = List.copyOf(pending);
+      try {
+        commit(group);
+      } catch (JournalBehindException e) {
+        return; // the owner's awaitDurable meets the same refusal and decides its round again
+      }
+      pending.clear();
+      unavailable = Optional.empty();
+      durableSeq = group.get(group.size() - 1).seq();
+    } finally {
+      lock.unlock();
     }
   }
 
