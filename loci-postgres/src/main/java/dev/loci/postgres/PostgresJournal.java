@@ -18,7 +18,6 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -323,13 +322,14 @@ public final class PostgresJournal implements Journal {
    * (and the stored line is compared) or succeeds if it did not.
    */
   private void resolveLostCommit(List<Pending> group, SQLException lost) {
+    Pending first = group.get(0);
     // the pool's other idle connections may have been cut too: each failed try evicts one
     for (int attempt = 1; ; attempt++) {
+      LostReply.Outcome outcome;
       try {
-        probe(group.get(0), lost);
-        return;
-      } catch (ProbeFailed e) {
-        lost.addSuppressed(e.getCause());
+        outcome = LostReply.probe(pool, first.seq(), first.ns(), first.line());
+      } catch (SQLException e) {
+        lost.addSuppressed(e);
         if (attempt > options.poolSize()) {
           StorageException unknown =
               new StorageException(
@@ -342,56 +342,15 @@ public final class PostgresJournal implements Journal {
           failure = unknown;
           throw unknown;
         }
+        continue;
       }
-    }
-  }
-
-  /** The probe itself could not reach the database. */
-  private static final class ProbeFailed extends Exception {
-    private static final long serialVersionUID = 1L;
-
-    ProbeFailed(SQLException cause) {
-      super(cause);
-    }
-  }
-
-  private void probe(Pending first, SQLException lost) throws ProbeFailed {
-    try (Connection c = pool.getConnection()) {
-      c.setAutoCommit(false);
-      boolean committed;
-      try (PreparedStatement probe =
-          c.prepareStatement("INSERT INTO loci_batch (seq, ns, line) VALUES (?, ?, ?)")) {
-        probe.setLong(1, first.seq());
-        probe.setString(2, first.ns());
-        probe.setBytes(3, first.line());
-        probe.executeUpdate();
-        committed = false;
-      } catch (SQLException e) {
-        if (!UNIQUE_VIOLATION.equals(e.getSQLState())) {
-          throw e;
+      switch (outcome) {
+        case COMMITTED -> {
+          return;
         }
-        committed = true;
-      }
-      c.rollback();
-      if (!committed) {
-        throw notWritten(lost);
-      }
-      byte[] stored = storedLine(c, first.seq());
-      c.rollback();
-      if (Arrays.equals(stored, first.line())) {
-        return; // committed after all
-      }
-      throw behind(first.seq(), lost);
-    } catch (SQLException e) {
-      throw new ProbeFailed(e);
-    }
-  }
-
-  private static byte[] storedLine(Connection c, long seq) throws SQLException {
-    try (PreparedStatement s = c.prepareStatement("SELECT line FROM loci_batch WHERE seq = ?")) {
-      s.setLong(1, seq);
-      try (ResultSet r = s.executeQuery()) {
-        return r.next() ? r.getBytes(1) : null;
+        case NOT_WRITTEN -> throw notWritten(lost);
+        case ANOTHER_BATCH -> throw behind(first.seq(), lost);
+        default -> throw new IllegalStateException("unexpected probe outcome " + outcome);
       }
     }
   }
@@ -530,11 +489,35 @@ public final class PostgresJournal implements Journal {
     }
   }
 
+  /**
+   * Commits the pending batches, if any, without dropping them when that fails: they were numbered
+   * by a round still in progress (or never awaited), and only their owner's {@link
+   * Appended#awaitDurable()} drops them and frees their numbers, so the owner learns of a refusal
+   * and decides again instead of reusing a number it already handed out. A refusal (another server
+   * took the numbers) is therefore not this call's failure: nothing it was asked to keep was lost,
+   * since refused batches were never acknowledged.
+   *
+   * @throws StorageException if the database cannot take them (they stay pending)
+   */
   @Override
   public void sync() {
-    long last = lastSeq;
-    if (last > durableSeq) {
-      flushThrough(last);
+    lock.lock();
+    try {
+      if (pending.isEmpty()) {
+        return;
+      }
+      checkUsable();
+      List<Pending> group = List.copyOf(pending);
+      try {
+        commit(group);
+      } catch (JournalBehindException e) {
+        return; // the owner's awaitDurable meets the same refusal and decides its round again
+      }
+      pending.clear();
+      unavailable = Optional.empty();
+      durableSeq = group.get(group.size() - 1).seq();
+    } finally {
+      lock.unlock();
     }
   }
 

@@ -176,6 +176,60 @@ class ArchiveTest {
   }
 
   @Test
+  void archivingWhileTwoServersWrite_losesNoAcknowledgedWriteAndNeverNumbersTwice()
+      throws Exception {
+    AtomicReference<PostgresJournal> journalA = new AtomicReference<>();
+    List<Trace> acknowledged = java.util.Collections.synchronizedList(new ArrayList<>());
+    long movedInAll = 0;
+    try (Loci a = server("a", journalA);
+        Loci b = server("b")) {
+      List<Thread> writers = new ArrayList<>();
+      for (Loci s : List.of(a, b)) {
+        for (int w = 0; w < 2; w++) {
+          int writer = w;
+          writers.add(
+              new Thread(
+                  () -> {
+                    for (int i = 0; i < 40; i++) {
+                      acknowledged.add(
+                          s.traces().add(NS, "{\"w\":" + writer + ",\"i\":" + i + "}", List.of()));
+                    }
+                  }));
+        }
+      }
+      writers.forEach(Thread::start);
+      while (writers.stream().anyMatch(Thread::isAlive)) {
+        a.compact(); // both register newer snapshots while the writes go on
+        b.compact();
+        movedInAll += journalA.get().archive().moved();
+      }
+      for (Thread t : writers) {
+        t.join();
+      }
+      a.catchUp();
+      a.compact();
+      b.catchUp();
+      b.compact();
+      movedInAll += journalA.get().archive().moved();
+    }
+    assertThat(acknowledged).hasSize(160);
+    assertThat(movedInAll).isPositive();
+    assertThat(scalar("SELECT COUNT(*) FROM loci_batch")).isZero(); // everything archived
+    assertThat(
+            scalar(
+                "SELECT COUNT(DISTINCT seq) FROM (SELECT seq FROM loci_batch"
+                    + " UNION ALL SELECT seq FROM loci_batch_archive) x"))
+        .isEqualTo(count("loci_batch_archive"))
+        .isEqualTo(160);
+    assertThat(PostgresJournal.verify(PostgresUrl.parse(db.url())).damage()).isEmpty();
+    try (Loci fresh = server("fresh")) {
+      for (Trace t : acknowledged) {
+        assertThat(fresh.traces().get(NS, t.uid())).isEqualTo(t);
+      }
+    }
+  }
+
+  @Test
   void forgetServer_letsArchivingPassARetiredServersSnapshot() throws Exception {
     AtomicReference<PostgresJournal> journalA = new AtomicReference<>();
     String retired;

@@ -11,6 +11,7 @@ import dev.loci.Trace;
 import dev.loci.spi.Batch;
 import dev.loci.spi.Event;
 import dev.loci.spi.Journal;
+import dev.loci.spi.JournalBehindException;
 import dev.loci.spi.JournalEntry;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -141,6 +142,29 @@ class PostgresJournalTest {
           .containsExactly(Damage.Kind.BAD_LINE, Damage.Kind.SEQUENCE_GAP);
       assertThat(damage.get(0).detail()).contains("crc32c mismatch");
       assertThat(damage.get(1).detail()).isEqualTo("batches 3 to 3 are missing");
+    }
+  }
+
+  /**
+   * A snapshot's sync() can run while the engine's round has numbered batches and not yet awaited
+   * them. If another server took those numbers, the refusal must reach the round's own wait (which
+   * decides again), and no later batch of the round may be given a number already handed out.
+   */
+  @Test
+  void sync_refusedWhileARoundIsPending_keepsTheNumbersAndTheOwnerMeetsTheRefusal() {
+    try (PostgresJournal mine = PostgresJournal.open(db.url());
+        PostgresJournal other = PostgresJournal.open(db.url())) {
+      Journal.Appended first = mine.append(batch("mine-1"));
+      assertThat(other.appendDurably(batch("other"))).isEqualTo(1); // takes number 1 first
+
+      mine.sync(); // the snapshot's sync: refused, but nothing it must keep is lost
+
+      Journal.Appended second = mine.append(batch("mine-2"));
+      assertThat(List.of(first.seq(), second.seq())).containsExactly(1L, 2L); // never 1 twice
+      assertThatThrownBy(second::awaitDurable).isInstanceOf(JournalBehindException.class);
+      assertThat(readAll(other, new ArrayList<>()))
+          .extracting(e -> e.events().get(0).data().get("uid").asText())
+          .containsExactly("other");
     }
   }
 
