@@ -519,9 +519,11 @@ public final class Engine implements CommandExecutor, AutoCloseable {
             journal.appendBatches(
                 decided.subList(done, decided.size()).stream().map(Decided::batch).toList());
       } catch (StorageException e) {
-        // nothing of this call was written; what an earlier call wrote goes on to its fsync
-        decided.subList(done, decided.size()).forEach(d -> d.task().fail(e));
-        break;
+        // Nothing of this call was written; what an earlier call wrote goes on to its fsync. Only
+        // the first command fails, as if each were written alone: the rest are tried again, and
+        // may succeed (a journal that writes one batch per call behaves exactly as before).
+        decided.get(done++).task().fail(e);
+        continue;
       }
       for (Journal.Appended a : appended) {
         Decided d = decided.get(done++);

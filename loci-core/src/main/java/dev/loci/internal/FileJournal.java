@@ -10,7 +10,6 @@ import dev.loci.spi.JournalEntry;
 import dev.loci.spi.JournalUnavailableException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.ByteBuffer;
 import java.nio.channels.ClosedByInterruptException;
 import java.nio.channels.ClosedChannelException;
 import java.nio.channels.FileChannel;
@@ -74,10 +73,8 @@ public final class FileJournal implements Journal {
   public static final long DEFAULT_SEGMENT_BYTES = 64L << 20;
 
   private static final System.Logger LOG = System.getLogger(FileJournal.class.getName());
-  private static final int MAX_INTERRUPTED_RETRIES = 10;
-  private static final long PREALLOCATE_BYTES = 4L << 20;
+  private static final int MAX_INTERRUPTED_RETRIES = ActiveSegment.MAX_INTERRUPTED_RETRIES;
   private static final long MAX_GATHERED_BYTES = 16L << 20; // one write of several batches
-  private static final ByteBuffer ZEROS = ByteBuffer.allocateDirect(1 << 20).asReadOnlyBuffer();
 
   private final Path dir;
   private final Durability durability;
@@ -88,14 +85,9 @@ public final class FileJournal implements Journal {
   private final ReentrantLock syncLock = new ReentrantLock();
   private final java.util.concurrent.locks.Condition synced = syncLock.newCondition();
   private boolean syncing; // guarded by syncLock
-  private FileChannel channel; // guarded by writeLock
-  private Path segment; // guarded by writeLock
-  private long segmentSize; // guarded by writeLock: the bytes of lines, without the zero tail
-  private long allocated; // guarded by writeLock: the file's size, zero tail included
-  private long retryPreallocationAt; // guarded by writeLock: after a failure, wait for growth
+  private final ActiveSegment active; // its fields guarded by writeLock
   private long lastSeq; // guarded by writeLock
   private volatile long durableSeq;
-  private long durableBytes; // guarded by writeLock: the active segment's length durableSeq covers
   private volatile int generation; // bumped by each rollback: an append of an older one was cut
   private volatile String full; // why the last append failed for want of space, until it has room
   private volatile long fullNeeds; // bytes the failed append wanted
@@ -117,15 +109,11 @@ public final class FileJournal implements Journal {
     this.dir = dir;
     this.durability = durability;
     this.segmentBytes = segmentBytes;
-    this.segment = segment;
-    this.channel = channel;
     this.lastSeq = lastSeq;
     this.durableSeq = lastSeq;
     this.openDamage = List.copyOf(openDamage);
     try {
-      this.segmentSize = channel.size();
-      this.allocated = segmentSize;
-      this.durableBytes = segmentSize;
+      this.active = new ActiveSegment(segment, channel, segmentBytes);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
@@ -211,7 +199,7 @@ public final class FileJournal implements Journal {
       checkUsable();
       long seq = lastSeq + 1;
       byte[] first = JournalLines.encode(seq, batches.get(0), events[0]);
-      if (segmentSize > 0 && segmentSize + first.length > segmentBytes) {
+      if (active.segmentSize > 0 && active.segmentSize + first.length > segmentBytes) {
         rollLocked(seq);
       }
       List<byte[]> lines = new ArrayList<>(batches.size());
@@ -219,7 +207,7 @@ public final class FileJournal implements Journal {
       long total = first.length;
       for (int i = 1; i < events.length; i++) {
         byte[] line = JournalLines.encode(seq + i, batches.get(i), events[i]);
-        if (segmentSize + total + line.length > segmentBytes
+        if (active.segmentSize + total + line.length > segmentBytes
             || total + line.length > MAX_GATHERED_BYTES) {
           break; // the rest goes in the caller's next call (to the next segment if it is full)
         }
@@ -227,16 +215,20 @@ public final class FileJournal implements Journal {
         total += line.length;
       }
       byte[] bytes = lines.size() == 1 ? first : concat(lines, (int) total);
-      long before = segmentSize;
-      preallocate(before + total);
+      long before = active.segmentSize;
+      active.preallocate(before + total);
       try {
-        writeAt(bytes, before);
+        active.writeAt(bytes, before);
       } catch (IOException e) {
         String detail =
-            "journal write to " + segment + " failed: " + e.getMessage() + "; nothing was written";
+            "journal write to "
+                + active.segment
+                + " failed: "
+                + e.getMessage()
+                + "; nothing was written";
         try {
-          reopenIfClosed(channel);
-          channel.truncate(before);
+          active.reopenIfClosed(active.channel);
+          active.channel.truncate(before);
         } catch (IOException cleanup) {
           e.addSuppressed(cleanup);
           failure = e; // a cut-short line is no batch (it fails its checksum): dropped on open
@@ -245,7 +237,7 @@ public final class FileJournal implements Journal {
             // is unknown until resume() cuts back to the last fsync, or a reopen reads them
             throw new StorageException(
                 "journal write to "
-                    + segment
+                    + active.segment
                     + " failed: "
                     + e.getMessage()
                     + "; it could not be cut back, so whether the first of these "
@@ -260,8 +252,8 @@ public final class FileJournal implements Journal {
         fullNeeds = total;
         throw new JournalUnavailableException(detail, e);
       }
-      segmentSize = before + total;
-      allocated = Math.max(allocated, segmentSize);
+      active.segmentSize = before + total;
+      active.allocated = Math.max(active.allocated, active.segmentSize);
       lastSeq = seq + lines.size() - 1;
       full = null;
       List<Appended> written = new ArrayList<>(lines.size());
@@ -285,84 +277,6 @@ public final class FileJournal implements Journal {
       at += line.length;
     }
     return all;
-  }
-
-  /**
-   * Writes {@code line} at {@code pos} of the active segment. An interrupt of the calling thread
-   * must not cost the journal its channel (the JDK closes an interruptible channel when a thread
-   * blocked in it is interrupted): the interrupt status is set aside during the write, and if an
-   * interrupt still closes the channel, it is reopened and the positional write repeated. The
-   * caller's interrupt status is restored afterwards.
-   */
-  private void writeAt(byte[] line, long pos) throws IOException {
-    boolean interrupted = Thread.interrupted();
-    try {
-      for (int attempt = 0; ; attempt++) {
-        try {
-          ByteBuffer buffer = ByteBuffer.wrap(line);
-          long at = pos;
-          while (buffer.hasRemaining()) {
-            at += channel.write(buffer, at);
-          }
-          return;
-        } catch (ClosedChannelException e) {
-          // closed by an interrupt of this thread, or earlier by one of another thread
-          if (e instanceof ClosedByInterruptException) {
-            interrupted = true;
-            Thread.interrupted();
-          }
-          if (attempt >= MAX_INTERRUPTED_RETRIES || closed) {
-            throw e;
-          }
-          reopenIfClosed(channel);
-        }
-      }
-    } finally {
-      if (interrupted) {
-        Thread.currentThread().interrupt();
-      }
-    }
-  }
-
-  /** Replaces the active channel if it is {@code broken} and closed; call under writeLock. */
-  private void reopenIfClosed(FileChannel broken) throws IOException {
-    if (channel == broken && !broken.isOpen() && !closed) {
-      channel = FileChannel.open(segment, StandardOpenOption.WRITE);
-    }
-  }
-
-  /**
-   * Makes sure the segment file extends (with zeros) past {@code end}. Writing into space that is
-   * already part of the file lets fdatasync skip the file-size update, which on ext4 saves a
-   * journal commit on every fsync (measured: about 40% of the fsync's time). Preallocation is best
-   * effort: if the disk cannot take a chunk, appends simply grow the file. The zero tail is trimmed
-   * on roll, on close and on open, and readers treat it as unwritten space, not damage.
-   */
-  private void preallocate(long end) {
-    if (end <= allocated || end < retryPreallocationAt) {
-      return;
-    }
-    long from = Math.max(allocated, segmentSize); // never write zeros over lines
-    long target = end + Math.min(PREALLOCATE_BYTES, segmentBytes);
-    try {
-      for (long at = from; at < target; ) {
-        ByteBuffer zeros = ZEROS.duplicate();
-        zeros.limit((int) Math.min(zeros.capacity(), target - at));
-        at += channel.write(zeros, at);
-      }
-      channel.force(true);
-      allocated = target;
-    } catch (IOException e) {
-      try {
-        reopenIfClosed(channel);
-        channel.truncate(segmentSize);
-      } catch (IOException cleanup) {
-        e.addSuppressed(cleanup);
-      }
-      allocated = segmentSize;
-      retryPreallocationAt = segmentSize + Math.min(PREALLOCATE_BYTES, segmentBytes);
-      LOG.log(System.Logger.Level.DEBUG, "journal preallocation failed, appending without: " + e);
-    }
   }
 
   private final class Written implements Appended {
@@ -450,10 +364,10 @@ public final class FileJournal implements Journal {
       if (gen != generation) {
         return false; // cut off by a rollback: the caller's loop reports it
       }
-      ch = channel;
+      ch = active.channel;
       target = lastSeq;
-      bytes = segmentSize;
-      seg = segment;
+      bytes = active.segmentSize;
+      seg = active.segment;
     } finally {
       writeLock.unlock();
     }
@@ -462,8 +376,8 @@ public final class FileJournal implements Journal {
       fsyncs.incrementAndGet();
       writeLock.lock();
       try {
-        if (seg.equals(segment) && gen == generation) {
-          durableBytes = Math.max(durableBytes, bytes);
+        if (seg.equals(active.segment) && gen == generation) {
+          active.durableBytes = Math.max(active.durableBytes, bytes);
         }
       } finally {
         writeLock.unlock();
@@ -482,7 +396,7 @@ public final class FileJournal implements Journal {
         }
         writeLock.lock();
         try {
-          reopenIfClosed(ch);
+          active.reopenIfClosed(ch);
         } catch (IOException reopen) {
           throw failSync(reopen);
         } finally {
@@ -526,7 +440,7 @@ public final class FileJournal implements Journal {
   private StorageException failSync(IOException e) {
     writeLock.lock();
     try {
-      String what = "journal fsync of " + segment + " failed: " + e.getMessage();
+      String what = "journal fsync of " + active.segment + " failed: " + e.getMessage();
       if (durability.mode() == Durability.Mode.ALWAYS && failure == null && rollBackLocked(e)) {
         full = "disk failing: " + what;
         fullNeeds = 0;
@@ -555,13 +469,13 @@ public final class FileJournal implements Journal {
   private boolean rollBackLocked(IOException e) {
     try {
       try {
-        channel.close();
+        active.channel.close();
       } catch (IOException ignored) {
         e.addSuppressed(ignored); // the old descriptor's state is what is not trusted
       }
-      channel = FileChannel.open(segment, StandardOpenOption.WRITE);
-      channel.truncate(durableBytes);
-      forcer.force(channel); // fdatasync: the file's new size is what the data needs
+      active.channel = FileChannel.open(active.segment, StandardOpenOption.WRITE);
+      active.channel.truncate(active.durableBytes);
+      forcer.force(active.channel); // fdatasync: the file's new size is what the data needs
       Directories.sync(dir);
     } catch (IOException cut) {
       e.addSuppressed(cut);
@@ -572,15 +486,16 @@ public final class FileJournal implements Journal {
         "journal fsync failed ("
             + e.getMessage()
             + "); cut "
-            + segment
+            + active.segment
             + " back to "
-            + durableBytes
+            + active.durableBytes
             + " bytes, batch "
             + durableSeq
             + ", which the last good fsync covered");
-    segmentSize = durableBytes;
-    allocated = durableBytes;
-    retryPreallocationAt = durableBytes + Math.min(PREALLOCATE_BYTES, segmentBytes);
+    active.segmentSize = active.durableBytes;
+    active.allocated = active.durableBytes;
+    active.retryPreallocationAt =
+        active.durableBytes + Math.min(ActiveSegment.PREALLOCATE_BYTES, segmentBytes);
     lastSeq = durableSeq;
     generation++;
     return true;
@@ -668,30 +583,23 @@ public final class FileJournal implements Journal {
 
   private void rollLocked(long nextSeq) {
     try {
-      trimPreallocation();
-      forcer.force(channel);
+      active.trimPreallocation();
+      forcer.force(active.channel);
       advanceDurable(lastSeq);
-      durableBytes = segmentSize;
-      channel.close();
+      active.durableBytes = active.segmentSize;
+      active.channel.close();
       Path next = dir.resolve(segmentName(nextSeq));
-      channel = FileChannel.open(next, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
+      active.channel =
+          FileChannel.open(next, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
       Directories.sync(dir);
-      segment = next;
-      segmentSize = 0;
-      durableBytes = 0;
-      allocated = 0;
-      retryPreallocationAt = 0;
+      active.segment = next;
+      active.segmentSize = 0;
+      active.durableBytes = 0;
+      active.allocated = 0;
+      active.retryPreallocationAt = 0;
     } catch (IOException e) {
       failure = e;
       throw new StorageException("journal roll in " + dir + " failed: " + e.getMessage(), e);
-    }
-  }
-
-  /** Cuts the zero tail off the active segment; call under writeLock. */
-  private void trimPreallocation() throws IOException {
-    if (allocated > segmentSize) {
-      channel.truncate(segmentSize);
-      allocated = segmentSize;
     }
   }
 
@@ -700,7 +608,7 @@ public final class FileJournal implements Journal {
     writeLock.lock();
     try {
       checkUsable();
-      if (segmentSize > 0) {
+      if (active.segmentSize > 0) {
         rollLocked(lastSeq + 1);
       }
     } finally {
@@ -714,11 +622,12 @@ public final class FileJournal implements Journal {
     writeLock.lock();
     try {
       checkUsable();
-      if (segmentSize > 0) {
+      if (active.segmentSize > 0) {
         rollLocked(lastSeq + 1); // the active segment is then empty and is never rewritten
       }
       // segments are independent: rewrite them on every core (scrub is a pure function)
-      List<Path> closed = segments(dir).stream().filter(seg -> !seg.equals(segment)).toList();
+      List<Path> closed =
+          segments(dir).stream().filter(seg -> !seg.equals(active.segment)).toList();
       return closed.parallelStream()
           .mapToLong(
               seg -> {
@@ -742,7 +651,7 @@ public final class FileJournal implements Journal {
     try {
       checkUsable();
       if (lastSeq < seq) {
-        if (segmentSize > 0 || firstSeq(segment) != seq + 1) {
+        if (active.segmentSize > 0 || firstSeq(active.segment) != seq + 1) {
           rollLocked(seq + 1);
         }
         lastSeq = seq;
@@ -786,7 +695,7 @@ public final class FileJournal implements Journal {
       int deleted = 0;
       for (int i = 0; i + 1 < segments.size(); i++) {
         Path s = segments.get(i);
-        if (s.equals(segment) || firstSeq(segments.get(i + 1)) - 1 > seq) {
+        if (s.equals(active.segment) || firstSeq(segments.get(i + 1)) - 1 > seq) {
           break;
         }
         Files.delete(s);
@@ -825,13 +734,14 @@ public final class FileJournal implements Journal {
         return;
       }
       closed = true;
+      active.closed = true;
       try {
         if (failure == null) {
-          trimPreallocation();
-          channel.force(false);
+          active.trimPreallocation();
+          active.channel.force(false);
           advanceDurable(lastSeq);
         }
-        channel.close();
+        active.channel.close();
       } catch (IOException e) {
         throw new StorageException("closing journal in " + dir + " failed: " + e.getMessage(), e);
       }
