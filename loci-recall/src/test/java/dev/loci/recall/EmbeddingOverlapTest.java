@@ -21,6 +21,10 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** {@link RecallMemory#ingestEmbedding}: the model works while the journal is written. */
 class EmbeddingOverlapTest {
+  // a unit of a numbered section writes its node and about nine edges: more than three batches of
+  // RecallMemory.INGEST_CHUNK records, so that later batches are written while the first embeds
+  private static final int UNITS = 8_000;
+
   private static final Namespace NS = Namespace.of("acme");
   private static final HashingEmbeddingProvider HASHING = HashingEmbeddingProvider.create();
 
@@ -70,7 +74,7 @@ class EmbeddingOverlapTest {
   @Test
   void ingestEmbedding_embedsTheFirstBatchWhileLaterBatchesAreWritten_andLeavesNothingMissing()
       throws Exception {
-    Path file = Files.writeString(tmp.resolve("big.md"), numbered(2500));
+    Path file = Files.writeString(tmp.resolve("big.md"), numbered(UNITS));
     Watching model = new Watching();
     AtomicBoolean embeddingBeforeTheLastBatch = new AtomicBoolean();
     try (Loci loci =
@@ -83,7 +87,8 @@ class EmbeddingOverlapTest {
               file,
               (source, done, total) -> {
                 if (done == RecallMemory.INGEST_CHUNK) {
-                  // the first batch (1,000 nodes) is written: its nodes are being embedded before
+                  // the first batch (INGEST_CHUNK records) is written: its nodes are being embedded
+                  // before
                   // the writer goes on; an ingest that embeds only after writing never gets here
                   try {
                     embeddingBeforeTheLastBatch.set(model.started.await(60, TimeUnit.SECONDS));
@@ -98,7 +103,7 @@ class EmbeddingOverlapTest {
       assertThat(embeddingBeforeTheLastBatch).isTrue();
       // every node got its vector, each text through the model once
       assertThat(recall.embed(NS, RecallMemory.Progress.NONE)).isZero();
-      assertThat(model.texts).hasSize(2500).doesNotHaveDuplicates();
+      assertThat(model.texts).hasSize(UNITS).doesNotHaveDuplicates();
       assertThat(model.texts)
           .containsAll(recall.nodes(NS).stream().map(MemoryNode::content).toList());
       long seq = loci.lastSeq();
@@ -106,7 +111,7 @@ class EmbeddingOverlapTest {
       // the same file again writes nothing and embeds nothing
       ingest(recall, file);
       assertThat(loci.lastSeq()).isEqualTo(seq);
-      assertThat(model.texts).hasSize(2500);
+      assertThat(model.texts).hasSize(UNITS);
     }
   }
 
