@@ -106,7 +106,7 @@ public final class LociServer implements AutoCloseable {
     return List.of(
         new TraceRoutes(loci.traces(), limits.tagsPerTrace()),
         new PathwayRoutes(PathwayMemory.of(loci)),
-        new RecallRoutes(recall, palace),
+        new RecallRoutes(recall, palace, limits.recallQueryTerms()),
         new GovernRoutes(GovernedMemory.of(loci)),
         new EntityRoutes(
             GovernedMemory.of(loci),
