@@ -37,7 +37,7 @@ import org.tomlj.TomlTable;
  * [limits.body_bytes_by_prefix]       # optional; the longest matching path prefix wins
  * "/v1/ns/" = 1048576
  * # json_depth, json_string_chars, json_array_items, tags_per_trace, ingest_*, body_idle_ms,
- * # body_min_bytes_per_second: see RequestLimits and docs/limits.md
+ * # body_min_bytes_per_second, body_wait_ms, recall_query_terms: see RequestLimits and docs/limits.md
  *
  * [rate_limit]                        # optional, per token
  * per_second = 50.0

@@ -22,7 +22,9 @@ final class LimitsTable {
           "ingest_units_per_document",
           "ingest_edges_per_document",
           "body_idle_ms",
-          "body_min_bytes_per_second");
+          "body_min_bytes_per_second",
+          "recall_query_terms",
+          "body_wait_ms");
 
   private LimitsTable() {}
 
@@ -58,7 +60,9 @@ final class LimitsTable {
         toInt(limits, "tags_per_trace", d.tagsPerTrace()),
         ingest,
         get(limits, "body_idle_ms", d.bodyIdleMillis()),
-        get(limits, "body_min_bytes_per_second", d.bodyMinBytesPerSecond()));
+        get(limits, "body_min_bytes_per_second", d.bodyMinBytesPerSecond()),
+        toInt(limits, "recall_query_terms", d.recallQueryTerms()),
+        get(limits, "body_wait_ms", d.bodyWaitMillis()));
   }
 
   private static int toInt(TomlTable t, String key, int dflt) {

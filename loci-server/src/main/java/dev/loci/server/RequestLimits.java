@@ -22,6 +22,11 @@ import dev.loci.server.spi.JsonBody;
  *     an idle connection ({@code body_idle_ms})
  * @param bodyMinBytesPerSecond the slowest a body may arrive, measured from its first byte ({@code
  *     body_min_bytes_per_second}); 0 turns the check off
+ * @param recallQueryTerms the most distinct words a recall query may hold ({@code
+ *     recall_query_terms}); within it, the text search keeps the rarest 1,000 present terms
+ * @param bodyWaitMillis the longest the server's reads of one body may wait for its bytes in all
+ *     ({@code body_wait_ms}): with the minimum rate, it bounds the time a body may take however
+ *     large; 0 turns the check off
  */
 public record RequestLimits(
     int jsonDepth,
@@ -30,7 +35,15 @@ public record RequestLimits(
     int tagsPerTrace,
     IngestLimits ingest,
     long bodyIdleMillis,
-    long bodyMinBytesPerSecond) {
+    long bodyMinBytesPerSecond,
+    int recallQueryTerms,
+    long bodyWaitMillis) {
+
+  /** The default of {@code recall_query_terms}. */
+  public static final int DEFAULT_RECALL_QUERY_TERMS = 10_000;
+
+  /** The default of {@code body_wait_ms}: five minutes. */
+  public static final long DEFAULT_BODY_WAIT_MILLIS = 300_000;
 
   /** Checks every limit is in range. */
   public RequestLimits {
@@ -41,12 +54,64 @@ public record RequestLimits(
     java.util.Objects.requireNonNull(ingest, "ingest");
     check("body_idle_ms", bodyIdleMillis, 100, 3_600_000);
     check("body_min_bytes_per_second", bodyMinBytesPerSecond, 0, Integer.MAX_VALUE);
+    check("recall_query_terms", recallQueryTerms, 1, 1_000_000);
+    check("body_wait_ms", bodyWaitMillis, 0, 86_400_000);
+  }
+
+  /** The limits with {@code recall_query_terms} and {@code body_wait_ms} at their defaults. */
+  public RequestLimits(
+      int jsonDepth,
+      int jsonStringChars,
+      int jsonArrayItems,
+      int tagsPerTrace,
+      IngestLimits ingest,
+      long bodyIdleMillis,
+      long bodyMinBytesPerSecond) {
+    this(
+        jsonDepth,
+        jsonStringChars,
+        jsonArrayItems,
+        tagsPerTrace,
+        ingest,
+        bodyIdleMillis,
+        bodyMinBytesPerSecond,
+        DEFAULT_RECALL_QUERY_TERMS,
+        DEFAULT_BODY_WAIT_MILLIS);
+  }
+
+  /** The same limits with {@code recall_query_terms} set to {@code terms}. */
+  public RequestLimits withRecallQueryTerms(int terms) {
+    return new RequestLimits(
+        jsonDepth,
+        jsonStringChars,
+        jsonArrayItems,
+        tagsPerTrace,
+        ingest,
+        bodyIdleMillis,
+        bodyMinBytesPerSecond,
+        terms,
+        bodyWaitMillis);
+  }
+
+  /** The same limits with {@code body_wait_ms} set to {@code millis}. */
+  public RequestLimits withBodyWaitMillis(long millis) {
+    return new RequestLimits(
+        jsonDepth,
+        jsonStringChars,
+        jsonArrayItems,
+        tagsPerTrace,
+        ingest,
+        bodyIdleMillis,
+        bodyMinBytesPerSecond,
+        recallQueryTerms,
+        millis);
   }
 
   /**
    * The defaults: nesting 64, strings of 16 Mi characters (the default body cap, so an ingested
    * document is held to its own byte limit first), 10,000 items per array, 256 tags, {@link
-   * IngestLimits#defaults()}, 10 s without a byte, 1 KiB/s.
+   * IngestLimits#defaults()}, 10 s without a byte, 1 KiB/s, 10,000 distinct words per recall query,
+   * 5 minutes of waiting for one body.
    */
   public static RequestLimits defaults() {
     return new RequestLimits(

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.loci.recall.IngestLimits;
 import dev.loci.recall.RecallMode;
 import dev.loci.server.ServerFixture.Reply;
+import dev.loci.server.spi.RouteSet;
 import java.nio.file.Path;
 import java.util.Optional;
 import java.util.stream.Collectors;
@@ -125,6 +126,43 @@ class HostileClientTest {
       assertThat(RawHttp.status(r)).as(r).isEqualTo(408);
     }
     assertThat(seq()).isZero();
+  }
+
+  @Test
+  void busyServer_pausesBetweenReadsOfABody_isNot408() {
+    // The handler reads 10 bytes, then the server is busy for 1.5 s (a saturated machine, a
+    // garbage collection) before it reads the rest, all buffered by then. Jetty's rate counted
+    // that pause against the client: at 1,000 B/s it asked for 1,500 bytes, found 100, and
+    // answered 408 to a client that had sent everything at once.
+    RouteSet pausingReader =
+        () ->
+            java.util.List.of(
+                dev.loci.server.spi.Route.of(
+                    dev.loci.server.spi.Route.Method.POST,
+                    "/v1/pausing-reader",
+                    Role.READER,
+                    dev.loci.server.spi.Route.NamespaceAccess.NONE,
+                    true,
+                    ex -> {
+                      try (java.io.InputStream in = ex.bodyStream()) {
+                        byte[] head = in.readNBytes(10);
+                        Thread.sleep(1_500);
+                        byte[] rest = in.readAllBytes();
+                        ex.json(200, "{\"bytes\":" + (head.length + rest.length) + "}");
+                      } catch (java.io.IOException e) {
+                        throw new java.io.UncheckedIOException(e);
+                      } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                      }
+                    }));
+    http =
+        new ServerFixture(
+            dir,
+            ServerConfig.defaults().withLimits(LIMITS),
+            java.util.List.of(loci -> pausingReader));
+    Reply r = http.post("/v1/pausing-reader", "{\"a\":\"" + "x".repeat(92) + "\"}");
+    assertThat(r.status()).as(r.body()).isEqualTo(200);
+    assertThat(r.json().get("bytes").asInt()).isEqualTo(100);
   }
 
   @Test
@@ -264,6 +302,21 @@ class HostileClientTest {
               NS + "/recall", "{\"query\":\"" + query + "\",\"mode\":\"" + mode.wireName() + "\"}");
       assertThat(r.status()).as(mode + ": " + r.body()).isEqualTo(200);
     }
+  }
+
+  @Test
+  void recall_atTheQueryTermLimit_isAnswered_andOneWordPastIs422NamingTheLimit() {
+    start(LIMITS.withRecallQueryTerms(1_500));
+    String words =
+        IntStream.range(0, 1_500).mapToObj(i -> "w" + i).collect(Collectors.joining(" "));
+    // repeats and case do not count: "W0 w0" is one word
+    Reply at = http.post(NS + "/recall", "{\"query\":\"" + words + " W0 w1\"}");
+    assertThat(at.status()).as(at.body()).isEqualTo(200);
+    Reply past = http.post(NS + "/recall", "{\"query\":\"" + words + " w1500\"}");
+    assertThat(past.status()).as(past.body()).isEqualTo(422);
+    assertThat(past.json().get("type").asText()).endsWith("limit-exceeded");
+    assertThat(past.json().get("field").asText()).isEqualTo("query");
+    assertThat(past.json().get("detail").asText()).contains("recall_query_terms");
   }
 
   @Test

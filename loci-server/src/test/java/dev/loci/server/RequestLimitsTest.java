@@ -34,12 +34,22 @@ class RequestLimitsTest {
         ingest_edges_per_document = 900
         body_idle_ms = 2500
         body_min_bytes_per_second = 0
+        recall_query_terms = 33
+        body_wait_ms = 4000
         """);
     RequestLimits l = ConfigFile.load(file).limits();
     assertThat(l)
         .isEqualTo(
             new RequestLimits(
-                7, 70, 700, 12, new dev.loci.recall.IngestLimits(9000, 9, 90, 900), 2500, 0));
+                7,
+                70,
+                700,
+                12,
+                new dev.loci.recall.IngestLimits(9000, 9, 90, 900),
+                2500,
+                0,
+                33,
+                4000));
   }
 
   @Test
@@ -58,6 +68,9 @@ class RequestLimitsTest {
     Files.writeString(file, "[limits]\ningest_units_per_document = 0\n");
     assertThatThrownBy(() -> ConfigFile.load(file))
         .hasMessageContaining("limits.ingest_units_per_document");
+    Files.writeString(file, "[limits]\nrecall_query_terms = 0\n");
+    assertThatThrownBy(() -> ConfigFile.load(file))
+        .hasMessageContaining("limits.recall_query_terms");
     Files.writeString(file, "[limits]\njson_depth = \"deep\"\n");
     assertThatThrownBy(() -> ConfigFile.load(file)).hasMessageContaining("limits.json_depth");
   }

@@ -48,6 +48,7 @@ public final class HttpPipeline {
   private final Consumer<String> accessLog;
   private final Javalin app;
   private final JsonBody.Limits jsonLimits;
+  private final BodyRate.Limits bodyRate;
 
   /**
    * Builds the application, not yet started.
@@ -67,6 +68,7 @@ public final class HttpPipeline {
     this.metrics = metrics;
     this.accessLog = accessLog;
     RequestLimits limits = config.limits();
+    this.bodyRate = new BodyRate.Limits(limits.bodyMinBytesPerSecond(), limits.bodyWaitMillis());
     this.jsonLimits =
         new JsonBody.Limits(limits.jsonDepth(), limits.jsonStringChars(), limits.jsonArrayItems());
     this.app =
@@ -82,7 +84,10 @@ public final class HttpPipeline {
                   });
               cfg.jetty.modifyHttpConfiguration(
                   http -> {
-                    http.setMinRequestDataRate(limits.bodyMinBytesPerSecond());
+                    // the body rate is measured by the body reader over the time it waited for
+                    // bytes (BodyRate), not by Jetty from the first byte: Jetty's count includes
+                    // time a busy server was not reading, which refused small bodies under load
+                    http.setMinRequestDataRate(0);
                     // dispatch on the headers, so a request refused by them (413 by its declared
                     // length, 401, 403) is answered at once, not after its first body byte
                     http.setDelayDispatchUntilContent(false);
@@ -187,7 +192,8 @@ public final class HttpPipeline {
     ctx.attribute(ROUTE, r.path());
     Optional<InetAddress> client = client(ctx);
     if (r.role().isEmpty()) {
-      r.handler().handle(new JavalinExchange(ctx, r, Principal.LOCAL, null, 0, jsonLimits));
+      r.handler()
+          .handle(new JavalinExchange(ctx, r, Principal.LOCAL, null, 0, jsonLimits, bodyRate));
       return;
     }
     guard.checkAllowed(client);
@@ -217,7 +223,7 @@ public final class HttpPipeline {
         throw JavalinExchange.tooLarge(limit);
       }
     }
-    r.handler().handle(new JavalinExchange(ctx, r, p, scope, limit, jsonLimits));
+    r.handler().handle(new JavalinExchange(ctx, r, p, scope, limit, jsonLimits, bodyRate));
   }
 
   /** The client of {@code ctx} (see {@link Guard#client}), recorded for the access log. */

@@ -31,6 +31,7 @@ final class JavalinExchange implements Exchange {
   private final NamespaceScope scope;
   private final long bodyLimit;
   private final JsonBody.Limits jsonLimits;
+  private final BodyRate.Limits bodyRate;
 
   JavalinExchange(
       Context ctx,
@@ -38,13 +39,15 @@ final class JavalinExchange implements Exchange {
       Principal principal,
       NamespaceScope scope,
       long bodyLimit,
-      JsonBody.Limits jsonLimits) {
+      JsonBody.Limits jsonLimits,
+      BodyRate.Limits bodyRate) {
     this.ctx = ctx;
     this.route = route;
     this.principal = principal;
     this.scope = scope;
     this.bodyLimit = bodyLimit;
     this.jsonLimits = jsonLimits;
+    this.bodyRate = bodyRate;
   }
 
   @Override
@@ -88,7 +91,7 @@ final class JavalinExchange implements Exchange {
   @Override
   public JsonBody body() {
     requireBody();
-    byte[] bytes = readBounded(ctx, bodyLimit);
+    byte[] bytes = readBounded(ctx, bodyLimit, bodyRate);
     String text;
     try {
       text =
@@ -114,7 +117,10 @@ final class JavalinExchange implements Exchange {
     requireBody();
     try {
       return new BoundedInputStream(
-          ctx.req().getInputStream(), bodyLimit, ctx.req().getContentLengthLong());
+          ctx.req().getInputStream(),
+          bodyLimit,
+          ctx.req().getContentLengthLong(),
+          new BodyRate(bodyRate, System::nanoTime));
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
@@ -212,18 +218,22 @@ final class JavalinExchange implements Exchange {
 
   /**
    * Reads the body, never holding more than {@code limit} bytes: a body that goes over is refused
-   * as soon as the byte past the limit arrives, whether or not it declared a length.
+   * as soon as the byte past the limit arrives, whether or not it declared a length. A body that
+   * arrives slower than {@code rate}'s minimum, or keeps the reads waiting longer than its wait
+   * limit, is refused with 408; see {@link BodyRate}.
    *
-   * @throws HttpProblem 413 if the body is longer than {@code limit}
+   * @throws HttpProblem 413 if the body is longer than {@code limit}, 408 if it is too slow
    */
-  static byte[] readBounded(Context ctx, long limit) {
+  static byte[] readBounded(Context ctx, long limit, BodyRate.Limits rate) {
     long declared = ctx.req().getContentLengthLong();
     if (declared > limit) {
       throw tooLarge(limit);
     }
     ByteArrayOutputStream out =
         new ByteArrayOutputStream((int) Math.min(declared > 0 ? declared : 8192, limit));
-    try (InputStream in = new BoundedInputStream(ctx.req().getInputStream(), limit, declared)) {
+    try (InputStream in =
+        new BoundedInputStream(
+            ctx.req().getInputStream(), limit, declared, new BodyRate(rate, System::nanoTime))) {
       in.transferTo(out);
     } catch (IOException e) {
       throw BodyFraming.problem(e, declared);
@@ -235,17 +245,21 @@ final class JavalinExchange implements Exchange {
   private static final class BoundedInputStream extends FilterInputStream {
     private final long limit;
     private final long declared;
+    private final BodyRate rate;
     private long total;
 
-    BoundedInputStream(InputStream in, long limit, long declared) {
+    BoundedInputStream(InputStream in, long limit, long declared, BodyRate rate) {
       super(in);
       this.limit = limit;
       this.declared = declared;
+      this.rate = rate;
     }
 
     @Override
     public int read() throws IOException {
+      long t0 = rate.start();
       int b = BodyFraming.read(in, declared);
+      rate.read(t0, b >= 0 ? 1 : 0);
       if (b >= 0) {
         count(1);
       }
@@ -254,7 +268,9 @@ final class JavalinExchange implements Exchange {
 
     @Override
     public int read(byte[] buf, int off, int len) throws IOException {
+      long t0 = rate.start();
       int n = BodyFraming.read(in, buf, off, len, declared);
+      rate.read(t0, Math.max(n, 0));
       if (n > 0) {
         count(n);
       }

@@ -42,20 +42,25 @@ public final class RecallRoutes implements RouteSet {
   private final RecallMemory recall;
   private final dev.loci.recall.MemoryPalace palace;
   private final IngestWaves waves;
+  private final int queryTerms;
 
   /** Routes over {@code recall}, recalling through {@code palace}; an ingest extracts nothing. */
   public RecallRoutes(RecallMemory recall, dev.loci.recall.MemoryPalace palace) {
-    this(recall, palace, IngestWaves.NONE);
+    this(
+        recall, palace, IngestWaves.NONE, dev.loci.server.RequestLimits.DEFAULT_RECALL_QUERY_TERMS);
   }
 
   /**
    * Routes over {@code recall}, recalling through {@code palace}; after an ingest, {@code waves}
-   * runs the extraction waves the namespaces (or the request) ask for.
+   * runs the extraction waves the namespaces (or the request) ask for; a recall query of more than
+   * {@code queryTerms} distinct words is refused.
    */
-  public RecallRoutes(RecallMemory recall, dev.loci.recall.MemoryPalace palace, IngestWaves waves) {
+  public RecallRoutes(
+      RecallMemory recall, dev.loci.recall.MemoryPalace palace, IngestWaves waves, int queryTerms) {
     this.recall = recall;
     this.palace = palace;
     this.waves = java.util.Objects.requireNonNull(waves, "waves");
+    this.queryTerms = queryTerms;
   }
 
   @Override
@@ -232,6 +237,7 @@ public final class RecallRoutes implements RouteSet {
     QueryParams.allowOnly(ex, Set.of());
     dev.loci.recall.PalaceWire.RecallRequest r =
         dev.loci.recall.PalaceWire.readRecall(ex.body().text());
+    checkTerms(r.query().text(), queryTerms);
     if (r.reinforce() && !ex.allows(Role.WRITER)) {
       throw new HttpProblem(
           403,
@@ -244,6 +250,35 @@ public final class RecallRoutes implements RouteSet {
     ex.json(
         200,
         dev.loci.recall.PalaceWire.writeRecall(p.recall(ex.namespace(), r.query(), r.reinforce())));
+  }
+
+  /**
+   * Refuses a query of more than {@code max} distinct words (runs of letters and digits, any case)
+   * naming {@code recall_query_terms}; counting stops at the first word past the limit.
+   */
+  static void checkTerms(String query, int max) {
+    java.util.Set<String> words = new java.util.HashSet<>();
+    int n = query.length();
+    int i = 0;
+    while (i < n) {
+      int c = query.codePointAt(i);
+      if (!Character.isLetterOrDigit(c)) {
+        i += Character.charCount(c);
+        continue;
+      }
+      int start = i;
+      while (i < n && Character.isLetterOrDigit(query.codePointAt(i))) {
+        i += Character.charCount(query.codePointAt(i));
+      }
+      if (words.add(query.substring(start, i).toLowerCase(java.util.Locale.ROOT))
+          && words.size() > max) {
+        throw new dev.loci.LimitExceededException(
+            "query",
+            "recall_query_terms",
+            false,
+            "expected at most " + max + " distinct words in a recall query, found more");
+      }
+    }
   }
 
   // ---------------------------------------------------------------- versions
