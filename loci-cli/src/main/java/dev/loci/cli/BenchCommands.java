@@ -248,11 +248,19 @@ final class BenchCommands {
         description = "Clauses of the ingested document, 0 for no ingest rows. Default: 500.")
     int ingest = 500;
 
+    @Option(
+        names = "--spinning",
+        description =
+            "Also run each model and batch size with ONNX Runtime's workers spinning while they"
+                + " wait (its own default; Loci's providers let them sleep).")
+    boolean spinning;
+
     @Override
     public Integer call() {
       EmbedBenchmark.Report report =
           EmbedBenchmark.run(
-              new EmbedBenchmark.Options(places.workDir, texts, models, batches, rounds, ingest),
+              new EmbedBenchmark.Options(
+                  places.workDir, texts, models, batches, rounds, ingest, spinning),
               main().errStream());
       return places.print(this, report.toMarkdown(), report.toJson());
     }

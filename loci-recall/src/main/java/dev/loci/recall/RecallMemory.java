@@ -499,7 +499,8 @@ public final class RecallMemory {
    * thread while the next batch is written (see {@link EmbeddingOverlap}), and the call returns
    * once every live node of the namespaces it wrote has its vector, as {@link #embed} would leave
    * them. The journal gets exactly the batches of a plain ingest, each durable before its nodes are
-   * embedded. {@code embedding} hears the last pass, which embeds what the overlap left.
+   * embedded. {@code embedding} hears the nodes embedded so far per namespace, from the embedding
+   * thread while the ingest writes and from the calling thread after.
    *
    * @throws NotFoundException naming {@code path} if the file does not exist
    * @throws InvalidRequestException naming {@code path} if the pack cannot read it
@@ -510,14 +511,22 @@ public final class RecallMemory {
     Objects.requireNonNull(embedding, "embedding");
     SourceDocument document = new SourceDocument(file.toString(), read(file));
     Ingestion read = bounded(ns, "", document, pack);
+    // nodes embedded so far per namespace, so that progress counts across the passes
+    Map<Namespace, Integer> embedded = new java.util.concurrent.ConcurrentHashMap<>();
+    java.util.function.BiConsumer<Namespace, Boolean> pass =
+        (n, untilNone) -> {
+          int before = embedded.getOrDefault(n, 0);
+          Progress counted =
+              (source, done, total) -> embedding.advanced(source, before + done, before + total);
+          embedded.merge(n, embedPending(n, counted, untilNone), Integer::sum);
+        };
     IngestReport report;
-    try (EmbeddingOverlap overlap =
-        new EmbeddingOverlap(n -> embedPending(n, Progress.NONE, false))) {
+    try (EmbeddingOverlap overlap = new EmbeddingOverlap(n -> pass.accept(n, false))) {
       report = write(ns, pack, document, read, progress, overlap::written);
       overlap.finish();
     }
     for (Namespace n : report.namespaces()) {
-      embedPending(n, embedding, true);
+      pass.accept(n, true);
     }
     return report;
   }

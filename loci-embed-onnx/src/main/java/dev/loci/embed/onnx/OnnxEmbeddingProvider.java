@@ -53,9 +53,9 @@ public final class OnnxEmbeddingProvider implements EmbeddingProvider, AutoClose
   public static final int DIMENSION = OnnxModel.DIMENSION;
 
   /**
-   * Texts per model run unless told otherwise. 16 embedded the most texts per CPU second for
-   * bge-small-en-v1.5 quantized on two cores (batches of 32 and 64 padded more and did a little
-   * worse; 1 and 4 left work to the per-run overhead); docs/benchmarks.md.
+   * Texts per model run unless told otherwise. 16 embedded the most texts per CPU second on two
+   * cores: 144 against 123 at 32 for bge-small-en-v1.5 quantized, 56 against 49 for the full model
+   * (less padding), and 112 at 1 (the per-run overhead); docs/benchmarks.md.
    */
   public static final int DEFAULT_BATCH_SIZE = 16;
 
@@ -82,12 +82,14 @@ public final class OnnxEmbeddingProvider implements EmbeddingProvider, AutoClose
 
   private final OnnxModel spec;
   private final int batchSize;
+  private final boolean spinning;
   private final boolean shared;
   private final Object loadLock = new Object();
   private volatile Model model;
   private boolean closed;
 
-  private OnnxEmbeddingProvider(OnnxModel spec, int batchSize, boolean shared) {
+  private OnnxEmbeddingProvider(OnnxModel spec, int batchSize, boolean spinning, boolean shared) {
+    this.spinning = spinning;
     this.spec = spec;
     this.batchSize = batchSize;
     this.shared = shared;
@@ -118,11 +120,22 @@ public final class OnnxEmbeddingProvider implements EmbeddingProvider, AutoClose
    * @throws IllegalArgumentException if {@code batchSize} is not positive
    */
   public static OnnxEmbeddingProvider create(OnnxModel spec, int batchSize) {
+    return create(spec, batchSize, false);
+  }
+
+  /**
+   * {@link #create(OnnxModel, int)} with ONNX Runtime's intra-op workers spinning while they wait
+   * for work ({@code spinning}, ONNX Runtime's own default) or sleeping (this class's default):
+   * spinning can shorten a run on cores nothing else uses and wastes them on shared ones.
+   *
+   * @throws IllegalArgumentException if {@code batchSize} is not positive
+   */
+  public static OnnxEmbeddingProvider create(OnnxModel spec, int batchSize, boolean spinning) {
     Objects.requireNonNull(spec, "spec");
     if (batchSize < 1) {
       throw new IllegalArgumentException("batchSize must be at least 1, got " + batchSize);
     }
-    return new OnnxEmbeddingProvider(spec, batchSize, false);
+    return new OnnxEmbeddingProvider(spec, batchSize, spinning, false);
   }
 
   /**
@@ -140,7 +153,7 @@ public final class OnnxEmbeddingProvider implements EmbeddingProvider, AutoClose
   public static OnnxEmbeddingProvider shared(OnnxModel spec) {
     Objects.requireNonNull(spec, "spec");
     return Shared.INSTANCES.computeIfAbsent(
-        spec, s -> new OnnxEmbeddingProvider(s, DEFAULT_BATCH_SIZE, true));
+        spec, s -> new OnnxEmbeddingProvider(s, DEFAULT_BATCH_SIZE, false, true));
   }
 
   /** The model this provider runs. */
@@ -314,13 +327,13 @@ public final class OnnxEmbeddingProvider implements EmbeddingProvider, AutoClose
         throw new IllegalStateException(spec.id() + " provider is closed");
       }
       if (model == null) {
-        model = loadModel(spec);
+        model = loadModel(spec, spinning);
       }
       return model;
     }
   }
 
-  private static Model loadModel(OnnxModel spec) {
+  private static Model loadModel(OnnxModel spec, boolean spinning) {
     HuggingFaceTokenizer tokenizer = null;
     try (InputStream tokenizerJson = resource(spec.tokenizerResource(), spec);
         InputStream onnx = resource(spec.modelResource(), spec)) {
@@ -339,7 +352,7 @@ public final class OnnxEmbeddingProvider implements EmbeddingProvider, AutoClose
         // are shared (other processes, or the journal writer while ingest embeds) the spinning
         // burns the CPU time the model needs; without it 2.2x more texts/s under load
         // (docs/benchmarks.md)
-        options.addConfigEntry("session.intra_op.allow_spinning", "0");
+        options.addConfigEntry("session.intra_op.allow_spinning", spinning ? "1" : "0");
         OrtSession session = env.createSession(onnx.readAllBytes(), options);
         return new Model(session, tokenizer, List.copyOf(session.getInputNames()));
       }
