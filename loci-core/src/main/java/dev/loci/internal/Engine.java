@@ -391,6 +391,12 @@ public final class Engine implements CommandExecutor, AutoCloseable {
           catchUpLocked(); // others appended: decide against their batches, not after a refusal
         }
         runRound(round, deferred);
+      } catch (JournalUnavailableException e) {
+        // reading the batches others appended failed (a lost connection): nothing of the round
+        // was written and the state is what was applied so far, so later writes may succeed
+        round.forEach(task -> task.fail(e));
+        deferred.forEach(task -> task.fail(e));
+        deferred.clear();
       } catch (RuntimeException | Error e) {
         LociException f =
             new StorageException("internal error while writing: " + e.getMessage(), e);
@@ -622,37 +628,71 @@ public final class Engine implements CommandExecutor, AutoCloseable {
     }
   }
 
-  /** Reads and applies batches after {@link #appliedSeq}; called with the combiner lock held. */
+  /**
+   * Reads and applies batches after {@link #appliedSeq}; called with the combiner lock held. A
+   * failure of the read itself (not of applying a batch) is a {@link JournalUnavailableException}:
+   * what was read so far is applied, nothing was written, and a later catch-up goes on from there.
+   */
   private int catchUpLocked() {
     int[] applied = {0};
     List<Damage> damage = new ArrayList<>();
-    journal.read(
-        appliedSeq + 1,
-        entry -> {
-          stateLock.writeLock().lock();
-          try {
-            applyReplayed(entry, damage);
-            appliedSeq = entry.seq();
-            applied[0]++;
-          } finally {
-            stateLock.writeLock().unlock();
-          }
-        },
-        d -> {
-          LOG.log(System.Logger.Level.WARNING, "journal: " + d);
-          damage.add(d);
-        });
-    if (applied[0] > 0) {
-      stateLock.writeLock().lock();
-      try {
-        for (Layer l : layers.values()) {
-          l.applied(appliedSeq);
-        }
-      } finally {
-        stateLock.writeLock().unlock();
+    try {
+      journal.read(
+          appliedSeq + 1,
+          entry -> {
+            stateLock.writeLock().lock();
+            try {
+              applyReplayed(entry, damage);
+              appliedSeq = entry.seq();
+              applied[0]++;
+            } catch (RuntimeException e) {
+              throw new ApplyFailure(e);
+            } finally {
+              stateLock.writeLock().unlock();
+            }
+          },
+          d -> {
+            LOG.log(System.Logger.Level.WARNING, "journal: " + d);
+            damage.add(d);
+          });
+    } catch (ApplyFailure e) {
+      throw e.getCause();
+    } catch (JournalUnavailableException e) {
+      throw e;
+    } catch (StorageException e) {
+      throw new JournalUnavailableException(
+          "cannot read the journal's newer batches: " + e.getMessage(), e);
+    } finally {
+      if (applied[0] > 0) {
+        tellApplied();
       }
     }
     return applied[0];
+  }
+
+  /** A batch read in a catch-up did not apply: not the journal's failure. */
+  private static final class ApplyFailure extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
+    ApplyFailure(RuntimeException cause) {
+      super(cause);
+    }
+
+    @Override
+    public synchronized RuntimeException getCause() {
+      return (RuntimeException) super.getCause();
+    }
+  }
+
+  private void tellApplied() {
+    stateLock.writeLock().lock();
+    try {
+      for (Layer l : layers.values()) {
+        l.applied(appliedSeq);
+      }
+    } finally {
+      stateLock.writeLock().unlock();
+    }
   }
 
   private static StorageException stoppedError(LociException f) {
