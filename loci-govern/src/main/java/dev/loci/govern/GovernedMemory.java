@@ -551,8 +551,8 @@ public final class GovernedMemory {
             ContextBuilder.build(
                 budgetTokens,
                 layer.state(ns),
-                layer.active(ns, MemoryType.IDENTITY),
-                layer.active(ns, MemoryType.PREFERENCE),
+                layer.activeByTrust(ns, MemoryType.IDENTITY),
+                layer.activeByTrust(ns, MemoryType.PREFERENCE),
                 layer.activeEntitiesMatching(ns, words, ENTITY_CANDIDATES),
                 layer.activeMatching(ns, words, RETRIEVED_CANDIDATES),
                 layer.overruled(ns)));

@@ -108,6 +108,27 @@ class EntityHttpTest {
   }
 
   @Test
+  void entityNamingSubjects_carriesThem_andBadSubjectIdsNameTheField() {
+    try (ServerFixture http = new ServerFixture(dir)) {
+      JsonNode w =
+          expect(
+              http.post(
+                  G + "/entities",
+                  "{\"type\":\"decision\",\"name\":\"Dana leads the pump review\","
+                      + "\"subject_ids\":[\"dana\"]}"),
+              201);
+      assertThat(w.get("entity").get("subject_ids").get(0).asText()).isEqualTo("dana");
+      Reply bad =
+          http.post(
+              G + "/entities",
+              "{\"type\":\"decision\",\"name\":\"x\",\"subject_ids\":[\"a\",\"a\"]}");
+      assertThat(bad.status()).as(bad.body()).isEqualTo(400);
+      assertThat(bad.json().path("field").asText()).startsWith("subject_ids");
+      assertThat(expect(http.get(G + "/entities"), 200).get("items")).hasSize(1);
+    }
+  }
+
+  @Test
   void badInput_namesTheField_andWritesNothing() {
     try (ServerFixture http = new ServerFixture(dir)) {
       problem(http.post(G + "/entities", "{\"type\":\"widget\",\"name\":\"x\"}"), "type");

@@ -10,12 +10,10 @@ import dev.loci.govern.Memory;
 import dev.loci.govern.MemoryType;
 import dev.loci.govern.StateEntry;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.PriorityQueue;
 import java.util.Set;
 import java.util.function.Supplier;
 
@@ -63,8 +61,8 @@ public final class ContextBuilder {
   public static ContextPack build(
       int budget,
       Map<String, StateEntry> state,
-      List<Memory> identity,
-      List<Memory> preference,
+      Iterable<Memory> identity,
+      Iterable<Memory> preference,
       List<Entity> entities,
       List<Memory> matching,
       Set<String> overruled) {
@@ -79,8 +77,8 @@ public final class ContextBuilder {
                         e.key() + ": " + e.value(),
                         () -> "set by " + e.setBy() + " at " + e.setAt()))
             .iterator());
-    candidates.add(trusted(kept(identity, overruled)));
-    candidates.add(trusted(kept(preference, overruled)));
+    candidates.add(trusted(identity, overruled));
+    candidates.add(trusted(preference, overruled));
     candidates.add(
         entities.stream()
             .filter(e -> !overruled.contains(Conflict.ENTITY + e.id()))
@@ -122,26 +120,37 @@ public final class ContextBuilder {
   private record Pending(String kind, String id, String text, Supplier<String> provenance) {}
 
   /**
-   * Most confident first, then most recently updated: a heap polled as the slot fills, so a slot
-   * that takes a few of many memories does not sort them all.
+   * {@code memories} in the order given (most confident first, then most recently updated: the
+   * layer keeps them so), leaving out the overruled ones, read lazily as the slot fills.
    */
-  private static Iterator<Pending> trusted(List<Memory> memories) {
-    PriorityQueue<Memory> heap =
-        new PriorityQueue<>(
-            Math.max(1, memories.size()),
-            Comparator.comparingDouble(Memory::confidence)
-                .reversed()
-                .thenComparing(Memory::updatedAt, Comparator.reverseOrder()));
-    heap.addAll(memories);
+  private static Iterator<Pending> trusted(Iterable<Memory> memories, Set<String> overruled) {
+    Iterator<Memory> it = memories.iterator();
     return new Iterator<>() {
+      private Memory next = advance();
+
+      private Memory advance() {
+        while (it.hasNext()) {
+          Memory m = it.next();
+          if (!overruled.contains(m.id())) {
+            return m;
+          }
+        }
+        return null;
+      }
+
       @Override
       public boolean hasNext() {
-        return !heap.isEmpty();
+        return next != null;
       }
 
       @Override
       public Pending next() {
-        return pending(heap.remove());
+        if (next == null) {
+          throw new java.util.NoSuchElementException();
+        }
+        Memory m = next;
+        next = advance();
+        return pending(m);
       }
     };
   }

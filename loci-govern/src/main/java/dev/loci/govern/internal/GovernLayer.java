@@ -97,6 +97,15 @@ public final class GovernLayer implements Layer, SubjectRecords {
     return shelf(ns).memories.values().stream().map(v -> v.get(v.size() - 1)).toList();
   }
 
+  /**
+   * The active memories of {@code ns} of {@code type}, most confident first, then most recently
+   * updated, then by id: a live view, to read under the engine's shared access and not keep.
+   */
+  public Iterable<Memory> activeByTrust(Namespace ns, MemoryType type) {
+    java.util.NavigableSet<Memory> ordered = shelf(ns).trustedOrder.get(type);
+    return ordered == null ? List.of() : java.util.Collections.unmodifiableNavigableSet(ordered);
+  }
+
   /** The active memories of {@code ns} of {@code type}, in the order they became active. */
   public List<Memory> active(Namespace ns, MemoryType type) {
     Shelf s = shelf(ns);

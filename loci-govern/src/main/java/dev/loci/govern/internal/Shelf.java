@@ -30,6 +30,22 @@ final class Shelf {
   final Map<String, String> openFacts = new HashMap<>(); // fact key -> candidate or active id
   final Map<String, Set<String>> activeBySlot = new HashMap<>(); // slot key -> ids
   final Map<MemoryType, Set<String>> activeByType = new EnumMap<>(MemoryType.class);
+
+  /**
+   * The active memories of each type in the order a context pack's trusted slots take them: most
+   * confident first, then most recently updated, then by id. Kept in step with every put, so a pack
+   * reads the first few instead of sorting every active memory of the type per request.
+   */
+  final Map<MemoryType, java.util.NavigableSet<Memory>> trustedOrder =
+      new EnumMap<>(MemoryType.class);
+
+  /** The order of {@link #trustedOrder}. */
+  static final java.util.Comparator<Memory> TRUSTED =
+      java.util.Comparator.comparingDouble(Memory::confidence)
+          .reversed()
+          .thenComparing(Memory::updatedAt, java.util.Comparator.reverseOrder())
+          .thenComparing(Memory::id);
+
   final WordPostings activeByWord = new WordPostings(); // word -> ids, by confidence
   final Map<String, String> openBySlot = new HashMap<>(); // slot key -> open conflict id
   final EntityShelf entities = new EntityShelf();
@@ -99,6 +115,7 @@ final class Shelf {
       m.slotKey()
           .ifPresent(k -> activeBySlot.computeIfAbsent(k, x -> new LinkedHashSet<>()).add(m.id()));
       activeByType.computeIfAbsent(m.type(), x -> new LinkedHashSet<>()).add(m.id());
+      trustedOrder.computeIfAbsent(m.type(), x -> new java.util.TreeSet<>(TRUSTED)).add(m);
       activeByWord.add(m.id(), m.confidence(), words(m.content()));
     }
   }
@@ -110,6 +127,10 @@ final class Shelf {
     if (m.status() == MemoryStatus.ACTIVE) {
       m.slotKey().ifPresent(k -> removeFrom(activeBySlot, k, m.id()));
       removeFrom(activeByType, m.type(), m.id());
+      java.util.NavigableSet<Memory> ordered = trustedOrder.get(m.type());
+      if (ordered != null && ordered.remove(m) && ordered.isEmpty()) {
+        trustedOrder.remove(m.type());
+      }
       activeByWord.remove(m.id(), m.confidence(), words(m.content()));
     }
   }
