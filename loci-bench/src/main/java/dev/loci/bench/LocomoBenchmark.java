@@ -190,7 +190,8 @@ public final class LocomoBenchmark {
      * all-MiniLM-L6-v2, 0.9 beat 1.0, 0.8, 0.7 and 0.5 on tuning {@code recall_all@5} for ppr. With
      * bge-small, leave-one-conversation-out chose 0.9 on LoCoMo and 0.5 on the second development
      * set, every fold; 0.9 lowers {@code hybrid} on the second set below its embedding input, so it
-     * stays at 0.5, unweighted RRF (docs/benchmarks.md, "With bge-small-en-v1.5").
+     * stays at 0.5, even weights (docs/benchmarks.md, "With bge-small-en-v1.5"; hybrid fuses by
+     * z-score since).
      */
     static final Map<String, Double> TUNED_LEXICAL_SHARE =
         Map.of("hashing", 1.0, "onnx", 0.9, "bge-small", 0.5, "bge-small-q", 0.5);

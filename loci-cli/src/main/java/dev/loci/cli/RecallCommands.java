@@ -157,7 +157,7 @@ final class RecallCommands {
       mixinStandardHelpOptions = true,
       description = {
         "Recall the nodes that answer a question, each with its evidence path.",
-        "Modes: lexical, embedding, hybrid (RRF), structure_only, weighted_graph,"
+        "Modes: lexical, embedding, hybrid (z-score fusion), structure_only, weighted_graph,"
             + " activation_spreading, ppr."
       })
   static final class Recall extends LociCommand {

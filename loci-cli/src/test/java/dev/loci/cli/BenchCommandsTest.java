@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -144,6 +145,45 @@ class BenchCommandsTest {
     JsonNode json = new ObjectMapper().readTree(Files.readString(out));
     assertThat(json.path("questions")).hasSize(2);
     assertThat(json.path("options").path("embedding").asText()).isEqualTo("hashing");
+  }
+
+  @Test
+  void benchLocomo_dumpCandidates_writesALinePerConversationAndQuestion() throws Exception {
+    Path data =
+        Files.writeString(
+            tmp.resolve("locomo.json"),
+            LOCOMO.replace(
+                "What is the kitten called?", "What was the kitten called in May 2023?"));
+    Path dump = tmp.resolve("dump.jsonl");
+    CliRunner.Result r =
+        CliRunner.runRaw(
+            "",
+            "bench",
+            "locomo",
+            "--data",
+            data.toString(),
+            "--modes",
+            "lexical",
+            "--embedding",
+            "hashing",
+            "--no-dense-peer",
+            "--work-dir",
+            tmp.resolve("work").toString(),
+            "--dump-candidates",
+            dump.toString());
+
+    assertThat(r.exitCode()).as(r.err()).isZero();
+    List<String> lines = Files.readAllLines(dump);
+    assertThat(lines).hasSize(3);
+    ObjectMapper json = new ObjectMapper();
+    JsonNode conversation = json.readTree(lines.get(0));
+    assertThat(conversation.path("anchor").asText()).isEqualTo("2023-05-08");
+    assertThat(conversation.path("days").path("D1:1").asText()).isEqualTo("2023-05-08");
+    JsonNode question = json.readTree(lines.get(1));
+    assertThat(question.path("lexical").get(0).get(0).asText()).isEqualTo("D1:1");
+    assertThat(question.path("embedding")).isNotEmpty();
+    assertThat(question.path("periods").get(0).toString())
+        .isEqualTo("[\"May 2023\",\"2023-05-01\",\"2023-05-31\"]");
   }
 
   @Test
