@@ -323,6 +323,29 @@ final class IndexShard implements AutoCloseable {
     dirty = true;
   }
 
+  /**
+   * Like {@link #expungeDeletes}, and then, if a deleted document is still in some segment, merges
+   * the whole index into one segment, so that no file keeps a deleted document's terms or vector:
+   * for erasure. {@code forceMergeDeletes} alone may choose no merge (seen with a segment from an
+   * earlier session holding two deleted documents of three, while the replacements were buffered:
+   * the erased text stayed in its files).
+   */
+  void expungeAllDeletes() {
+    expungeDeletes();
+    if (broken != null) {
+      return;
+    }
+    try {
+      if (writer.hasDeletions()) {
+        writer.forceMerge(1);
+        searchers.maybeRefreshBlocking();
+      }
+    } catch (IOException | org.apache.lucene.store.AlreadyClosedException e) {
+      broke(e);
+    }
+    dirty = true;
+  }
+
   /** Whether anything changed since the last commit. */
   boolean dirty() {
     return dirty;

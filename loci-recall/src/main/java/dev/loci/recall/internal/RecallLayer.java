@@ -1158,8 +1158,8 @@ public final class RecallLayer implements Layer, SubjectRecords {
     if (indexing && !touched.isEmpty()) {
       touched.forEach(
           ns -> {
-            text.shards().find(ns).ifPresent(IndexShard::expungeDeletes);
-            vectors.expungeDeletes(ns);
+            text.shards().find(ns).ifPresent(IndexShard::expungeAllDeletes);
+            vectors.expungeAllDeletes(ns);
           });
       text.shards().commit(appliedSeq, false);
       vectors.commit(appliedSeq, false);

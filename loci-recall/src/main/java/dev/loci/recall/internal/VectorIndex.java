@@ -174,9 +174,9 @@ final class VectorIndex {
     }
   }
 
-  /** Merges away the deleted vector documents of {@code ns} in every model (see erasure). */
-  void expungeDeletes(Namespace ns) {
-    models.values().forEach(m -> m.shards.find(ns).ifPresent(IndexShard::expungeDeletes));
+  /** Merges away every deleted vector document of {@code ns} in every model (erasure). */
+  void expungeAllDeletes(Namespace ns) {
+    models.values().forEach(m -> m.shards.find(ns).ifPresent(IndexShard::expungeAllDeletes));
   }
 
   /** Node {@code id} was removed: its vectors go. */
