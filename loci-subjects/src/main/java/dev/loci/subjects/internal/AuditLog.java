@@ -52,7 +52,7 @@ final class AuditLog {
   private final AuditKeys keys;
   private final AuditSpool spool;
   private final Map<String, Tail> tails = new HashMap<>();
-  private final Map<String, ByteArrayOutputStream> pending = new LinkedHashMap<>(); // not in files
+  private long materialized; // spool bytes already written to the subject files
   private final Set<String> dirty = new HashSet<>(); // written since the last checkpoint
   private boolean recovered;
   private boolean dirMade;
@@ -117,10 +117,9 @@ final class AuditLog {
     spool(out);
   }
 
-  /** Lines signed in one append, not yet spooled: per subject, and as spool lines. */
+  /** Lines signed in one append, not yet spooled, and the subjects' tails after them. */
   private static final class Signed {
-    final ByteArrayOutputStream spooled = new ByteArrayOutputStream();
-    final Map<String, ByteArrayOutputStream> lines = new LinkedHashMap<>();
+    final ByteArrayOutputStream spooled = new ByteArrayOutputStream(1 << 16);
     final Map<String, Tail> tails = new HashMap<>();
   }
 
@@ -135,9 +134,6 @@ final class AuditLog {
     byte[] signed = head.toString().getBytes(StandardCharsets.UTF_8);
     String mac = keys.mac(key, signed);
     byte[] end = (",\"mac\":\"" + mac + "\"}\n").getBytes(StandardCharsets.UTF_8);
-    ByteArrayOutputStream p = out.lines.computeIfAbsent(ref, k -> new ByteArrayOutputStream());
-    p.writeBytes(signed);
-    p.writeBytes(end);
     out.spooled.writeBytes(ref.getBytes(StandardCharsets.US_ASCII));
     out.spooled.write(' ');
     out.spooled.writeBytes(signed);
@@ -148,38 +144,41 @@ final class AuditLog {
   }
 
   /**
-   * Writes {@code out} to the spool in one write; only then are its lines pending for the subject
-   * files and its tails the subjects' tails (a failed write changes nothing: the entries are
-   * appended, and signed, again).
+   * Writes {@code out} to the spool in one write; only then are its tails the subjects' tails (a
+   * failed write changes nothing: the entries are appended, and signed, again).
    */
   private void spool(Signed out) throws IOException {
     if (out.spooled.size() == 0) {
       return;
     }
     spool.append(out.spooled.toByteArray());
-    out.lines.forEach(
-        (ref, l) ->
-            pending
-                .computeIfAbsent(ref, k -> new ByteArrayOutputStream())
-                .writeBytes(l.toByteArray()));
     tails.putAll(out.tails);
     if (spool.size() > CHECKPOINT_BYTES) {
       checkpoint();
     }
   }
 
-  /** Writes every subject's pending lines to its file (not forced: they are in the spool too). */
+  /**
+   * Writes the lines spooled since the last call to their subjects' files (not forced: they stay in
+   * the spool until a checkpoint), read back from the spool rather than kept in memory.
+   */
   void materialize() throws IOException {
     recover();
-    for (var it = pending.entrySet().iterator(); it.hasNext(); ) {
-      Map.Entry<String, ByteArrayOutputStream> p = it.next();
-      write(p.getKey(), p.getValue().toByteArray());
-      it.remove();
+    if (spool.size() <= materialized) {
+      return;
     }
+    Map<String, ByteArrayOutputStream> byRef = new LinkedHashMap<>();
+    for (AuditSpool.Line l : spool.read(materialized)) {
+      byRef.computeIfAbsent(l.ref(), k -> new ByteArrayOutputStream()).writeBytes(l.line());
+    }
+    for (Map.Entry<String, ByteArrayOutputStream> r : byRef.entrySet()) {
+      write(r.getKey(), r.getValue().toByteArray());
+    }
+    materialized = spool.size();
   }
 
   /**
-   * Writes the pending lines, forces every subject file written since the last checkpoint (many at
+   * Writes the spooled lines, forces every subject file written since the last checkpoint (many at
    * once: ext4 lets concurrent fsyncs share a journal commit), then empties the spool.
    */
   void checkpoint() throws IOException {
@@ -187,6 +186,7 @@ final class AuditLog {
     forceFiles(List.copyOf(dirty));
     dirty.clear();
     spool.truncate();
+    materialized = 0;
   }
 
   /** Appends {@code lines} to {@code ref}'s file. */
@@ -261,6 +261,7 @@ final class AuditLog {
       write(r.getKey(), add.toByteArray());
       tails.put(r.getKey(), tail);
     }
+    materialized = spool.size(); // every spooled line is in its file now
     checkpoint();
   }
 

@@ -76,11 +76,30 @@ final class AuditSpool {
    * the journal makes its entry again.
    */
   List<Line> read() throws IOException {
+    return read(0);
+  }
+
+  /** Like {@link #read()}, from byte {@code from} of the spool (the start of a line). */
+  List<Line> read(long from) throws IOException {
     List<Line> out = new ArrayList<>();
     if (!Files.exists(file)) {
       return out;
     }
-    byte[] bytes = Files.readAllBytes(file);
+    byte[] bytes;
+    try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
+      long length = ch.size() - from;
+      if (length <= 0) {
+        return out;
+      }
+      if (length > Integer.MAX_VALUE - 8) {
+        throw new IOException("audit spool " + file + " is too large to read: " + length);
+      }
+      ByteBuffer buf = ByteBuffer.allocate((int) length);
+      while (buf.hasRemaining() && ch.read(buf, from + buf.position()) >= 0) {
+        // positional reads until the buffer is full
+      }
+      bytes = buf.array();
+    }
     int start = 0;
     while (start < bytes.length) {
       int nl = start;
