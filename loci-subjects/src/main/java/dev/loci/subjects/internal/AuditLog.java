@@ -31,7 +31,7 @@ import java.util.stream.Stream;
  * than the subject index counted, which {@link #verify} checks too.
  *
  * <p>Lines are signed as they are appended, and go to the {@link AuditSpool} first: one write for
- * every subject's lines of a batch. The subject files are brought up to date from memory before
+ * every subject's lines of a batch. The subject files are brought up to date from the spool before
  * anything reads them ({@link #materialize}) and, forced, at a {@link #checkpoint} (the spool past
  * {@link #CHECKPOINT_BYTES}, or close), after which the spool is emptied. {@link #force} (before
  * every snapshot, after which those batches are no longer replayed) forces the spool alone. Entries
