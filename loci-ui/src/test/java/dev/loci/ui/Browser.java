@@ -110,8 +110,7 @@ final class Browser implements AutoCloseable {
     WebElement page = find("html");
     find(css).click();
     try {
-      new WebDriverWait(driver, Duration.ofSeconds(5))
-          .until(org.openqa.selenium.support.ui.ExpectedConditions.stalenessOf(page));
+      new WebDriverWait(driver, Duration.ofSeconds(5)).until(d -> leftPage(page));
     } catch (org.openqa.selenium.TimeoutException partial) {
       // an htmx swap: the document stays
     }
@@ -124,9 +123,28 @@ final class Browser implements AutoCloseable {
    * "complete" on the old document right after a click.
    */
   void awaitReplaced(WebElement old) {
-    new WebDriverWait(driver, Duration.ofSeconds(15))
-        .until(org.openqa.selenium.support.ui.ExpectedConditions.stalenessOf(old));
+    new WebDriverWait(driver, Duration.ofSeconds(15)).until(d -> leftPage(old));
     settle();
+  }
+
+  /**
+   * Whether {@code element}'s document has been replaced: Selenium's {@code stalenessOf} knows only
+   * the stale-element error, but Chromium may answer a call on an element of a document being torn
+   * down with "Node with given id does not belong to the document" (BrowserTest failed once in CI
+   * that way), which says the same.
+   */
+  private static boolean leftPage(WebElement element) {
+    try {
+      element.isEnabled();
+      return false;
+    } catch (org.openqa.selenium.StaleElementReferenceException gone) {
+      return true;
+    } catch (org.openqa.selenium.WebDriverException e) {
+      if (String.valueOf(e.getMessage()).contains("does not belong to the document")) {
+        return true;
+      }
+      throw e;
+    }
   }
 
   List<WebElement> all(String css) {
