@@ -13,6 +13,7 @@ import dev.loci.NotFoundException;
 import dev.loci.StorageException;
 import dev.loci.pathway.internal.PathwayJson;
 import dev.loci.pathway.internal.PathwayLayer;
+import dev.loci.pathway.internal.Redactions;
 import dev.loci.pathway.internal.RustStateFormat;
 import dev.loci.spi.CommandExecutor;
 import java.io.IOException;
@@ -119,7 +120,7 @@ public final class PathwayMemory {
    */
   public PathwayWrite insert(Namespace ns, PathwayTrace.Builder draft) {
     PathwayTrace template = draft.build();
-    PathwayLayer.Redactions redacted = redactedOutsideTheWritePath(ns, template);
+    Redactions redacted = redactedOutsideTheWritePath(ns, template);
     return engine.execute(ns, actor, ctx -> layer.decideInsert(ctx, ns, template, redacted));
   }
 
@@ -169,15 +170,15 @@ public final class PathwayMemory {
   private PathwayWrite reviseWith(
       Namespace ns, String traceUid, UnaryOperator<PathwayTrace> change) {
     PathwayTrace template = change.apply(engine.read(() -> layer.require(ns, traceUid)));
-    PathwayLayer.Redactions redacted = redactedOutsideTheWritePath(ns, template);
+    Redactions redacted = redactedOutsideTheWritePath(ns, template);
     return engine.execute(
         ns, actor, ctx -> layer.decideRevise(ctx, ns, traceUid, prev -> template, redacted));
   }
 
   /** Redacts a trace's free text with the namespace's policy now, before its command runs. */
-  private PathwayLayer.Redactions redactedOutsideTheWritePath(Namespace ns, PathwayTrace t) {
+  private Redactions redactedOutsideTheWritePath(Namespace ns, PathwayTrace t) {
     RedactionPolicy policy = engine.read(() -> layer.policyFor(ns));
-    return PathwayLayer.Redactions.of(policy, t.reducerSummary(), t.finalVerdict());
+    return Redactions.of(policy, t.reducerSummary(), t.finalVerdict());
   }
 
   /**

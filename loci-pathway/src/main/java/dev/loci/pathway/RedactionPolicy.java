@@ -431,7 +431,7 @@ public final class RedactionPolicy {
    * "node_content": true} when the policy applies to those too.
    */
   public String toJson() {
-    return dev.loci.pathway.internal.PathwayLayer.policyToJson(this).toString();
+    return dev.loci.pathway.internal.RedactionPolicyJson.toJson(this).toString();
   }
 
   /**
@@ -443,6 +443,6 @@ public final class RedactionPolicy {
    *     the text is not JSON
    */
   public static RedactionPolicy fromJson(String json) {
-    return dev.loci.pathway.internal.PathwayLayer.policyFromJson(json);
+    return dev.loci.pathway.internal.RedactionPolicyJson.fromJson(json);
   }
 }

@@ -9,7 +9,7 @@ import dev.loci.Loci;
 import dev.loci.Namespace;
 import dev.loci.NamespaceScope;
 import dev.loci.pathway.internal.PathwayJson;
-import dev.loci.pathway.internal.PathwayLayer;
+import dev.loci.pathway.internal.RedactionPolicyJson;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -228,18 +228,18 @@ class RedactionTest {
     JsonNode bad =
         PathwayJson.MAPPER.readTree(
             "{\"rules\":[{\"name\":\"email\"},{\"name\":\"x\",\"regex\":\"([a\"}]}");
-    assertThatThrownBy(() -> PathwayLayer.policyFromJson(bad))
+    assertThatThrownBy(() -> RedactionPolicyJson.fromJson(bad))
         .isInstanceOf(InvalidRequestException.class)
         .extracting(e -> ((InvalidRequestException) e).field())
         .isEqualTo("rules[1].regex");
     JsonNode empty = PathwayJson.MAPPER.readTree("{\"rules\":[{\"name\":\"x\",\"regex\":\"a*\"}]}");
-    assertThatThrownBy(() -> PathwayLayer.policyFromJson(empty))
+    assertThatThrownBy(() -> RedactionPolicyJson.fromJson(empty))
         .isInstanceOf(InvalidRequestException.class)
         .hasMessageContaining("empty");
     JsonNode builtinAndCustom =
         PathwayJson.MAPPER.readTree(
             "{\"rules\":[{\"name\":\"phone\"},{\"name\":\"badge\",\"regex\":\"B-\\\\d+\"}]}");
-    RedactionPolicy p = PathwayLayer.policyFromJson(builtinAndCustom);
+    RedactionPolicy p = RedactionPolicyJson.fromJson(builtinAndCustom);
     assertThat(p.rules())
         .containsExactly(RedactionPolicy.PHONE, new RedactionPolicy.Rule("badge", "B-\\d+"));
     assertThat(RedactionPolicy.fromJson(p.toJson())).isEqualTo(p);

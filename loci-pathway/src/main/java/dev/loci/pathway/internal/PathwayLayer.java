@@ -7,15 +7,11 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.loci.ConflictException;
 import dev.loci.InvalidRequestException;
 import dev.loci.Namespace;
-import dev.loci.NamespaceScope;
 import dev.loci.NotFoundException;
 import dev.loci.pathway.PathwayIdentity;
-import dev.loci.pathway.PathwayStats;
 import dev.loci.pathway.PathwayTrace;
-import dev.loci.pathway.PathwayVec;
 import dev.loci.pathway.PathwayWrite;
 import dev.loci.pathway.RedactionPolicy;
-import dev.loci.pathway.ScoredTrace;
 import dev.loci.spi.CommandContext;
 import dev.loci.spi.ContentRedaction;
 import dev.loci.spi.Decision;
@@ -27,25 +23,19 @@ import dev.loci.spi.SubjectMention;
 import dev.loci.spi.SubjectRecords;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.PriorityQueue;
 import java.util.Set;
 import java.util.function.UnaryOperator;
 
 /**
  * The pathway-memory projection (spec sections 5 to 7) and the decisions of its commands.
  *
- * <p>Per namespace: every trace by {@code trace_uid} (all versions, in insertion order), the
- * pathways (buckets) by {@code pathway_id} with their retired flag, the head versions in a {@link
- * VecIndex}, and the running count of redactions. Redaction policies are kept by the namespace they
- * were set on.
+ * <p>The traces and the queries over them are {@link PathwayShelves}'; this class decides the
+ * commands and applies their events. Redaction policies are kept by the namespace they were set on.
  *
  * <p>Events (data fields):
  *
@@ -65,7 +55,8 @@ import java.util.function.UnaryOperator;
  * <p>Not thread-safe by itself: the engine serializes changes and guards reads (see {@link
  * dev.loci.spi.Layer}).
  */
-public final class PathwayLayer implements Layer, SubjectRecords, ContentRedaction {
+public final class PathwayLayer extends PathwayShelves
+    implements Layer, SubjectRecords, ContentRedaction {
   /** The layer's name and event-type prefix. */
   public static final String NAME = "pathway";
 
@@ -82,62 +73,7 @@ public final class PathwayLayer implements Layer, SubjectRecords, ContentRedacti
   /** The probation gate: a success rate below this retires the pathway. */
   public static final double PROBATION_MIN_SUCCESS_RATE = 0.80;
 
-  /**
-   * Hot-swap order (spec section 6.2): success rate, then replay count, both descending; then the
-   * newest first and the uid, so the order is total.
-   */
-  public static final Comparator<PathwayTrace> HOTSWAP_ORDER =
-      Comparator.comparingDouble(PathwayLayer::successRate)
-          .thenComparingInt(PathwayTrace::replayCount)
-          .thenComparing(PathwayTrace::createdAt)
-          .reversed()
-          .thenComparing(PathwayTrace::traceUid);
-
-  private final Map<Namespace, Shelf> shelves = new HashMap<>();
   private final Map<Namespace, RedactionPolicy> policies = new HashMap<>();
-
-  /** The traces of one namespace. */
-  private static final class Shelf {
-    final Map<String, PathwayTrace> byUid = new LinkedHashMap<>();
-    final Map<String, Bucket> buckets = new LinkedHashMap<>();
-    final VecIndex heads = new VecIndex();
-    long redactions;
-    Instant lastUpdated = Instant.EPOCH;
-
-    void put(PathwayTrace t) {
-      Bucket b = buckets.computeIfAbsent(t.pathwayId(), k -> new Bucket());
-      PathwayTrace stored = b.retired && !t.retired() ? t.toBuilder().retired(true).build() : t;
-      if (byUid.put(stored.traceUid(), stored) == null) {
-        b.uids.add(stored.traceUid());
-      }
-      if (stored.supersededAt().isEmpty()) {
-        heads.put(stored.traceUid(), stored.pathwayVec(), stored.retired());
-      } else {
-        heads.remove(stored.traceUid());
-      }
-      if (stored.retired() && !b.retired) {
-        retire(stored.pathwayId());
-      }
-    }
-
-    void retire(String pathwayId) {
-      Bucket b = buckets.get(pathwayId);
-      b.retired = true;
-      for (String uid : b.uids) {
-        PathwayTrace t = byUid.get(uid);
-        if (!t.retired()) {
-          byUid.put(uid, t.toBuilder().retired(true).build());
-        }
-        heads.retire(uid);
-      }
-    }
-  }
-
-  /** One pathway: its traces' uids in insertion order. */
-  private static final class Bucket {
-    final List<String> uids = new ArrayList<>();
-    boolean retired;
-  }
 
   @Override
   public String name() {
@@ -150,39 +86,6 @@ public final class PathwayLayer implements Layer, SubjectRecords, ContentRedacti
   }
 
   // ---------------------------------------------------------------- decisions
-
-  /**
-   * Texts already redacted, before the command that stores them: redaction is linear but user-sized
-   * work, and nothing unbounded runs under the engine's write path (see {@code Engine}). A decision
-   * uses a prepared result only if the namespace's policy is still the one it was made with and the
-   * text is the same; otherwise (a policy changed meanwhile) it redacts again.
-   */
-  public static final class Redactions {
-    /** No texts prepared: every decision redacts for itself. */
-    public static final Redactions NONE = new Redactions(RedactionPolicy.off(), Map.of());
-
-    private final RedactionPolicy policy;
-    private final Map<String, RedactionPolicy.Redacted> done;
-
-    private Redactions(RedactionPolicy policy, Map<String, RedactionPolicy.Redacted> done) {
-      this.policy = policy;
-      this.done = done;
-    }
-
-    /** Redacts {@code texts} with {@code policy} now, in the calling thread. */
-    public static Redactions of(RedactionPolicy policy, String... texts) {
-      Map<String, RedactionPolicy.Redacted> done = new HashMap<>();
-      for (String t : texts) {
-        done.computeIfAbsent(t, policy::redact);
-      }
-      return new Redactions(policy, done);
-    }
-
-    RedactionPolicy.Redacted redact(RedactionPolicy current, String text) {
-      RedactionPolicy.Redacted r = current == policy ? done.get(text) : null;
-      return r != null ? r : current.redact(text);
-    }
-  }
 
   /**
    * Decides an insert (spec section 5.1): a fresh UUID v7, version 1, {@code created_at} now, the
@@ -319,15 +222,10 @@ public final class PathwayLayer implements Layer, SubjectRecords, ContentRedacti
         && (double) replaysSucceeded / replayCount < PROBATION_MIN_SUCCESS_RATE;
   }
 
-  /** {@code replays_succeeded / replay_count}, 0 when never replayed (spec section 5.4). */
-  public static double successRate(PathwayTrace t) {
-    return t.replayCount() == 0 ? 0.0 : (double) t.replaysSucceeded() / t.replayCount();
-  }
-
   /** Decides setting the redaction policy of {@code ns}. */
   public Decision<RedactionPolicy> decideRedactionPolicy(RedactionPolicy policy) {
     ObjectNode data = PathwayJson.MAPPER.createObjectNode();
-    data.set("policy", policyToJson(policy));
+    data.set("policy", RedactionPolicyJson.toJson(policy));
     return new Decision<>(List.of(new Event(REDACTION_SET, data)), Set.of("redaction"), policy);
   }
 
@@ -451,218 +349,6 @@ public final class PathwayLayer implements Layer, SubjectRecords, ContentRedacti
     return RedactionPolicy.defaults();
   }
 
-  /** The trace {@code traceUid} in {@code ns}, any version. */
-  public Optional<PathwayTrace> find(Namespace ns, String traceUid) {
-    Shelf shelf = shelves.get(ns);
-    return shelf == null ? Optional.empty() : Optional.ofNullable(shelf.byUid.get(traceUid));
-  }
-
-  /**
-   * The trace {@code traceUid} in {@code ns}.
-   *
-   * @throws NotFoundException naming {@code trace_uid}
-   */
-  public PathwayTrace require(Namespace ns, String traceUid) {
-    return find(ns, traceUid)
-        .orElseThrow(
-            () ->
-                new NotFoundException(
-                    "trace_uid", "no pathway trace '" + traceUid + "' in namespace " + ns));
-  }
-
-  private Optional<Bucket> bucket(Namespace ns, String pathwayId) {
-    Shelf shelf = shelves.get(ns);
-    return shelf == null ? Optional.empty() : Optional.ofNullable(shelf.buckets.get(pathwayId));
-  }
-
-  private List<Map.Entry<Namespace, Shelf>> shelves(NamespaceScope scope) {
-    List<Map.Entry<Namespace, Shelf>> out = new ArrayList<>();
-    if (!scope.descendants()) {
-      Shelf s = shelves.get(scope.root());
-      if (s != null) {
-        out.add(Map.entry(scope.root(), s));
-      }
-      return out;
-    }
-    shelves.forEach(
-        (ns, s) -> {
-          if (scope.contains(ns)) {
-            out.add(Map.entry(ns, s));
-          }
-        });
-    out.sort(Map.Entry.comparingByKey());
-    return out;
-  }
-
-  /**
-   * The traces of pathway {@code pathwayId} in the scope, in insertion order: head versions only
-   * unless {@code includeHistory}.
-   */
-  public List<PathwayTrace> pathway(
-      NamespaceScope scope, String pathwayId, boolean includeHistory, boolean includeRetired) {
-    List<PathwayTrace> out = new ArrayList<>();
-    for (Map.Entry<Namespace, Shelf> e : shelves(scope)) {
-      Bucket b = e.getValue().buckets.get(pathwayId);
-      if (b == null || b.retired && !includeRetired) {
-        continue;
-      }
-      for (String uid : b.uids) {
-        PathwayTrace t = e.getValue().byUid.get(uid);
-        if (includeHistory || t.supersededAt().isEmpty()) {
-          out.add(t);
-        }
-      }
-    }
-    return out;
-  }
-
-  /**
-   * {@code query_for_hotswap} (spec section 6.2) over the scope: the first {@code k} traces of the
-   * pathway in {@link #HOTSWAP_ORDER}. Selects with a bounded heap, so a pathway of thousands of
-   * traces costs one pass and not a sort of all of them.
-   */
-  public List<PathwayTrace> hotswap(
-      NamespaceScope scope, String pathwayId, int k, boolean includeHistory) {
-    PriorityQueue<PathwayTrace> worstFirst = new PriorityQueue<>(k + 1, HOTSWAP_ORDER.reversed());
-    for (Map.Entry<Namespace, Shelf> e : shelves(scope)) {
-      Bucket b = e.getValue().buckets.get(pathwayId);
-      if (b == null || b.retired) {
-        continue;
-      }
-      for (String uid : b.uids) {
-        PathwayTrace t = e.getValue().byUid.get(uid);
-        if (!includeHistory && t.supersededAt().isPresent()) {
-          continue;
-        }
-        if (worstFirst.size() < k) {
-          worstFirst.add(t);
-        } else if (HOTSWAP_ORDER.compare(t, worstFirst.peek()) < 0) {
-          worstFirst.poll();
-          worstFirst.add(t);
-        }
-      }
-    }
-    PathwayTrace[] best = worstFirst.toArray(new PathwayTrace[0]);
-    Arrays.sort(best, HOTSWAP_ORDER);
-    return List.of(best);
-  }
-
-  /**
-   * {@code query_by_vec} (spec section 6.2): the {@code k} traces of the scope most similar to
-   * {@code query} by cosine, best first.
-   */
-  public List<ScoredTrace> similar(
-      NamespaceScope scope,
-      PathwayVec query,
-      int k,
-      boolean includeHistory,
-      boolean includeRetired) {
-    float[] q = new float[PathwayVec.DIMENSION];
-    VecIndex.unit(query, q, 0);
-    VecIndex.Best best = new VecIndex.Best(k);
-    for (Map.Entry<Namespace, Shelf> e : shelves(scope)) {
-      Shelf s = e.getValue();
-      if (includeHistory) {
-        float[] unit = new float[PathwayVec.DIMENSION];
-        for (PathwayTrace t : s.byUid.values()) {
-          if (t.retired() && !includeRetired) {
-            continue;
-          }
-          VecIndex.unit(t.pathwayVec(), unit, 0);
-          float dot = 0;
-          for (int i = 0; i < unit.length; i++) {
-            dot += unit[i] * q[i];
-          }
-          best.offer(dot, t.traceUid(), s);
-        }
-      } else {
-        s.heads.search(q, includeRetired, best, s);
-      }
-    }
-    List<ScoredTrace> out = new ArrayList<>();
-    for (VecIndex.Hit h : best.sorted()) {
-      out.add(new ScoredTrace(((Shelf) h.source()).byUid.get(h.uid()), h.score()));
-    }
-    return out;
-  }
-
-  /**
-   * The whole version chain of {@code traceUid}, root first (spec section 6.2, {@code
-   * list_versions}). A chain whose links point at traces the namespace lacks (an import of part of
-   * a file) stops there.
-   *
-   * @throws NotFoundException naming {@code trace_uid}
-   */
-  public List<PathwayTrace> versions(Namespace ns, String traceUid) {
-    PathwayTrace t = require(ns, traceUid);
-    Set<String> seen = new HashSet<>();
-    seen.add(t.traceUid());
-    PathwayTrace root = t;
-    while (root.parentTraceUid().isPresent()) {
-      Optional<PathwayTrace> parent = find(ns, root.parentTraceUid().get());
-      if (parent.isEmpty() || !seen.add(parent.get().traceUid())) {
-        break;
-      }
-      root = parent.get();
-    }
-    List<PathwayTrace> chain = new ArrayList<>();
-    seen.clear();
-    for (PathwayTrace c = root; c != null && seen.add(c.traceUid()); ) {
-      chain.add(c);
-      c = c.supersededByTraceUid().flatMap(uid -> find(ns, uid)).orElse(null);
-    }
-    return List.copyOf(chain);
-  }
-
-  /** The ids of every pathway in the scope, retired ones included, sorted. */
-  public List<String> pathwayIds(NamespaceScope scope) {
-    java.util.TreeSet<String> ids = new java.util.TreeSet<>();
-    for (Map.Entry<Namespace, Shelf> e : shelves(scope)) {
-      ids.addAll(e.getValue().buckets.keySet());
-    }
-    return List.copyOf(ids);
-  }
-
-  /** Counts over the scope. */
-  public PathwayStats stats(NamespaceScope scope) {
-    long pathways = 0;
-    long retired = 0;
-    long traces = 0;
-    long heads = 0;
-    long replays = 0;
-    long succeeded = 0;
-    long redactions = 0;
-    for (Map.Entry<Namespace, Shelf> e : shelves(scope)) {
-      Shelf s = e.getValue();
-      pathways += s.buckets.size();
-      retired += s.buckets.values().stream().filter(b -> b.retired).count();
-      traces += s.byUid.size();
-      heads += s.heads.size();
-      for (PathwayTrace t : s.byUid.values()) {
-        if (t.supersededAt().isEmpty()) { // heads hold their chain's replays
-          replays += t.replayCount();
-          succeeded += t.replaysSucceeded();
-        }
-      }
-      redactions += s.redactions;
-    }
-    return new PathwayStats(pathways, retired, traces, heads, replays, succeeded, redactions);
-  }
-
-  /**
-   * The traces of {@code ns} grouped by pathway in insertion order, and when the namespace last
-   * changed, for export.
-   */
-  public Map.Entry<Map<String, List<PathwayTrace>>, Instant> byPathway(Namespace ns) {
-    Map<String, List<PathwayTrace>> out = new LinkedHashMap<>();
-    Shelf s = shelves.get(ns);
-    if (s == null) {
-      return Map.entry(out, Instant.EPOCH);
-    }
-    s.buckets.forEach((id, b) -> out.put(id, b.uids.stream().map(s.byUid::get).toList()));
-    return Map.entry(out, s.lastUpdated);
-  }
-
   // ---------------------------------------------------------------- projection
 
   @Override
@@ -742,7 +428,7 @@ public final class PathwayLayer implements Layer, SubjectRecords, ContentRedacti
               });
         }
         case REDACTION_SET -> {
-          RedactionPolicy p = policyFromJson(e.data().path("policy"));
+          RedactionPolicy p = RedactionPolicyJson.fromJson(e.data().path("policy"));
           steps.add(() -> policies.put(ns, p));
         }
         default -> throw new IllegalStateException("unknown event type '" + e.type() + "'");
@@ -813,10 +499,6 @@ public final class PathwayLayer implements Layer, SubjectRecords, ContentRedacti
     }
   }
 
-  private Shelf shelf(Namespace ns) {
-    return shelves.computeIfAbsent(ns, k -> new Shelf());
-  }
-
   private void supersede(Namespace ns, String parentUid, PathwayTrace head) {
     Shelf s = shelf(ns);
     PathwayTrace parent = s.byUid.get(parentUid);
@@ -858,106 +540,6 @@ public final class PathwayLayer implements Layer, SubjectRecords, ContentRedacti
     return n.asText();
   }
 
-  /** The JSON form of a policy, as journaled and as shown to users. */
-  public static ObjectNode policyToJson(RedactionPolicy policy) {
-    ObjectNode node = PathwayJson.MAPPER.createObjectNode();
-    node.put("enabled", policy.enabled());
-    ArrayNode rules = node.putArray("rules");
-    for (RedactionPolicy.Rule r : policy.rules()) {
-      rules.addObject().put("name", r.name()).put("regex", r.regex());
-    }
-    if (policy.traceContent()) {
-      node.put("trace_content", true);
-    }
-    if (policy.nodeContent()) {
-      node.put("node_content", true);
-    }
-    return node;
-  }
-
-  /**
-   * Reads a policy from JSON text, as {@link #policyFromJson(JsonNode)} does.
-   *
-   * @throws InvalidRequestException naming {@code policy} if the text is not JSON, or the field
-   */
-  public static RedactionPolicy policyFromJson(String json) {
-    try {
-      return policyFromJson(PathwayJson.MAPPER.readTree(json));
-    } catch (JsonProcessingException e) {
-      throw new InvalidRequestException(
-          "policy", "expected a JSON object, found an error: " + e.getOriginalMessage());
-    }
-  }
-
-  /**
-   * Reads a policy: {@code {"enabled": false}} turns redaction off; otherwise {@code rules} lists
-   * {@code name} and {@code regex}, where a rule with a built-in name and no {@code regex} means
-   * the built-in rule.
-   *
-   * @throws InvalidRequestException naming the field ({@code rules[1].regex})
-   */
-  public static RedactionPolicy policyFromJson(JsonNode node) {
-    if (node == null || !node.isObject()) {
-      throw new InvalidRequestException("policy", "expected a JSON object");
-    }
-    JsonNode enabled = node.get("enabled");
-    if (enabled != null && !enabled.isBoolean()) {
-      throw new InvalidRequestException("enabled", "expected true or false, found " + enabled);
-    }
-    if (enabled != null && !enabled.booleanValue()) {
-      return RedactionPolicy.off();
-    }
-    JsonNode rules = node.get("rules");
-    if (rules == null || !rules.isArray()) {
-      throw new InvalidRequestException("rules", "expected an array of {name, regex} objects");
-    }
-    List<RedactionPolicy.Rule> out = new ArrayList<>();
-    for (int i = 0; i < rules.size(); i++) {
-      JsonNode r = rules.get(i);
-      if (!r.isObject()) {
-        throw new InvalidRequestException(
-            "rules[" + i + "]", "expected a {name, regex} object, found " + r.getNodeType());
-      }
-      String name = r.path("name").asText(null);
-      JsonNode regex = r.get("regex");
-      try {
-        if (regex == null || regex.isNull()) {
-          out.add(builtin(name));
-        } else {
-          out.add(new RedactionPolicy.Rule(name, regex.asText()));
-        }
-      } catch (InvalidRequestException e) {
-        throw new InvalidRequestException("rules[" + i + "]." + e.field(), detail(e));
-      }
-    }
-    return RedactionPolicy.of(out)
-        .withContent(flag(node, "trace_content"), flag(node, "node_content"));
-  }
-
-  private static boolean flag(JsonNode node, String name) {
-    JsonNode v = node.get(name);
-    if (v != null && !v.isBoolean()) {
-      throw new InvalidRequestException(name, "expected true or false, found " + v);
-    }
-    return v != null && v.booleanValue();
-  }
-
-  private static RedactionPolicy.Rule builtin(String name) {
-    for (RedactionPolicy.Rule r : RedactionPolicy.defaults().rules()) {
-      if (r.name().equals(name)) {
-        return r;
-      }
-    }
-    throw new InvalidRequestException(
-        "regex", "expected a regex, or a built-in rule name (email, phone, candidate_id)");
-  }
-
-  private static String detail(InvalidRequestException e) {
-    String m = e.getMessage();
-    String prefix = e.field() + ": ";
-    return m.startsWith(prefix) ? m.substring(prefix.length()) : m;
-  }
-
   // ---------------------------------------------------------------- snapshots
 
   @Override
@@ -981,7 +563,7 @@ public final class PathwayLayer implements Layer, SubjectRecords, ContentRedacti
                   ObjectNode node = PathwayJson.MAPPER.createObjectNode();
                   node.put("ns", r[0].toString());
                   if (r[1] instanceof RedactionPolicy p) {
-                    node.set("policy", policyToJson(p));
+                    node.set("policy", RedactionPolicyJson.toJson(p));
                   } else if (r[1] instanceof PathwayTrace t) {
                     node.set("trace", tree(t));
                   } else {
@@ -998,7 +580,7 @@ public final class PathwayLayer implements Layer, SubjectRecords, ContentRedacti
     JsonNode node = SnapshotRecords.read(PathwayJson.MAPPER, NAME, record, version, 1);
     Namespace ns = Namespace.of(node.path("ns").asText());
     if (node.has("policy")) {
-      policies.put(ns, policyFromJson(node.get("policy")));
+      policies.put(ns, RedactionPolicyJson.fromJson(node.get("policy")));
     } else if (node.has("trace")) {
       try {
         shelf(ns).put(readTrace(node.get("trace")));

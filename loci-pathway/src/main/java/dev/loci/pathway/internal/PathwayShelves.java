@@ -1,0 +1,310 @@
+package dev.loci.pathway.internal;
+
+import dev.loci.Namespace;
+import dev.loci.NamespaceScope;
+import dev.loci.NotFoundException;
+import dev.loci.pathway.PathwayStats;
+import dev.loci.pathway.PathwayTrace;
+import dev.loci.pathway.PathwayVec;
+import dev.loci.pathway.ScoredTrace;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.PriorityQueue;
+import java.util.Set;
+
+/**
+ * The pathway traces of every namespace and the queries over them (spec section 6.2): the state
+ * that {@link PathwayLayer} builds from its events, kept apart from the layer's decisions and event
+ * handling so each reads on its own.
+ *
+ * <p>Per namespace, a {@link Shelf}: every trace by {@code trace_uid} (all versions, in insertion
+ * order), the pathways (buckets) by {@code pathway_id} with their retired flag, the head versions
+ * in a {@link VecIndex}, and the running count of redactions. Not thread-safe by itself: the engine
+ * serializes changes and guards reads (see {@link dev.loci.spi.Layer}).
+ */
+abstract class PathwayShelves {
+  /**
+   * Hot-swap order (spec section 6.2): success rate, then replay count, both descending; then the
+   * newest first and the uid, so the order is total.
+   */
+  public static final Comparator<PathwayTrace> HOTSWAP_ORDER =
+      Comparator.comparingDouble(PathwayShelves::successRate)
+          .thenComparingInt(PathwayTrace::replayCount)
+          .thenComparing(PathwayTrace::createdAt)
+          .reversed()
+          .thenComparing(PathwayTrace::traceUid);
+
+  final Map<Namespace, Shelf> shelves = new HashMap<>();
+
+  /** The traces of one namespace. */
+  static final class Shelf {
+    final Map<String, PathwayTrace> byUid = new LinkedHashMap<>();
+    final Map<String, Bucket> buckets = new LinkedHashMap<>();
+    final VecIndex heads = new VecIndex();
+    long redactions;
+    Instant lastUpdated = Instant.EPOCH;
+
+    void put(PathwayTrace t) {
+      Bucket b = buckets.computeIfAbsent(t.pathwayId(), k -> new Bucket());
+      PathwayTrace stored = b.retired && !t.retired() ? t.toBuilder().retired(true).build() : t;
+      if (byUid.put(stored.traceUid(), stored) == null) {
+        b.uids.add(stored.traceUid());
+      }
+      if (stored.supersededAt().isEmpty()) {
+        heads.put(stored.traceUid(), stored.pathwayVec(), stored.retired());
+      } else {
+        heads.remove(stored.traceUid());
+      }
+      if (stored.retired() && !b.retired) {
+        retire(stored.pathwayId());
+      }
+    }
+
+    void retire(String pathwayId) {
+      Bucket b = buckets.get(pathwayId);
+      b.retired = true;
+      for (String uid : b.uids) {
+        PathwayTrace t = byUid.get(uid);
+        if (!t.retired()) {
+          byUid.put(uid, t.toBuilder().retired(true).build());
+        }
+        heads.retire(uid);
+      }
+    }
+  }
+
+  /** One pathway: its traces' uids in insertion order. */
+  static final class Bucket {
+    final List<String> uids = new ArrayList<>();
+    boolean retired;
+  }
+
+  /** {@code replays_succeeded / replay_count}, 0 when never replayed (spec section 5.4). */
+  public static double successRate(PathwayTrace t) {
+    return t.replayCount() == 0 ? 0.0 : (double) t.replaysSucceeded() / t.replayCount();
+  }
+
+  Shelf shelf(Namespace ns) {
+    return shelves.computeIfAbsent(ns, k -> new Shelf());
+  }
+
+  /** The trace {@code traceUid} in {@code ns}, any version. */
+  public Optional<PathwayTrace> find(Namespace ns, String traceUid) {
+    Shelf shelf = shelves.get(ns);
+    return shelf == null ? Optional.empty() : Optional.ofNullable(shelf.byUid.get(traceUid));
+  }
+
+  /**
+   * The trace {@code traceUid} in {@code ns}.
+   *
+   * @throws NotFoundException naming {@code trace_uid}
+   */
+  public PathwayTrace require(Namespace ns, String traceUid) {
+    return find(ns, traceUid)
+        .orElseThrow(
+            () ->
+                new NotFoundException(
+                    "trace_uid", "no pathway trace '" + traceUid + "' in namespace " + ns));
+  }
+
+  Optional<Bucket> bucket(Namespace ns, String pathwayId) {
+    Shelf shelf = shelves.get(ns);
+    return shelf == null ? Optional.empty() : Optional.ofNullable(shelf.buckets.get(pathwayId));
+  }
+
+  List<Map.Entry<Namespace, Shelf>> shelves(NamespaceScope scope) {
+    List<Map.Entry<Namespace, Shelf>> out = new ArrayList<>();
+    if (!scope.descendants()) {
+      Shelf s = shelves.get(scope.root());
+      if (s != null) {
+        out.add(Map.entry(scope.root(), s));
+      }
+      return out;
+    }
+    shelves.forEach(
+        (ns, s) -> {
+          if (scope.contains(ns)) {
+            out.add(Map.entry(ns, s));
+          }
+        });
+    out.sort(Map.Entry.comparingByKey());
+    return out;
+  }
+
+  /**
+   * The traces of pathway {@code pathwayId} in the scope, in insertion order: head versions only
+   * unless {@code includeHistory}.
+   */
+  public List<PathwayTrace> pathway(
+      NamespaceScope scope, String pathwayId, boolean includeHistory, boolean includeRetired) {
+    List<PathwayTrace> out = new ArrayList<>();
+    for (Map.Entry<Namespace, Shelf> e : shelves(scope)) {
+      Bucket b = e.getValue().buckets.get(pathwayId);
+      if (b == null || b.retired && !includeRetired) {
+        continue;
+      }
+      for (String uid : b.uids) {
+        PathwayTrace t = e.getValue().byUid.get(uid);
+        if (includeHistory || t.supersededAt().isEmpty()) {
+          out.add(t);
+        }
+      }
+    }
+    return out;
+  }
+
+  /**
+   * {@code query_for_hotswap} (spec section 6.2) over the scope: the first {@code k} traces of the
+   * pathway in {@link #HOTSWAP_ORDER}. Selects with a bounded heap, so a pathway of thousands of
+   * traces costs one pass and not a sort of all of them.
+   */
+  public List<PathwayTrace> hotswap(
+      NamespaceScope scope, String pathwayId, int k, boolean includeHistory) {
+    PriorityQueue<PathwayTrace> worstFirst = new PriorityQueue<>(k + 1, HOTSWAP_ORDER.reversed());
+    for (Map.Entry<Namespace, Shelf> e : shelves(scope)) {
+      Bucket b = e.getValue().buckets.get(pathwayId);
+      if (b == null || b.retired) {
+        continue;
+      }
+      for (String uid : b.uids) {
+        PathwayTrace t = e.getValue().byUid.get(uid);
+        if (!includeHistory && t.supersededAt().isPresent()) {
+          continue;
+        }
+        if (worstFirst.size() < k) {
+          worstFirst.add(t);
+        } else if (HOTSWAP_ORDER.compare(t, worstFirst.peek()) < 0) {
+          worstFirst.poll();
+          worstFirst.add(t);
+        }
+      }
+    }
+    PathwayTrace[] best = worstFirst.toArray(new PathwayTrace[0]);
+    Arrays.sort(best, HOTSWAP_ORDER);
+    return List.of(best);
+  }
+
+  /**
+   * {@code query_by_vec} (spec section 6.2): the {@code k} traces of the scope most similar to
+   * {@code query} by cosine, best first.
+   */
+  public List<ScoredTrace> similar(
+      NamespaceScope scope,
+      PathwayVec query,
+      int k,
+      boolean includeHistory,
+      boolean includeRetired) {
+    float[] q = new float[PathwayVec.DIMENSION];
+    VecIndex.unit(query, q, 0);
+    VecIndex.Best best = new VecIndex.Best(k);
+    for (Map.Entry<Namespace, Shelf> e : shelves(scope)) {
+      Shelf s = e.getValue();
+      if (includeHistory) {
+        float[] unit = new float[PathwayVec.DIMENSION];
+        for (PathwayTrace t : s.byUid.values()) {
+          if (t.retired() && !includeRetired) {
+            continue;
+          }
+          VecIndex.unit(t.pathwayVec(), unit, 0);
+          float dot = 0;
+          for (int i = 0; i < unit.length; i++) {
+            dot += unit[i] * q[i];
+          }
+          best.offer(dot, t.traceUid(), s);
+        }
+      } else {
+        s.heads.search(q, includeRetired, best, s);
+      }
+    }
+    List<ScoredTrace> out = new ArrayList<>();
+    for (VecIndex.Hit h : best.sorted()) {
+      out.add(new ScoredTrace(((Shelf) h.source()).byUid.get(h.uid()), h.score()));
+    }
+    return out;
+  }
+
+  /**
+   * The whole version chain of {@code traceUid}, root first (spec section 6.2, {@code
+   * list_versions}). A chain whose links point at traces the namespace lacks (an import of part of
+   * a file) stops there.
+   *
+   * @throws NotFoundException naming {@code trace_uid}
+   */
+  public List<PathwayTrace> versions(Namespace ns, String traceUid) {
+    PathwayTrace t = require(ns, traceUid);
+    Set<String> seen = new HashSet<>();
+    seen.add(t.traceUid());
+    PathwayTrace root = t;
+    while (root.parentTraceUid().isPresent()) {
+      Optional<PathwayTrace> parent = find(ns, root.parentTraceUid().get());
+      if (parent.isEmpty() || !seen.add(parent.get().traceUid())) {
+        break;
+      }
+      root = parent.get();
+    }
+    List<PathwayTrace> chain = new ArrayList<>();
+    seen.clear();
+    for (PathwayTrace c = root; c != null && seen.add(c.traceUid()); ) {
+      chain.add(c);
+      c = c.supersededByTraceUid().flatMap(uid -> find(ns, uid)).orElse(null);
+    }
+    return List.copyOf(chain);
+  }
+
+  /** The ids of every pathway in the scope, retired ones included, sorted. */
+  public List<String> pathwayIds(NamespaceScope scope) {
+    java.util.TreeSet<String> ids = new java.util.TreeSet<>();
+    for (Map.Entry<Namespace, Shelf> e : shelves(scope)) {
+      ids.addAll(e.getValue().buckets.keySet());
+    }
+    return List.copyOf(ids);
+  }
+
+  /** Counts over the scope. */
+  public PathwayStats stats(NamespaceScope scope) {
+    long pathways = 0;
+    long retired = 0;
+    long traces = 0;
+    long heads = 0;
+    long replays = 0;
+    long succeeded = 0;
+    long redactions = 0;
+    for (Map.Entry<Namespace, Shelf> e : shelves(scope)) {
+      Shelf s = e.getValue();
+      pathways += s.buckets.size();
+      retired += s.buckets.values().stream().filter(b -> b.retired).count();
+      traces += s.byUid.size();
+      heads += s.heads.size();
+      for (PathwayTrace t : s.byUid.values()) {
+        if (t.supersededAt().isEmpty()) { // heads hold their chain's replays
+          replays += t.replayCount();
+          succeeded += t.replaysSucceeded();
+        }
+      }
+      redactions += s.redactions;
+    }
+    return new PathwayStats(pathways, retired, traces, heads, replays, succeeded, redactions);
+  }
+
+  /**
+   * The traces of {@code ns} grouped by pathway in insertion order, and when the namespace last
+   * changed, for export.
+   */
+  public Map.Entry<Map<String, List<PathwayTrace>>, Instant> byPathway(Namespace ns) {
+    Map<String, List<PathwayTrace>> out = new LinkedHashMap<>();
+    Shelf s = shelves.get(ns);
+    if (s == null) {
+      return Map.entry(out, Instant.EPOCH);
+    }
+    s.buckets.forEach((id, b) -> out.put(id, b.uids.stream().map(s.byUid::get).toList()));
+    return Map.entry(out, s.lastUpdated);
+  }
+}
