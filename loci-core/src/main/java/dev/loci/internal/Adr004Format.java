@@ -75,7 +75,7 @@ public final class Adr004Format {
           Trace t = toTrace(f.trace, ns, importTime);
           String type = t.predecessorUid().isPresent() ? TraceLayer.REVISED : TraceLayer.ADDED;
           yield new Parsed(
-              new TraceLayer.ImportOp(lineNo, f.op, TraceLayer.event(type, t), t.uid()), null);
+              new TraceLayer.ImportOp(lineNo, f.op, TraceRecords.event(type, t), t.uid()), null);
         }
         case "update" -> {
           String uid = requireUid(f.uid, "uid");

@@ -1,9 +1,5 @@
 package dev.loci.internal;
 
-import com.fasterxml.jackson.core.JsonParser;
-import com.fasterxml.jackson.core.JsonToken;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.loci.ConflictException;
 import dev.loci.CorruptDataException;
 import dev.loci.InvalidRequestException;
@@ -22,12 +18,8 @@ import dev.loci.spi.JournalEntry;
 import dev.loci.spi.Layer;
 import dev.loci.spi.SubjectMention;
 import dev.loci.spi.SubjectRecords;
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.time.Instant;
-import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
-import java.util.Base64;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -175,7 +167,7 @@ public final class TraceLayer implements Layer, SubjectRecords {
 
   /** Runs a search; see {@link TraceQuery}. */
   public Page<Trace> search(TraceQuery q) {
-    Optional<Trace> after = q.cursor().map(TraceLayer::decodeCursor);
+    Optional<Trace> after = q.cursor().map(TraceRecords::decodeCursor);
     List<Trace> matches = new ArrayList<>();
     for (Map.Entry<Namespace, Shelf> e : shelves.entrySet()) {
       if (!q.scope().contains(e.getKey())) {
@@ -200,7 +192,7 @@ public final class TraceLayer implements Layer, SubjectRecords {
       return new Page<>(matches, Optional.empty());
     }
     List<Trace> page = matches.subList(0, q.limit());
-    return new Page<>(page, Optional.of(encodeCursor(page.get(page.size() - 1))));
+    return new Page<>(page, Optional.of(TraceRecords.encodeCursor(page.get(page.size() - 1))));
   }
 
   /**
@@ -265,38 +257,6 @@ public final class TraceLayer implements Layer, SubjectRecords {
     return q.createdBefore().isEmpty() || t.createdAt().isBefore(q.createdBefore().get());
   }
 
-  private static String encodeCursor(Trace t) {
-    String raw =
-        "v1\n" + Timestamps.format(t.createdAt()) + "\n" + t.namespace().value() + "\n" + t.uid();
-    return Base64.getUrlEncoder()
-        .withoutPadding()
-        .encodeToString(raw.getBytes(StandardCharsets.UTF_8));
-  }
-
-  private static Trace decodeCursor(String cursor) {
-    try {
-      String raw = new String(Base64.getUrlDecoder().decode(cursor), StandardCharsets.UTF_8);
-      String[] parts = raw.split("\n", -1);
-      if (parts.length == 4 && parts[0].equals("v1")) {
-        Instant at = Timestamps.parse(parts[1]);
-        return new Trace(
-            parts[3],
-            Namespace.of(parts[2]),
-            "null",
-            Optional.empty(),
-            at,
-            at,
-            false,
-            1,
-            List.of());
-      }
-    } catch (IllegalArgumentException | DateTimeParseException | InvalidRequestException e) {
-      // reported below
-    }
-    throw new InvalidRequestException(
-        "cursor", "expected a cursor returned by an earlier search, found '" + cursor + "'");
-  }
-
   // ---------------------------------------------------------------- decisions
 
   /**
@@ -314,7 +274,7 @@ public final class TraceLayer implements Layer, SubjectRecords {
   /** Add: a new trace with a fresh UUID v7, replay count 1. */
   public Decision<Trace> decideAdd(CommandContext ctx, Namespace ns, Draft draft) {
     Trace t = fresh(ctx.newId(), ns, draft.content(), Optional.empty(), ctx.now(), draft.tags());
-    return new Decision<>(List.of(event(ADDED, t)), Set.of(t.uid()), t);
+    return new Decision<>(List.of(TraceRecords.event(ADDED, t)), Set.of(t.uid()), t);
   }
 
   /**
@@ -329,7 +289,7 @@ public final class TraceLayer implements Layer, SubjectRecords {
           "uid: a trace with uid '" + uid + "' already exists in namespace " + ns);
     }
     Trace t = fresh(uid, ns, draft.content(), Optional.empty(), ctx.now(), draft.tags());
-    return new Decision<>(List.of(event(ADDED, t)), Set.of(uid), t);
+    return new Decision<>(List.of(TraceRecords.event(ADDED, t)), Set.of(uid), t);
   }
 
   /**
@@ -341,10 +301,11 @@ public final class TraceLayer implements Layer, SubjectRecords {
     Optional<Trace> existing = find(ns, uid);
     if (existing.isPresent()) {
       Trace replayed = existing.get().replayed();
-      return new Decision<>(List.of(uidEvent(REPLAYED, replayed)), Set.of(uid), replayed);
+      return new Decision<>(
+          List.of(TraceRecords.uidEvent(REPLAYED, replayed)), Set.of(uid), replayed);
     }
     Trace t = fresh(uid, ns, draft.content(), Optional.empty(), ctx.now(), draft.tags());
-    return new Decision<>(List.of(event(ADDED, t)), Set.of(uid), t);
+    return new Decision<>(List.of(TraceRecords.event(ADDED, t)), Set.of(uid), t);
   }
 
   /**
@@ -405,7 +366,8 @@ public final class TraceLayer implements Layer, SubjectRecords {
     Trace t =
         fresh(
             ctx.newId(), ns, draft.content(), Optional.of(predecessorUid), ctx.now(), draft.tags());
-    return new Decision<>(List.of(event(REVISED, t)), Set.of(predecessorUid, t.uid()), t);
+    return new Decision<>(
+        List.of(TraceRecords.event(REVISED, t)), Set.of(predecessorUid, t.uid()), t);
   }
 
   /**
@@ -420,7 +382,7 @@ public final class TraceLayer implements Layer, SubjectRecords {
       return new Decision<>(List.of(), Set.of(uid), t);
     }
     Trace retired = t.asRetired();
-    return new Decision<>(List.of(uidEvent(RETIRED, retired)), Set.of(uid), retired);
+    return new Decision<>(List.of(TraceRecords.uidEvent(RETIRED, retired)), Set.of(uid), retired);
   }
 
   /** One operation of an import, already parsed, with the line it came from. */
@@ -481,20 +443,24 @@ public final class TraceLayer implements Layer, SubjectRecords {
         overlay.put(t.uid(), t);
       }
       case UPDATED -> {
-        Trace t = current(overlay, ns, hint != null ? hint.uid() : text(e.data(), "uid"));
+        Trace t =
+            current(overlay, ns, hint != null ? hint.uid() : TraceRecords.text(e.data(), "uid"));
         overlay.put(
             t.uid(),
             hint != null
                 ? t.withContent(hint.content(), hint.updatedAt())
                 : t.withContent(
-                    text(e.data(), "content"), Timestamps.parse(text(e.data(), "updated_at"))));
+                    TraceRecords.text(e.data(), "content"),
+                    Timestamps.parse(TraceRecords.text(e.data(), "updated_at"))));
       }
       case RETIRED -> {
-        Trace t = current(overlay, ns, hint != null ? hint.uid() : text(e.data(), "uid"));
+        Trace t =
+            current(overlay, ns, hint != null ? hint.uid() : TraceRecords.text(e.data(), "uid"));
         overlay.put(t.uid(), t.asRetired());
       }
       case REPLAYED -> {
-        Trace t = current(overlay, ns, hint != null ? hint.uid() : text(e.data(), "uid"));
+        Trace t =
+            current(overlay, ns, hint != null ? hint.uid() : TraceRecords.text(e.data(), "uid"));
         overlay.put(t.uid(), t.replayed());
       }
       default -> throw new IllegalStateException("unknown event type '" + e.type() + "'");
@@ -520,7 +486,9 @@ public final class TraceLayer implements Layer, SubjectRecords {
         .sorted(Map.Entry.comparingByKey())
         .forEach(e -> all.addAll(e.getValue().ordered));
     return () ->
-        all.stream().map(t -> appendJson(new StringBuilder(256), t, true).toString()).iterator();
+        all.stream()
+            .map(t -> TraceRecords.appendJson(new StringBuilder(256), t, true).toString())
+            .iterator();
   }
 
   @Override
@@ -541,116 +509,19 @@ public final class TraceLayer implements Layer, SubjectRecords {
 
   // ---------------------------------------------------------------- subjects
 
-  /** The content an erased trace keeps. */
-  static final String ERASED_CONTENT = "{\"erased\":true}";
-
-  private static final String SUBJECT_KIND = "trace";
-
   /**
    * A trace names subjects by a top-level {@code subject_ids} array of strings in its content; its
-   * revisions and updates keep the subjects of what they revise.
+   * revisions and updates keep the subjects of what they revise (see {@link TraceSubjects}).
    */
   @Override
   public List<SubjectMention> mentions(JournalEntry entry, Event e) {
-    Trace hint = (Trace) e.decoded().orElse(null);
-    return switch (e.type()) {
-      case ADDED, REVISED -> {
-        Trace t = hint != null ? hint : TraceRecords.parseEvent(e.json(), entry.namespace());
-        yield List.of(
-            new SubjectMention(
-                SUBJECT_KIND,
-                t.uid(),
-                1,
-                subjectIds(t.content()),
-                t.predecessorUid().map(p -> SubjectMention.key(entry.namespace(), p))));
-      }
-      case UPDATED -> {
-        String uid = hint != null ? hint.uid() : text(e.data(), "uid");
-        String content = hint != null ? hint.content() : text(e.data(), "content");
-        yield List.of(
-            new SubjectMention(SUBJECT_KIND, uid, 0, subjectIds(content), Optional.empty()));
-      }
-      default ->
-          List.of(
-              SubjectMention.touch(
-                  SUBJECT_KIND, hint != null ? hint.uid() : text(e.data(), "uid")));
-    };
+    return TraceSubjects.mentions(entry, e);
   }
 
-  /**
-   * The {@code subject_ids} a trace's content names at its top level, if any. Runs on every applied
-   * write, so it streams over the content and skips every other member without building a tree.
-   */
-  static List<String> subjectIds(String content) {
-    if (!content.contains("\"subject_ids\"")) {
-      return List.of();
-    }
-    List<String> out = new ArrayList<>();
-    try (JsonParser p = Json.MAPPER.getFactory().createParser(content)) {
-      if (p.nextToken() != JsonToken.START_OBJECT) {
-        return List.of();
-      }
-      while (p.nextToken() == JsonToken.FIELD_NAME) {
-        String name = p.currentName();
-        JsonToken value = p.nextToken();
-        if (name.equals("subject_ids") && value == JsonToken.START_ARRAY) {
-          out.clear(); // the last of duplicate members wins, as a tree would have it
-          for (var t = p.nextToken(); t != JsonToken.END_ARRAY; t = p.nextToken()) {
-            if (t == JsonToken.VALUE_STRING) {
-              out.add(p.getText());
-            } else {
-              p.skipChildren();
-            }
-          }
-        } else {
-          p.skipChildren();
-        }
-      }
-    } catch (IOException e) {
-      return List.of();
-    }
-    return out;
-  }
-
-  /**
-   * An erased trace keeps its uid, predecessor, times and replay count; its content becomes {@link
-   * #ERASED_CONTENT}, its tags go and it is retired.
-   */
+  /** An erased trace: see {@link TraceSubjects#scrub}. */
   @Override
   public Event scrub(JournalEntry entry, Event e, Set<String> recordKeys) {
-    Trace hint = (Trace) e.decoded().orElse(null);
-    String uid = hint != null ? hint.uid() : text(e.data(), "uid");
-    if (!recordKeys.contains(SubjectMention.key(entry.namespace(), uid))) {
-      return e;
-    }
-    Event out =
-        switch (e.type()) {
-          case ADDED, REVISED ->
-              event(
-                  e.type(),
-                  erased(
-                      hint != null ? hint : TraceRecords.parseEvent(e.json(), entry.namespace())));
-          case UPDATED -> {
-            ObjectNode d = ((ObjectNode) e.data()).deepCopy();
-            d.put("content", ERASED_CONTENT);
-            yield new Event(e.type(), d);
-          }
-          default -> e;
-        };
-    return out.json().equals(e.json()) ? e : out;
-  }
-
-  private static Trace erased(Trace t) {
-    return new Trace(
-        t.uid(),
-        t.namespace(),
-        ERASED_CONTENT,
-        t.predecessorUid(),
-        t.createdAt(),
-        t.updatedAt(),
-        true,
-        t.replayCount(),
-        List.of());
+    return TraceSubjects.scrub(entry, e, recordKeys);
   }
 
   @Override
@@ -660,7 +531,7 @@ public final class TraceLayer implements Layer, SubjectRecords {
       Shelf shelf = shelves.get(Namespace.of(key.substring(0, slash)));
       Trace t = shelf == null ? null : shelf.byUid.get(key.substring(slash + 1));
       if (t != null) {
-        shelf.put(erased(t));
+        shelf.put(TraceSubjects.erased(t));
       }
     }
   }
@@ -675,49 +546,6 @@ public final class TraceLayer implements Layer, SubjectRecords {
       Instant now,
       List<String> tags) {
     return new Trace(uid, ns, content, predecessor, now, now, false, 1, tags);
-  }
-
-  static Event event(String type, Trace t) {
-    return Event.ofJson(type, appendJson(new StringBuilder(256), t, false).toString(), t);
-  }
-
-  private static Event uidEvent(String type, Trace result) {
-    StringBuilder data = new StringBuilder(48).append("{\"uid\":");
-    return Event.ofJson(type, Json.appendQuoted(data, result.uid()).append('}').toString(), result);
-  }
-
-  /**
-   * A trace in the event and snapshot encoding: {@code uid}, {@code content} (the compact JSON as a
-   * string), {@code predecessor_uid} if any, {@code created_at}, {@code updated_at}, {@code
-   * retired}, {@code replay_count}, {@code tags}, and {@code ns} in snapshots.
-   */
-  static StringBuilder appendJson(StringBuilder sb, Trace t, boolean withNamespace) {
-    sb.append("{\"uid\":");
-    Json.appendQuoted(sb, t.uid()).append(",\"content\":");
-    Json.appendQuoted(sb, t.content());
-    if (t.predecessorUid().isPresent()) {
-      Json.appendQuoted(sb.append(",\"predecessor_uid\":"), t.predecessorUid().get());
-    }
-    Timestamps.append(sb.append(",\"created_at\":\""), t.createdAt());
-    Timestamps.append(sb.append("\",\"updated_at\":\""), t.updatedAt());
-    sb.append("\",\"retired\":").append(t.retired());
-    sb.append(",\"replay_count\":").append(t.replayCount()).append(",\"tags\":[");
-    for (int i = 0; i < t.tags().size(); i++) {
-      Json.appendQuoted(i == 0 ? sb : sb.append(','), t.tags().get(i));
-    }
-    sb.append(']');
-    if (withNamespace) {
-      sb.append(",\"ns\":\"").append(t.namespace().value()).append('"');
-    }
-    return sb.append('}');
-  }
-
-  private static String text(JsonNode d, String field) {
-    JsonNode n = d.get(field);
-    if (n == null || !n.isTextual()) {
-      throw new IllegalStateException("event field '" + field + "' is missing or not a string");
-    }
-    return n.asText();
   }
 
   private static Trace checkVersion(Trace t, Optional<String> expectedVersion) {

@@ -3,19 +3,25 @@ package dev.loci.internal;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.loci.InvalidRequestException;
 import dev.loci.Namespace;
 import dev.loci.Trace;
+import dev.loci.spi.Event;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.time.Instant;
+import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
 /**
- * Reads a trace snapshot record ({@link TraceLayer#appendJson}), and the public form a client
- * receives, with a streaming parser: opening from a snapshot reads a million of them, and building
- * a tree for each costs more than the rest of the restore.
+ * Reads a trace snapshot record ({@link #appendJson}), and the public form a client receives, with
+ * a streaming parser: opening from a snapshot reads a million of them, and building a tree for each
+ * costs more than the rest of the restore.
  */
 public final class TraceRecords {
   private static final JsonFactory FACTORY = Json.MAPPER.getFactory();
@@ -133,5 +139,86 @@ public final class TraceRecords {
         retired,
         replayCount,
         tags);
+  }
+
+  static Event event(String type, Trace t) {
+    return Event.ofJson(type, appendJson(new StringBuilder(256), t, false).toString(), t);
+  }
+
+  static Event uidEvent(String type, Trace result) {
+    StringBuilder data = new StringBuilder(48).append("{\"uid\":");
+    return Event.ofJson(type, Json.appendQuoted(data, result.uid()).append('}').toString(), result);
+  }
+
+  /**
+   * A trace in the event and snapshot encoding: {@code uid}, {@code content} (the compact JSON as a
+   * string), {@code predecessor_uid} if any, {@code created_at}, {@code updated_at}, {@code
+   * retired}, {@code replay_count}, {@code tags}, and {@code ns} in snapshots.
+   */
+  static StringBuilder appendJson(StringBuilder sb, Trace t, boolean withNamespace) {
+    sb.append("{\"uid\":");
+    Json.appendQuoted(sb, t.uid()).append(",\"content\":");
+    Json.appendQuoted(sb, t.content());
+    if (t.predecessorUid().isPresent()) {
+      Json.appendQuoted(sb.append(",\"predecessor_uid\":"), t.predecessorUid().get());
+    }
+    Timestamps.append(sb.append(",\"created_at\":\""), t.createdAt());
+    Timestamps.append(sb.append("\",\"updated_at\":\""), t.updatedAt());
+    sb.append("\",\"retired\":").append(t.retired());
+    sb.append(",\"replay_count\":").append(t.replayCount()).append(",\"tags\":[");
+    for (int i = 0; i < t.tags().size(); i++) {
+      Json.appendQuoted(i == 0 ? sb : sb.append(','), t.tags().get(i));
+    }
+    sb.append(']');
+    if (withNamespace) {
+      sb.append(",\"ns\":\"").append(t.namespace().value()).append('"');
+    }
+    return sb.append('}');
+  }
+
+  static String text(JsonNode d, String field) {
+    JsonNode n = d.get(field);
+    if (n == null || !n.isTextual()) {
+      throw new IllegalStateException("event field '" + field + "' is missing or not a string");
+    }
+    return n.asText();
+  }
+
+  /** The opaque cursor of a search page that ends at {@code t}. */
+  static String encodeCursor(Trace t) {
+    String raw =
+        "v1\n" + Timestamps.format(t.createdAt()) + "\n" + t.namespace().value() + "\n" + t.uid();
+    return Base64.getUrlEncoder()
+        .withoutPadding()
+        .encodeToString(raw.getBytes(StandardCharsets.UTF_8));
+  }
+
+  /**
+   * The position a cursor from {@link #encodeCursor} stands for, as a trace with its sort keys.
+   *
+   * @throws InvalidRequestException naming {@code cursor}
+   */
+  static Trace decodeCursor(String cursor) {
+    try {
+      String raw = new String(Base64.getUrlDecoder().decode(cursor), StandardCharsets.UTF_8);
+      String[] parts = raw.split("\n", -1);
+      if (parts.length == 4 && parts[0].equals("v1")) {
+        Instant at = Timestamps.parse(parts[1]);
+        return new Trace(
+            parts[3],
+            Namespace.of(parts[2]),
+            "null",
+            Optional.empty(),
+            at,
+            at,
+            false,
+            1,
+            List.of());
+      }
+    } catch (IllegalArgumentException | DateTimeParseException | InvalidRequestException e) {
+      // reported below
+    }
+    throw new InvalidRequestException(
+        "cursor", "expected a cursor returned by an earlier search, found '" + cursor + "'");
   }
 }

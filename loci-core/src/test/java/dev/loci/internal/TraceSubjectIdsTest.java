@@ -8,13 +8,13 @@ class TraceSubjectIdsTest {
   @Test
   void subjectIds_topLevelStringsOnly_skippingEverythingElse() {
     assertThat(
-            TraceLayer.subjectIds(
+            TraceSubjects.subjectIds(
                 "{\"a\":{\"subject_ids\":[\"nested\"]},\"subject_ids\":[\"p1\",7,{\"x\":1},\"p2\"],"
                     + "\"b\":[\"subject_ids\"]}"))
         .containsExactly("p1", "p2");
-    assertThat(TraceLayer.subjectIds("[\"subject_ids\"]")).isEmpty();
-    assertThat(TraceLayer.subjectIds("\"subject_ids\"")).isEmpty();
-    assertThat(TraceLayer.subjectIds("{\"subject_ids\":\"p1\"}")).isEmpty();
-    assertThat(TraceLayer.subjectIds("{\"note\":1}")).isEmpty();
+    assertThat(TraceSubjects.subjectIds("[\"subject_ids\"]")).isEmpty();
+    assertThat(TraceSubjects.subjectIds("\"subject_ids\"")).isEmpty();
+    assertThat(TraceSubjects.subjectIds("{\"subject_ids\":\"p1\"}")).isEmpty();
+    assertThat(TraceSubjects.subjectIds("{\"note\":1}")).isEmpty();
   }
 }
