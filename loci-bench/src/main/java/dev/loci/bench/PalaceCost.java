@@ -41,9 +41,9 @@ final class PalaceCost {
    * @param dueSweep the sweep after 200 days
    */
   record Result(
-      PathwayBenchmark.Latency plain,
-      PathwayBenchmark.Latency lifecycle,
-      PathwayBenchmark.Latency reinforce,
+      Latency plain,
+      Latency lifecycle,
+      Latency reinforce,
       SweepReport idleSweep,
       double idleSweepSeconds,
       SweepReport dueSweep,
@@ -159,9 +159,9 @@ final class PalaceCost {
         nanos[which][i] = System.nanoTime() - t;
       }
     }
-    PathwayBenchmark.Latency plain = PathwayBenchmark.Latency.of(nanos[0]);
-    PathwayBenchmark.Latency lifecycle = PathwayBenchmark.Latency.of(nanos[1]);
-    PathwayBenchmark.Latency reinforce = PathwayBenchmark.Latency.of(nanos[2]);
+    Latency plain = Latency.of(nanos[0]);
+    Latency lifecycle = Latency.of(nanos[1]);
+    Latency reinforce = Latency.of(nanos[2]);
     log.println("recall: hybrid " + plain.detail() + ", lifecycle-aware " + lifecycle.detail());
     log.println("recall: hybrid reinforce=true " + reinforce.detail());
     long start = System.nanoTime();

@@ -8,24 +8,17 @@ import dev.loci.pathway.PathwayImportReport;
 import dev.loci.pathway.PathwayMemory;
 import dev.loci.pathway.PathwayStats;
 import dev.loci.pathway.PathwayTrace;
-import dev.loci.pathway.PathwayVec;
-import dev.loci.pathway.ScoredTrace;
 import java.io.ByteArrayInputStream;
 import java.io.OutputStream;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
-import java.util.Optional;
-import java.util.Set;
 import java.util.SplittableRandom;
 import java.util.concurrent.CancellationException;
-import java.util.function.IntFunction;
 
 /**
  * The pathway memory benchmark ({@code loci bench pathway}): durable insert rate, {@code
@@ -66,7 +59,7 @@ public final class PathwayBenchmark {
   static final int QUERY_WARMUP = 20;
 
   /** Drafts numbered from here are never stored: fresh queries. */
-  private static final long FRESH = 1L << 40;
+  static final long FRESH = 1L << 40;
 
   private PathwayBenchmark() {}
 
@@ -200,59 +193,6 @@ public final class PathwayBenchmark {
   }
 
   /**
-   * Latencies of one kind of query, each query timed alone.
-   *
-   * @param queries how many queries were timed
-   * @param p50Micros the median, in microseconds
-   * @param p99Micros the 99th percentile (nearest rank), in microseconds
-   * @param meanMicros the mean, in microseconds
-   * @param maxMicros the slowest, in microseconds
-   */
-  public record Latency(
-      int queries, double p50Micros, double p99Micros, double meanMicros, double maxMicros) {
-    /** Summarizes {@code nanos}, one entry per query; sorts the array. */
-    static Latency of(long[] nanos) {
-      if (nanos.length == 0) {
-        throw new IllegalArgumentException("expected at least one latency, found none");
-      }
-      Arrays.sort(nanos);
-      double sum = 0;
-      for (long n : nanos) {
-        sum += n;
-      }
-      return new Latency(
-          nanos.length,
-          percentile(nanos, 0.50) / 1e3,
-          percentile(nanos, 0.99) / 1e3,
-          sum / nanos.length / 1e3,
-          nanos[nanos.length - 1] / 1e3);
-    }
-
-    private static long percentile(long[] sorted, double p) {
-      int rank = (int) Math.ceil(p * sorted.length);
-      return sorted[Math.max(0, rank - 1)];
-    }
-
-    String detail() {
-      return "p50 " + micros(p50Micros) + ", p99 " + micros(p99Micros);
-    }
-
-    String toJson() {
-      return "{\"queries\": "
-          + queries
-          + ", \"p50_us\": "
-          + Format.number(p50Micros)
-          + ", \"p99_us\": "
-          + Format.number(p99Micros)
-          + ", \"mean_us\": "
-          + Format.number(meanMicros)
-          + ", \"max_us\": "
-          + Format.number(maxMicros)
-          + "}";
-    }
-  }
-
-  /**
    * One kind of query at one size, Loci against the exact scan.
    *
    * @param k how many results each query asked for
@@ -364,132 +304,12 @@ public final class PathwayBenchmark {
 
     /** The results as a Markdown section: machine, method, and one table over every size. */
     public String toMarkdown() {
-      StringBuilder b = new StringBuilder(machine.toMarkdown());
-      b.append("Data: ").append(BenchPathways.DESCRIPTION).append(" (seed ");
-      b.append(options.seed()).append("). Each size is a fresh store under durability `always`:");
-      b.append(" all but the measured inserts are imported with `importRustState` from generated");
-      b.append(" `state.json` streams of ").append(Format.count(IMPORT_CALL));
-      b.append(" traces, then the single `insert`s are timed per writer count, in order, into");
-      b.append(" the grown store. Queries run on one thread after ").append(QUERY_WARMUP);
-      b.append(" unmeasured ones: `query_for_hotswap` with 90% of inputs from stored traces and");
-      b.append(" 10% fresh; `query_by_vec` with half the vectors from stored traces and half");
-      b.append(" fresh. The exact scan holds the same head traces in a `List<PathwayTrace>`:");
-      b.append(" `PathwayVec.cosine` for each, sort all, take k (hot-swap: keep the pathway's");
-      b.append(
-          " traces, sort in spec order). Every Loci answer is checked against the scan's.\n\n");
-      b.append("| Traces | Measurement | Result | Detail |\n");
-      b.append("|---:|---|---:|---|\n");
-      for (SizeResult s : sizes) {
-        String n = Format.count(s.traces());
-        Format.row(
-            b,
-            n,
-            "Population: `importRustState`",
-            Format.rate(s.imported() / s.importSeconds()) + " traces/s",
-            Format.count(s.imported())
-                + " in "
-                + Format.fixed(s.importSeconds(), 2)
-                + " s; "
-                + Format.count(s.pathways())
-                + " pathways, journal "
-                + Format.mib(s.journalBytes())
-                + " at the end");
-        for (InsertResult i : s.inserts()) {
-          Format.row(
-              b,
-              n,
-              "`insert`, `always`, " + i.writers() + (i.writers() == 1 ? " writer" : " writers"),
-              Format.rate(i.throughput().perSecond()) + " inserts/s",
-              i.throughput().detail() + "; store held " + Format.count(i.storeTraces()));
-        }
-        queryRows(b, n, "`query_for_hotswap`", s.hotswap());
-        queryRows(b, n, "`query_by_vec`", s.byVec());
-        Format.row(
-            b,
-            n,
-            "Heap",
-            Format.mib(s.lociHeapBytes()),
-            Format.count(s.lociHeapBytes() / s.traces())
-                + " bytes/trace; the exact scan's list "
-                + Format.mib(s.scanHeapBytes()));
-      }
-      return b.toString();
+      return PathwayReportFormat.markdown(this);
     }
 
-    private static void queryRows(StringBuilder b, String n, String what, QueryResult q) {
-      String queries = Format.count(q.loci().queries()) + " queries, k=" + q.k();
-      Format.row(
-          b,
-          n,
-          what + ", Loci",
-          q.loci().detail(),
-          queries + ", mean " + micros(q.loci().meanMicros()));
-      Format.row(
-          b,
-          n,
-          what + ", exact scan",
-          q.scan().detail(),
-          queries + ", mean " + micros(q.scan().meanMicros()));
-      Format.row(
-          b,
-          n,
-          what + ", scan p50 / Loci p50",
-          "**" + (q.ratio() >= 100 ? Format.rate(q.ratio()) : Format.fixed(q.ratio(), 1)) + "x**",
-          "answers equal to the scan's (recall "
-              + Format.fixed(q.recall(), 1)
-              + "); same order in "
-              + Format.count(q.sameOrder())
-              + " of "
-              + Format.count(q.loci().queries())
-              + (q.sameOrder() == q.loci().queries()
-                  ? ""
-                  : String.format(
-                      Locale.ROOT,
-                      ", the rest reordered among equal scores (exact cosines at most %.1e apart)",
-                      q.maxTieGap())));
-    }
-
-    /** The results as one JSON object with every figure. */
+    /** The results as JSON, for {@code --out}. */
     public String toJson() {
-      StringBuilder b = new StringBuilder();
-      b.append("{\n  \"benchmark\": \"pathway\",\n  \"machine\": ").append(machine.toJson());
-      b.append(",\n  \"options\": {");
-      b.append("\"work_dir\": ").append(Format.quote(options.workDir().toString()));
-      b.append(", \"sizes\": ").append(options.sizes());
-      b.append(", \"writer_counts\": ").append(options.writerCounts());
-      b.append(", \"inserts\": ").append(options.inserts());
-      b.append(", \"vec_queries\": ").append(options.queries());
-      b.append(", \"seed\": ").append(options.seed());
-      b.append(", \"jit_warmup_traces\": ").append(options.jitWarmupTraces());
-      b.append(", \"import_call_traces\": ").append(IMPORT_CALL);
-      b.append(", \"query_warmup\": ").append(QUERY_WARMUP);
-      b.append(", \"score_tolerance\": ").append(SCORE_TOLERANCE);
-      b.append("},\n  \"sizes\": [");
-      for (int i = 0; i < sizes.size(); i++) {
-        SizeResult s = sizes.get(i);
-        b.append(i == 0 ? "\n    " : ",\n    ");
-        b.append("{\"traces\": ").append(s.traces());
-        b.append(", \"pathways\": ").append(s.pathways());
-        b.append(", \"imported\": ").append(s.imported());
-        b.append(", \"import_seconds\": ").append(Format.number(s.importSeconds()));
-        b.append(", \"import_traces_per_second\": ")
-            .append(Format.number(s.imported() / s.importSeconds()));
-        b.append(", \"journal_bytes\": ").append(s.journalBytes());
-        b.append(",\n     \"inserts\": [");
-        for (int j = 0; j < s.inserts().size(); j++) {
-          InsertResult r = s.inserts().get(j);
-          b.append(j == 0 ? "" : ", ");
-          b.append("{\"writers\": ").append(r.writers());
-          b.append(", \"store_traces\": ").append(r.storeTraces());
-          b.append(", \"throughput\": ").append(r.throughput().toJson()).append("}");
-        }
-        b.append("],\n     \"query_for_hotswap\": ").append(s.hotswap().toJson());
-        b.append(",\n     \"query_by_vec\": ").append(s.byVec().toJson());
-        b.append(",\n     \"loci_heap_bytes\": ").append(s.lociHeapBytes());
-        b.append(", \"scan_heap_bytes\": ").append(s.scanHeapBytes()).append("}");
-      }
-      b.append("\n  ]\n}\n");
-      return b.toString();
+      return PathwayReportFormat.json(this);
     }
   }
 
@@ -613,8 +433,8 @@ public final class PathwayBenchmark {
                 + " heads)");
       }
       long journalBytes = ScratchDir.bytesUnder(scratch.path().resolve("journal"));
-      Queries queries =
-          new Queries(
+      PathwayQueries.Queries queries =
+          new PathwayQueries.Queries(
               memory, scope, data, peer, new SplittableRandom(options.seed() ^ size), log, size);
       QueryResult hotswap = queries.hotswap(2 * vecQueries);
       QueryResult byVec = queries.byVec(vecQueries);
@@ -699,202 +519,7 @@ public final class PathwayBenchmark {
     return new InsertResult(writers, first, tp);
   }
 
-  private record HotswapInput(
-      String taskClass, String filePath, Optional<String> signalClass, String pathwayId) {}
-
-  /** The queries of one size, against Loci and the exact scan, from one random sequence. */
-  private record Queries(
-      PathwayMemory memory,
-      NamespaceScope scope,
-      BenchPathways data,
-      ScanPeer peer,
-      SplittableRandom random,
-      PrintStream log,
-      int size) {
-    /** Times {@code count} {@code query_for_hotswap}s on each side; fails on any difference. */
-    QueryResult hotswap(int count) {
-      int k = PathwayMemory.HOTSWAP_K;
-      List<HotswapInput> inputs = new ArrayList<>(count + QUERY_WARMUP);
-      for (int j = 0; j < count + QUERY_WARMUP; j++) {
-        PathwayTrace t =
-            random.nextInt(10) < 9
-                ? peer.get(random.nextInt(peer.size()))
-                : data.draft(FRESH + size + j).build();
-        inputs.add(new HotswapInput(t.taskClass(), t.filePath(), t.signalClass(), t.pathwayId()));
-      }
-      Timed<List<PathwayTrace>> loci =
-          time(
-              inputs.size(),
-              j -> {
-                HotswapInput in = inputs.get(j);
-                return memory.queryForHotswap(
-                    scope, in.taskClass(), in.filePath(), in.signalClass(), k);
-              });
-      Timed<List<PathwayTrace>> scan =
-          time(inputs.size(), j -> peer.hotswap(inputs.get(j).pathwayId(), k));
-      for (int j = 0; j < inputs.size(); j++) {
-        List<String> a = uids(loci.results().get(j));
-        List<String> b = uids(scan.results().get(j));
-        if (!a.equals(b)) {
-          throw new IllegalStateException(
-              "query_for_hotswap differs from the exact scan at query "
-                  + j
-                  + " "
-                  + inputs.get(j)
-                  + ": Loci "
-                  + a
-                  + ", scan "
-                  + b);
-        }
-      }
-      QueryResult r = new QueryResult(k, loci.latency(), scan.latency(), count, 1.0, 0);
-      logQuery(log, size, "query_for_hotswap", r);
-      return r;
-    }
-
-    /** Times {@code count} {@code query_by_vec}s on each side; fails on any difference. */
-    QueryResult byVec(int count) {
-      int k = PathwayMemory.SIMILAR_K;
-      List<PathwayVec> inputs = new ArrayList<>(count + QUERY_WARMUP);
-      List<float[]> arrays = new ArrayList<>(count + QUERY_WARMUP);
-      for (int j = 0; j < count + QUERY_WARMUP; j++) {
-        PathwayVec v =
-            j % 2 == 0
-                ? peer.get(random.nextInt(peer.size())).pathwayVec()
-                : data.draft(FRESH + size + j).build().pathwayVec();
-        inputs.add(v);
-        arrays.add(v.values());
-      }
-      Timed<List<ScoredTrace>> loci =
-          time(inputs.size(), j -> memory.queryByVec(scope, arrays.get(j), k, false));
-      Timed<List<ScoredTrace>> scan = time(inputs.size(), j -> peer.similar(inputs.get(j), k));
-      int sameOrder = 0;
-      double recall = 0;
-      double maxTieGap = 0;
-      for (int j = QUERY_WARMUP; j < inputs.size(); j++) {
-        List<ScoredTrace> a = loci.results().get(j);
-        List<ScoredTrace> b = scan.results().get(j);
-        TopKCheck c = checkTopK(j, inputs.get(j), a, b);
-        recall += c.recall();
-        maxTieGap = Math.max(maxTieGap, c.maxTieGap());
-        sameOrder += uidsOf(a).equals(uidsOf(b)) ? 1 : 0;
-      }
-      QueryResult r =
-          new QueryResult(k, loci.latency(), scan.latency(), sameOrder, recall / count, maxTieGap);
-      logQuery(log, size, "query_by_vec", r);
-      return r;
-    }
-  }
-
-  /**
-   * Checks Loci's answer {@code got} against the exact scan's {@code exact} for {@code query}: as
-   * long, no uid twice, Loci's scores the exact cosines of its traces, and at every position the
-   * exact cosine of Loci's trace equal to the scan's there (within {@link #SCORE_TOLERANCE}).
-   *
-   * @throws IllegalStateException describing the first difference
-   */
-  static TopKCheck checkTopK(
-      int queryIndex, PathwayVec query, List<ScoredTrace> got, List<ScoredTrace> exact) {
-    String where = "query_by_vec query " + queryIndex + " " + query + ": ";
-    if (got.size() != exact.size()) {
-      throw new IllegalStateException(
-          where + "Loci returned " + got.size() + " traces, the exact scan " + exact.size());
-    }
-    Set<String> seen = new HashSet<>();
-    int inTopK = 0;
-    double maxTieGap = 0;
-    double last = exact.isEmpty() ? 0 : exact.get(exact.size() - 1).score();
-    for (int i = 0; i < got.size(); i++) {
-      ScoredTrace g = got.get(i);
-      ScoredTrace e = exact.get(i);
-      String uid = g.trace().traceUid();
-      if (!seen.add(uid)) {
-        throw new IllegalStateException(where + "Loci returned " + uid + " twice");
-      }
-      double cosine = g.trace().pathwayVec().cosine(query);
-      if (Math.abs(g.score() - cosine) > SCORE_TOLERANCE) {
-        throw new IllegalStateException(
-            where + "Loci scored " + uid + " " + g.score() + ", its exact cosine is " + cosine);
-      }
-      if (Math.abs(cosine - e.score()) > SCORE_TOLERANCE) {
-        throw new IllegalStateException(
-            where
-                + "at position "
-                + i
-                + " Loci has "
-                + uid
-                + " (cosine "
-                + cosine
-                + "), the exact scan "
-                + e.trace().traceUid()
-                + " (cosine "
-                + e.score()
-                + "); Loci "
-                + uidsOf(got)
-                + ", scan "
-                + uidsOf(exact));
-      }
-      inTopK += cosine >= last - SCORE_TOLERANCE ? 1 : 0;
-      if (!uid.equals(e.trace().traceUid())) {
-        maxTieGap = Math.max(maxTieGap, Math.abs(cosine - e.score()));
-      }
-    }
-    return new TopKCheck(got.isEmpty() ? 1.0 : (double) inTopK / got.size(), maxTieGap);
-  }
-
-  /**
-   * What {@link #checkTopK} found in an answer that passed.
-   *
-   * @param recall the share of the answer that belongs in the exact top k, counting ties with the
-   *     last
-   * @param maxTieGap the largest exact-cosine difference at a position whose uids differ
-   */
-  record TopKCheck(double recall, double maxTieGap) {}
-
-  private static void logQuery(PrintStream log, int size, String what, QueryResult r) {
-    log.printf(
-        Locale.ROOT,
-        "%,d traces: %s k=%d over %,d queries: Loci %s, exact scan %s; scan/Loci %.1fx;"
-            + " recall %.3f, same order %,d, largest tie gap %.1e%n",
-        size,
-        what,
-        r.k(),
-        r.loci().queries(),
-        r.loci().detail(),
-        r.scan().detail(),
-        r.ratio(),
-        r.recall(),
-        r.sameOrder(),
-        r.maxTieGap());
-  }
-
-  /** Answers and latencies of queries; the first {@link #QUERY_WARMUP} answers are not timed. */
-  private record Timed<R>(List<R> results, Latency latency) {}
-
-  private static <R> Timed<R> time(int count, IntFunction<R> query) {
-    List<R> results = new ArrayList<>(count);
-    long[] nanos = new long[count - QUERY_WARMUP];
-    for (int j = 0; j < count; j++) {
-      long t0 = System.nanoTime();
-      R r = query.apply(j);
-      long t1 = System.nanoTime();
-      results.add(r);
-      if (j >= QUERY_WARMUP) {
-        nanos[j - QUERY_WARMUP] = t1 - t0;
-      }
-    }
-    return new Timed<>(results, Latency.of(nanos));
-  }
-
-  private static List<String> uids(List<PathwayTrace> traces) {
-    return traces.stream().map(PathwayTrace::traceUid).toList();
-  }
-
-  private static List<String> uidsOf(List<ScoredTrace> traces) {
-    return traces.stream().map(s -> s.trace().traceUid()).toList();
-  }
-
-  private static String micros(double us) {
+  static String micros(double us) {
     return us >= 100 ? Format.rate(us) + " us" : Format.fixed(us, 1) + " us";
   }
 }

@@ -145,10 +145,10 @@ public final class RecallBenchmark {
       double reopenSeconds,
       double snapshotSeconds,
       double reopenSnapshotSeconds,
-      Map<RecallMode, PathwayBenchmark.Latency> modes,
-      PathwayBenchmark.Latency lucene,
-      PathwayBenchmark.Latency scan,
-      PathwayBenchmark.Latency queryEmbedding,
+      Map<RecallMode, Latency> modes,
+      Latency lucene,
+      Latency scan,
+      Latency queryEmbedding,
       double embeddingRecall,
       PalaceCost.Result palace) {}
 
@@ -189,7 +189,7 @@ public final class RecallBenchmark {
                 + " s; replay / snapshot "
                 + Format.fixed(s.reopenSeconds() / s.reopenSnapshotSeconds(), 2)
                 + "x");
-        for (Map.Entry<RecallMode, PathwayBenchmark.Latency> e : s.modes().entrySet()) {
+        for (Map.Entry<RecallMode, Latency> e : s.modes().entrySet()) {
           String note = "";
           if (e.getKey() == RecallMode.LEXICAL) {
             note = "Loci / bare Lucene: p50 " + ratio(e.getValue(), s.lucene());
@@ -223,7 +223,7 @@ public final class RecallBenchmark {
       return b.toString();
     }
 
-    private static String ratio(PathwayBenchmark.Latency loci, PathwayBenchmark.Latency peer) {
+    private static String ratio(Latency loci, Latency peer) {
       return Format.fixed(loci.p50Micros() / peer.p50Micros(), 2)
           + "x, p99 "
           + Format.fixed(loci.p99Micros() / peer.p99Micros(), 2)
@@ -246,7 +246,7 @@ public final class RecallBenchmark {
             .append(Format.number(s.reopenSnapshotSeconds()));
         b.append(", \"modes\": {");
         int j = 0;
-        for (Map.Entry<RecallMode, PathwayBenchmark.Latency> e : s.modes().entrySet()) {
+        for (Map.Entry<RecallMode, Latency> e : s.modes().entrySet()) {
           b.append(j++ == 0 ? "" : ", ")
               .append(Format.quote(e.getKey().name().toLowerCase(java.util.Locale.ROOT)))
               .append(": ")
@@ -489,7 +489,7 @@ public final class RecallBenchmark {
       // the measured store runs on the bench clock: the palace's second sweep moves it 200 days
       try (Loci loci = Loci.builder().dataDir(data).snapshotAfter(0).clock(clock).open()) {
         RecallMemory recall = RecallMemory.of(loci, provider);
-        Map<RecallMode, PathwayBenchmark.Latency> modes = new EnumMap<>(RecallMode.class);
+        Map<RecallMode, Latency> modes = new EnumMap<>(RecallMode.class);
         Map<String, List<String>> embeddingTop = new HashMap<>();
         // every mode warms up before any is timed, so the first one timed does not pay for the JIT
         for (RecallMode mode : RecallMode.values()) {
@@ -499,7 +499,7 @@ public final class RecallBenchmark {
         }
         for (RecallMode mode : RecallMode.values()) {
           long[] nanos = time(options, corpus.queries, q -> recall(recall, q, mode));
-          modes.put(mode, PathwayBenchmark.Latency.of(nanos));
+          modes.put(mode, Latency.of(nanos));
           log.println("recall: " + mode + " " + modes.get(mode).detail());
         }
         for (String q : corpus.queries.subList(options.warmup(), corpus.queries.size())) {
@@ -520,18 +520,16 @@ public final class RecallBenchmark {
                 K,
                 log);
         try (LucenePeer lucene = new LucenePeer(scratch.path().resolve("lucene"), corpus.texts)) {
-          PathwayBenchmark.Latency luceneLatency =
-              PathwayBenchmark.Latency.of(time(options, corpus.queries, lucene::search));
+          Latency luceneLatency = Latency.of(time(options, corpus.queries, lucene::search));
           Map<String, List<String>> scanTop = new HashMap<>();
-          PathwayBenchmark.Latency scanLatency =
-              PathwayBenchmark.Latency.of(
+          Latency scanLatency =
+              Latency.of(
                   time(
                       options,
                       corpus.queries,
                       q -> scanTop.put(q, scan(corpus.vectors, corpus.byText.get(q)))));
           EmbeddingProvider queries = queryModel.orElse(HashingEmbeddingProvider.create());
-          PathwayBenchmark.Latency embed =
-              PathwayBenchmark.Latency.of(time(options, corpus.queries, queries::embedQuery));
+          Latency embed = Latency.of(time(options, corpus.queries, queries::embedQuery));
           double found = 0;
           double wanted = 0;
           for (Map.Entry<String, List<String>> e : embeddingTop.entrySet()) {

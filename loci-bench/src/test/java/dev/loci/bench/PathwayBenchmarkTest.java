@@ -112,10 +112,10 @@ class PathwayBenchmarkTest {
     List<ScoredTrace> exact = List.of(new ScoredTrace(a, a.pathwayVec().cosine(query)));
     List<ScoredTrace> wrong = List.of(new ScoredTrace(b, b.pathwayVec().cosine(query)));
 
-    assertThat(PathwayBenchmark.checkTopK(3, query, exact, exact))
-        .isEqualTo(new PathwayBenchmark.TopKCheck(1.0, 0));
+    assertThat(PathwayQueries.checkTopK(3, query, exact, exact))
+        .isEqualTo(new PathwayQueries.TopKCheck(1.0, 0));
     assertThat(a.pathwayVec().cosine(query)).isGreaterThan(b.pathwayVec().cosine(query) + 1e-3);
-    assertThatThrownBy(() -> PathwayBenchmark.checkTopK(3, query, wrong, exact))
+    assertThatThrownBy(() -> PathwayQueries.checkTopK(3, query, wrong, exact))
         .isInstanceOf(IllegalStateException.class)
         .hasMessageContaining("query_by_vec query 3")
         .hasMessageContaining("at position 0");
@@ -129,7 +129,7 @@ class PathwayBenchmarkTest {
     ScoredTrace hit = new ScoredTrace(a, 1.0);
 
     assertThatThrownBy(
-            () -> PathwayBenchmark.checkTopK(0, query, List.of(hit, hit), List.of(hit, hit)))
+            () -> PathwayQueries.checkTopK(0, query, List.of(hit, hit), List.of(hit, hit)))
         .isInstanceOf(IllegalStateException.class)
         .hasMessageContaining("twice");
   }
