@@ -58,7 +58,7 @@ public final class GraphFeed {
     Set<String> ids = new HashSet<>();
     for (MemoryNode n : nodes) {
       if (ids.add(n.id())) {
-        put.add(RecallMemory.redacted(r, n));
+        put.add(Ingester.redacted(r, n));
       }
     }
     List<MemoryEdge> linked = new ArrayList<>(edges.size());

@@ -4,7 +4,6 @@ import dev.loci.Egress;
 import dev.loci.InvalidRequestException;
 import dev.loci.LegalCapability;
 import dev.loci.LegalReads;
-import dev.loci.LimitExceededException;
 import dev.loci.Loci;
 import dev.loci.Namespace;
 import dev.loci.NamespaceScope;
@@ -19,22 +18,15 @@ import dev.loci.recall.spi.Ingestion;
 import dev.loci.recall.spi.SourceDocument;
 import dev.loci.spi.CommandExecutor;
 import dev.loci.spi.ContentRedaction;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Base64;
-import java.util.HashSet;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
-import java.util.function.UnaryOperator;
 
 /**
  * The memory graph and recall: typed nodes and edges kept as journal events, ingestion of files
@@ -223,11 +215,11 @@ public final class RecallMemory {
   /** Puts a node: a new version if it differs from the live one, else the live version as is. */
   public RecordVersion<MemoryNode> putNode(Namespace ns, MemoryNode node) {
     Objects.requireNonNull(node, "node");
-    node = redacted(redaction.redactor(ns, ContentRedaction.NODE), node);
+    node = Ingester.redacted(redaction.redactor(ns, ContentRedaction.NODE), node);
     RecordVersion<MemoryNode> v =
         write(ns, List.of(node), List.of(), List.of(), List.of()).nodes().get(node.id());
-    if (mayEmbed(ns)) {
-      embedPending(ns, Progress.NONE, false);
+    if (vectors().mayEmbed(ns)) {
+      vectors().embedPending(ns, Progress.NONE, false);
     }
     return v;
   }
@@ -388,20 +380,7 @@ public final class RecallMemory {
    * @throws InvalidRequestException naming {@code path} if the pack cannot read it
    */
   public IngestReport ingest(Namespace ns, DomainPack pack, Path file, Progress progress) {
-    return ingest(ns, pack, new SourceDocument(file.toString(), read(file)), progress);
-  }
-
-  /** The text of {@code file}, checked to be UTF-8. */
-  private static String read(Path file) {
-    try {
-      return Files.readString(file, StandardCharsets.UTF_8);
-    } catch (NoSuchFileException e) {
-      throw new NotFoundException("path", "no file " + file);
-    } catch (java.nio.charset.MalformedInputException e) {
-      throw new InvalidRequestException("path", file + " is not UTF-8 text");
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
+    return ingest(ns, pack, new SourceDocument(file.toString(), Ingester.read(file)), progress);
   }
 
   /**
@@ -420,59 +399,11 @@ public final class RecallMemory {
     Objects.requireNonNull(scope, "scope");
     Objects.requireNonNull(pack, "pack");
     Namespace ns = scope.root();
-    if (documents.size() > limits.documentsPerRequest()) {
-      throw new LimitExceededException(
-          "documents",
-          "ingest_documents_per_request",
-          false,
-          "expected at most "
-              + limits.documentsPerRequest()
-              + " documents, found "
-              + documents.size());
-    }
-    List<Ingestion> read = new ArrayList<>(documents.size());
-    Set<String> paths = new HashSet<>();
-    for (int i = 0; i < documents.size(); i++) {
-      SourceDocument d = documents.get(i);
-      if (!paths.add(d.path())) {
-        throw new InvalidRequestException(
-            "documents[" + i + "].path", "'" + d.path() + "' is given twice");
-      }
-      try {
-        Ingestion ingestion = bounded(ns, "documents[" + i + "].", d, pack);
-        for (Ingestion.Graph g : ingestion.graphs()) {
-          if (g.childLabel().isPresent() && !scope.descendants()) {
-            throw new InvalidRequestException(
-                "documents[" + i + "]",
-                "'"
-                    + d.path()
-                    + "' writes namespace "
-                    + ns.value()
-                    + "."
-                    + g.childLabel().get()
-                    + ", outside the scope "
-                    + scope
-                    + "; widen the scope to "
-                    + ns.value()
-                    + ".*");
-          }
-        }
-        read.add(ingestion);
-      } catch (InvalidRequestException e) {
-        if (e.field().startsWith("documents[")) {
-          throw e;
-        }
-        InvalidRequestException named =
-            new InvalidRequestException(
-                "documents[" + i + "]." + e.field(),
-                e.getMessage().substring(e.field().length() + 2));
-        named.initCause(e);
-        throw named;
-      }
-    }
+    List<Ingestion> read = ingester().readAll(scope, pack, documents);
     List<IngestReport> reports = new ArrayList<>(documents.size());
     for (int i = 0; i < documents.size(); i++) {
-      reports.add(write(ns, pack, documents.get(i), read.get(i), progress, written -> {}));
+      reports.add(
+          ingester().write(ns, pack, documents.get(i), read.get(i), progress, written -> {}));
     }
     return reports;
   }
@@ -490,7 +421,14 @@ public final class RecallMemory {
   public IngestReport ingest(
       Namespace ns, DomainPack pack, SourceDocument document, Progress progress) {
     Objects.requireNonNull(ns, "ns");
-    return write(ns, pack, document, bounded(ns, "", document, pack), progress, written -> {});
+    return ingester()
+        .write(
+            ns,
+            pack,
+            document,
+            ingester().bounded(ns, "", document, pack),
+            progress,
+            written -> {});
   }
 
   /**
@@ -509,8 +447,8 @@ public final class RecallMemory {
       Namespace ns, DomainPack pack, Path file, Progress progress, Progress embedding) {
     Objects.requireNonNull(ns, "ns");
     Objects.requireNonNull(embedding, "embedding");
-    SourceDocument document = new SourceDocument(file.toString(), read(file));
-    Ingestion read = bounded(ns, "", document, pack);
+    SourceDocument document = new SourceDocument(file.toString(), Ingester.read(file));
+    Ingestion read = ingester().bounded(ns, "", document, pack);
     // nodes embedded so far per namespace, so that progress counts across the passes
     Map<Namespace, Integer> embedded = new java.util.concurrent.ConcurrentHashMap<>();
     java.util.function.BiConsumer<Namespace, Boolean> pass =
@@ -518,11 +456,11 @@ public final class RecallMemory {
           int before = embedded.getOrDefault(n, 0);
           Progress counted =
               (source, done, total) -> embedding.advanced(source, before + done, before + total);
-          embedded.merge(n, embedPending(n, counted, untilNone), Integer::sum);
+          embedded.merge(n, vectors().embedPending(n, counted, untilNone), Integer::sum);
         };
     IngestReport report;
     try (EmbeddingOverlap overlap = new EmbeddingOverlap(n -> pass.accept(n, false))) {
-      report = write(ns, pack, document, read, progress, overlap::written);
+      report = ingester().write(ns, pack, document, read, progress, overlap::written);
       overlap.finish();
     }
     for (Namespace n : report.namespaces()) {
@@ -531,177 +469,12 @@ public final class RecallMemory {
     return report;
   }
 
-  /**
-   * Reads {@code d} with {@code pack} within the ingest limits: its bytes before the pack parses
-   * it, the units and edges it would write after, before anything is written.
-   *
-   * @throws LimitExceededException naming {@code <prefix>text} and the limit
-   */
-  private Ingestion bounded(Namespace ns, String prefix, SourceDocument d, DomainPack pack) {
-    long bytes = utf8Length(d.text());
-    if (bytes > limits.bytesPerDocument()) {
-      throw new LimitExceededException(
-          prefix + "text",
-          "ingest_bytes_per_document",
-          true,
-          "'" + d.path() + "' has " + bytes + " bytes, more than " + limits.bytesPerDocument());
-    }
-    Ingestion ingestion = redacted(named(pack.read(d), d.subjectIds(), prefix + "subject_ids"), ns);
-    long units = ingestion.graphs().stream().mapToLong(g -> g.nodes().size()).sum();
-    long edges = ingestion.graphs().stream().mapToLong(g -> g.edges().size()).sum();
-    if (units > limits.unitsPerDocument()) {
-      throw new LimitExceededException(
-          prefix + "text",
-          "ingest_units_per_document",
-          false,
-          "'"
-              + d.path()
-              + "' would write "
-              + units
-              + " units, more than "
-              + limits.unitsPerDocument());
-    }
-    if (edges > limits.edgesPerDocument()) {
-      throw new LimitExceededException(
-          prefix + "text",
-          "ingest_edges_per_document",
-          false,
-          "'"
-              + d.path()
-              + "' would write "
-              + edges
-              + " edges, more than "
-              + limits.edgesPerDocument());
-    }
-    return ingestion;
+  private PendingVectors vectors() {
+    return new PendingVectors(engine, layer, embeddings, egress);
   }
 
-  /**
-   * {@code read} with every node's content and attribute values redacted as {@code ns} redacts
-   * nodes (off by default; a child namespace a conversation writes follows {@code ns}'s policy).
-   */
-  private Ingestion redacted(Ingestion read, Namespace ns) {
-    Optional<UnaryOperator<String>> r = redaction.redactor(ns, ContentRedaction.NODE);
-    if (r.isEmpty()) {
-      return read;
-    }
-    List<Ingestion.Graph> graphs = new ArrayList<>(read.graphs().size());
-    for (Ingestion.Graph g : read.graphs()) {
-      graphs.add(
-          new Ingestion.Graph(
-              g.childLabel(), g.nodes().stream().map(n -> redacted(r, n)).toList(), g.edges()));
-    }
-    return new Ingestion(graphs, read.skipped());
-  }
-
-  /** {@code n} with its content and attribute values redacted by {@code r}, if present. */
-  /** {@code n} with its content and attribute values redacted by {@code r}, if any. */
-  static MemoryNode redacted(Optional<UnaryOperator<String>> r, MemoryNode n) {
-    if (r.isEmpty()) {
-      return n;
-    }
-    String content = r.get().apply(n.content());
-    Map<String, String> attributes = new java.util.TreeMap<>();
-    n.attributes().forEach((k, v) -> attributes.put(k, r.get().apply(v)));
-    if (content.equals(n.content()) && attributes.equals(n.attributes())) {
-      return n;
-    }
-    return n.withContent(content, attributes);
-  }
-
-  /** {@code read} with every node naming {@code subjects} too (as it is when there are none). */
-  private static Ingestion named(Ingestion read, List<String> subjects, String field) {
-    if (subjects.isEmpty()) {
-      return read;
-    }
-    dev.loci.SubjectIds.check(field, subjects);
-    List<Ingestion.Graph> graphs = new ArrayList<>(read.graphs().size());
-    for (Ingestion.Graph g : read.graphs()) {
-      List<MemoryNode> nodes = new ArrayList<>(g.nodes().size());
-      for (MemoryNode n : g.nodes()) {
-        LinkedHashSet<String> all = new LinkedHashSet<>(n.subjectIds());
-        all.addAll(subjects);
-        nodes.add(n.withSubjectIds(List.copyOf(all)));
-      }
-      graphs.add(new Ingestion.Graph(g.childLabel(), nodes, g.edges()));
-    }
-    return new Ingestion(graphs, read.skipped());
-  }
-
-  private static long utf8Length(String s) {
-    long n = 0;
-    for (int i = 0; i < s.length(); i++) {
-      char c = s.charAt(i);
-      if (c < 0x80) {
-        n++;
-      } else if (c < 0x800) {
-        n += 2;
-      } else if (Character.isHighSurrogate(c)) {
-        n += 4;
-        i++;
-      } else {
-        n += 3;
-      }
-    }
-    return n;
-  }
-
-  private IngestReport write(
-      Namespace ns,
-      DomainPack pack,
-      SourceDocument document,
-      Ingestion ingestion,
-      Progress progress,
-      java.util.function.Consumer<Namespace> nodesWritten) {
-    List<IngestReport.Skipped> skipped = new ArrayList<>(ingestion.skipped());
-    List<Namespace> namespaces = new ArrayList<>();
-    int total = 0;
-    for (Ingestion.Graph g : ingestion.graphs()) {
-      total += g.nodes().size() + g.edges().size();
-    }
-    int done = 0;
-    int nodes = 0;
-    int edges = 0;
-    int written = 0;
-    int removed = 0;
-    int batches = 0;
-    for (Ingestion.Graph g : ingestion.graphs()) {
-      Namespace target = g.childLabel().map(l -> Namespace.of(ns.value() + "." + l)).orElse(ns);
-      namespaces.add(target);
-      Set<String> ids = new LinkedHashSet<>();
-      g.nodes().forEach(n -> ids.add(n.id()));
-      Set<MemoryEdge.Key> keys = new HashSet<>();
-      g.edges().forEach(e -> keys.add(e.key()));
-      RecallLayer.Sync sync = new RecallLayer.Sync(document.path(), ids, keys);
-      int records = g.nodes().size() + g.edges().size();
-      for (int from = 0; from < records || from == 0; from += INGEST_CHUNK) {
-        int to = Math.min(records, from + INGEST_CHUNK);
-        List<MemoryNode> chunkNodes = slice(g.nodes(), from, to, 0);
-        List<MemoryEdge> chunkEdges = slice(g.edges(), from, to, g.nodes().size());
-        Optional<RecallLayer.Sync> last = to == records ? Optional.of(sync) : Optional.empty();
-        RecallLayer.Written w =
-            engine.execute(
-                target,
-                actor,
-                ctx ->
-                    layer.decideWrite(
-                        target, ctx.now(), chunkNodes, chunkEdges, List.of(), List.of(), last));
-        if (w.written() + w.removed() > 0) {
-          batches++;
-        }
-        if (!chunkNodes.isEmpty() && w.written() > 0) {
-          nodesWritten.accept(target);
-        }
-        written += w.written();
-        removed += w.removed();
-        done += to - from;
-        progress.advanced(document.path(), done, total);
-      }
-      nodes += g.nodes().size();
-      edges += g.edges().size();
-    }
-    return new IngestReport(
-        document.path(), pack.name(), namespaces, nodes, edges, written, removed, batches, skipped);
+  private Ingester ingester() {
+    return new Ingester(engine, layer, actor, limits, redaction);
   }
 
   /** How many node texts {@link #embed} hands the provider per call. */
@@ -720,42 +493,7 @@ public final class RecallMemory {
   public int embed(Namespace ns, Progress progress) {
     Objects.requireNonNull(ns, "ns");
     Objects.requireNonNull(progress, "progress");
-    return embedPending(ns, progress, true);
-  }
-
-  /**
-   * Whether {@code ns}'s content may go to the model: a write in a namespace that must stay local
-   * still succeeds, unembedded, and only recall that needs the remote model is refused.
-   */
-  private boolean mayEmbed(Namespace ns) {
-    return mayEmbed(ns, List.of());
-  }
-
-  /** Whether content of {@code ns} naming {@code subjects} may go to the model. */
-  private boolean mayEmbed(Namespace ns, List<String> subjects) {
-    try {
-      checkEgress(ns, subjects);
-      return true;
-    } catch (dev.loci.EgressRefusedException e) {
-      return false;
-    }
-  }
-
-  /** Refuses to send {@code ns}'s content to a remote model when a policy keeps it local. */
-  private void checkEgress(Namespace ns) {
-    checkEgress(ns, List.of());
-  }
-
-  private void checkEgress(Namespace ns, List<String> subjects) {
-    if (!embeddings.local()) {
-      egress.check(ns, subjects, "the remote embedding model " + embeddings.modelId());
-    }
-  }
-
-  private static <T> List<T> slice(List<T> list, int from, int to, int offset) {
-    int a = Math.max(0, Math.min(list.size(), from - offset));
-    int b = Math.max(0, Math.min(list.size(), to - offset));
-    return list.subList(a, b);
+    return vectors().embedPending(ns, progress, true);
   }
 
   // ---------------------------------------------------------------- reads
@@ -905,8 +643,8 @@ public final class RecallMemory {
     Objects.requireNonNull(query, "query");
     Optional<float[]> vector = Optional.empty();
     if (query.mode() != RecallMode.LEXICAL) {
-      checkEgress(ns);
-      embedPending(ns, Progress.NONE, false);
+      vectors().checkEgress(ns);
+      vectors().embedPending(ns, Progress.NONE, false);
       vector = Optional.of(RecallLayer.checked(embeddings, embeddings.embedQuery(query.text())));
     }
     Optional<float[]> queryVector = vector;
@@ -914,76 +652,15 @@ public final class RecallMemory {
         () -> {
           ScoreWeights weights = query.weights().orElseGet(() -> packWeights(ns));
           return Retriever.recall(
-              layer, ns, embeddings, queryVector, query, weights, context(ns, weights));
+              layer,
+              ns,
+              embeddings,
+              queryVector,
+              query,
+              weights,
+              dev.loci.recall.internal.RecallContext.of(
+                  layer, palace, scoring, clock, ns, weights));
         });
-  }
-
-  /**
-   * What the palace tells a recall of {@code ns}: its archived memories are hidden, and lifecycle
-   * scoring reads each item's state at the clock's instant. Call under the engine's lock.
-   */
-  private dev.loci.recall.internal.RecallContext context(Namespace ns, ScoreWeights weights) {
-    if (palace.isEmpty()) { // no lifecycle, but the strategy still says what is retired
-      return new dev.loci.recall.internal.RecallContext(
-          java.util.Set.of(), scoring, dev.loci.recall.internal.RecallContext.NONE.candidate());
-    }
-    dev.loci.recall.internal.PalaceLayer p = palace.get();
-    if (!weights.lifecycleAware()) {
-      return new dev.loci.recall.internal.RecallContext(
-          p.archived(ns), scoring, dev.loci.recall.internal.RecallContext.NONE.candidate());
-    }
-    dev.loci.recall.internal.PalaceView view = new dev.loci.recall.internal.PalaceView(layer, p);
-    java.time.Instant now = clock.instant();
-    java.time.Duration halfLife = p.halfLife(ns);
-    return new dev.loci.recall.internal.RecallContext(
-        p.archived(ns),
-        scoring,
-        n ->
-            new dev.loci.recall.spi.ScoringStrategy.Candidate(
-                n,
-                view.state(ns, n, now),
-                layer.nodeHistory(ns, n.id()).get(0).at(),
-                halfLife,
-                now));
-  }
-
-  /**
-   * {@link #embed}, holding the engine's lock only to read the nodes and to store the vectors,
-   * never while the model runs. {@code untilNone}: until no vector is missing, nodes written
-   * meanwhile included; otherwise only the nodes missing when it began, so that writes arriving
-   * faster than the model embeds cannot hold a recall or a put forever (what they wrote is left to
-   * the next call).
-   */
-  private int embedPending(Namespace ns, Progress progress, boolean untilNone) {
-    checkEgress(ns);
-    int done = 0;
-    while (true) {
-      // a node naming a subject whose content stays local is left unembedded by a remote model
-      List<RecallLayer.Missing> missing =
-          engine.read(() -> layer.missingVectors(embeddings, ns, Integer.MAX_VALUE)).stream()
-              .filter(m -> m.subjectIds().isEmpty() || mayEmbed(ns, m.subjectIds()))
-              .toList();
-      if (missing.isEmpty()) {
-        return done;
-      }
-      int total = done + missing.size();
-      for (int from = 0; from < missing.size(); from += EMBED_BATCH) {
-        List<RecallLayer.Missing> batch =
-            missing.subList(from, Math.min(missing.size(), from + EMBED_BATCH));
-        List<float[]> vectors =
-            embeddings.embedDocuments(batch.stream().map(RecallLayer.Missing::content).toList());
-        engine.read(
-            () -> {
-              layer.addVectors(embeddings, ns, batch, vectors);
-              return null;
-            });
-        done += batch.size();
-        progress.advanced(ns.value(), done, total);
-      }
-      if (!untilNone) {
-        return done;
-      }
-    }
   }
 
   private ScoreWeights packWeights(Namespace ns) {

@@ -1,7 +1,9 @@
 package dev.loci.recall.internal;
 
+import dev.loci.Namespace;
 import dev.loci.recall.MemoryNode;
 import dev.loci.recall.spi.ScoringStrategy;
+import java.util.Optional;
 import java.util.Set;
 import java.util.function.Function;
 
@@ -25,4 +27,38 @@ public record RecallContext(
           n -> {
             throw new IllegalStateException("no lifecycle without the palace layer");
           });
+
+  /**
+   * What the palace tells a recall of {@code ns}: its archived memories are hidden, and lifecycle
+   * scoring reads each item's state at the clock's instant ({@code palace} empty: nothing is
+   * hidden, but the strategy still says what is retired). Call under the engine's lock.
+   */
+  public static RecallContext of(
+      RecallLayer layer,
+      Optional<PalaceLayer> palace,
+      ScoringStrategy scoring,
+      java.time.Clock clock,
+      Namespace ns,
+      dev.loci.recall.ScoreWeights weights) {
+    if (palace.isEmpty()) {
+      return new RecallContext(Set.of(), scoring, RecallContext.NONE.candidate());
+    }
+    PalaceLayer p = palace.get();
+    if (!weights.lifecycleAware()) {
+      return new RecallContext(p.archived(ns), scoring, RecallContext.NONE.candidate());
+    }
+    PalaceView view = new PalaceView(layer, p);
+    java.time.Instant now = clock.instant();
+    java.time.Duration halfLife = p.halfLife(ns);
+    return new RecallContext(
+        p.archived(ns),
+        scoring,
+        n ->
+            new ScoringStrategy.Candidate(
+                n,
+                view.state(ns, n, now),
+                layer.nodeHistory(ns, n.id()).get(0).at(),
+                halfLife,
+                now));
+  }
 }
