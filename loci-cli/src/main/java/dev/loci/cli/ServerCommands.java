@@ -8,6 +8,7 @@ import dev.loci.server.ConfigFile;
 import dev.loci.server.Credential;
 import dev.loci.server.Grant;
 import dev.loci.server.LociServer;
+import dev.loci.server.RequestLimits;
 import dev.loci.server.Role;
 import dev.loci.server.ServerConfig;
 import java.io.PrintWriter;
@@ -103,6 +104,7 @@ final class ServerCommands {
         cfg = cfg.withPort(port.get());
       }
       embedding.check();
+      RequestLimits limits = cfg.limits();
       PrintWriter out = spec.commandLine().getOut();
       AtomicReference<PostgresJournal> shared = new AtomicReference<>();
       LociServer server =
@@ -120,7 +122,8 @@ final class ServerCommands {
               .embeddings(opened -> embedding.open(opened.dataDir()))
               .routes(
                   (opened, provider) ->
-                      LociMcpServer.create(opened, provider, Namespace.of("default")).routes())
+                      LociMcpServer.create(opened, provider, Namespace.of("default"), limits)
+                          .routes())
               .web(dev.loci.ui.LociUi::create)
               .retentionSweepEvery(java.time.Duration.ofHours(sweepHours))
               .conflictSweepEvery(java.time.Duration.ofHours(conflictSweepHours))

@@ -16,6 +16,7 @@ import dev.loci.mcp.internal.ToolRunner;
 import dev.loci.mcp.internal.ToolSpec;
 import dev.loci.recall.RecallMemory;
 import dev.loci.recall.spi.EmbeddingProvider;
+import dev.loci.server.RequestLimits;
 import dev.loci.server.Role;
 import dev.loci.server.spi.HttpProblem;
 import dev.loci.server.spi.Route;
@@ -107,14 +108,25 @@ public final class LociMcpServer {
    */
   public static LociMcpServer create(
       Loci loci, EmbeddingProvider embeddings, Namespace defaultNamespace) {
+    return create(loci, embeddings, defaultNamespace, RequestLimits.defaults());
+  }
+
+  /**
+   * Like {@link #create(Loci, EmbeddingProvider, Namespace)}, with the request limits of {@code
+   * limits} (those of the HTTP server it is served by, {@code loci.toml}'s {@code [limits]}) held
+   * by the tools that check them as the HTTP routes do: {@code recall_query_terms}.
+   */
+  public static LociMcpServer create(
+      Loci loci, EmbeddingProvider embeddings, Namespace defaultNamespace, RequestLimits limits) {
     Objects.requireNonNull(loci, "loci");
+    Objects.requireNonNull(limits, "limits");
     Objects.requireNonNull(defaultNamespace, "defaultNamespace");
     RecallMemory recall = RecallMemory.of(loci, embeddings);
     List<ToolSpec> tools = new ArrayList<>();
     MemoryTools memory = new MemoryTools(loci, GovernedMemory.of(loci), recall);
     List<ToolSpec> own = memory.tools();
     tools.add(own.get(0)); // remember
-    tools.addAll(new RecallTools(recall).tools()); // recall, ingest
+    tools.addAll(new RecallTools(recall, limits).tools()); // recall, ingest
     tools.addAll(own.subList(1, own.size()));
     tools.addAll(new EntityTools(GovernedEntities.of(loci)).tools());
     tools.addAll(new GraphTools(recall).tools());

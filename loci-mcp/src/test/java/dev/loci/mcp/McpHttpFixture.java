@@ -10,6 +10,7 @@ import dev.loci.recall.spi.EmbeddingProvider;
 import dev.loci.server.Credential;
 import dev.loci.server.Grant;
 import dev.loci.server.LociServer;
+import dev.loci.server.RequestLimits;
 import dev.loci.server.Role;
 import dev.loci.server.ServerConfig;
 import io.modelcontextprotocol.client.McpClient;
@@ -36,6 +37,11 @@ final class McpHttpFixture implements AutoCloseable {
 
   /** A server with {@code credentials} (none: the local user may do all but legal reads). */
   McpHttpFixture(Path dataDir, List<Credential> credentials) {
+    this(dataDir, credentials, RequestLimits.defaults());
+  }
+
+  /** A server with {@code credentials} and {@code limits}, for HTTP and MCP alike. */
+  McpHttpFixture(Path dataDir, List<Credential> credentials, RequestLimits limits) {
     EmbeddingProvider embeddings = HashingEmbeddingProvider.create();
     server =
         LociServer.builder(Loci.builder().dataDir(dataDir).durability(Durability.none()))
@@ -43,13 +49,14 @@ final class McpHttpFixture implements AutoCloseable {
                 ServerConfig.defaults()
                     .withHost("127.0.0.1")
                     .withPort(0)
-                    .withCredentials(credentials))
+                    .withCredentials(credentials)
+                    .withLimits(limits))
             .embeddings(embeddings)
             .retentionSweepEvery(Duration.ZERO)
             .drain(Duration.ofSeconds(5))
             .routes(
                 (loci, provider) ->
-                    LociMcpServer.create(loci, provider, Namespace.of("default")).routes())
+                    LociMcpServer.create(loci, provider, Namespace.of("default"), limits).routes())
             .start();
   }
 

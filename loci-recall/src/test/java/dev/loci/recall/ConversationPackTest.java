@@ -86,6 +86,48 @@ class ConversationPackTest {
   }
 
   @Test
+  void longSession_linksEachTurnToTheNextSixteenOnly_notEveryTurnOfTheSession() {
+    List<MemoryEdge> edges =
+        DomainPacks.named("conversation")
+            .read(
+                new SourceDocument(
+                    "long.json", "{\"conversation\":{\"session_1\":[" + turns(40) + "]}}"))
+            .graphs()
+            .get(0)
+            .edges();
+
+    List<MemoryEdge> session =
+        edges.stream().filter(e -> e.edgeType().equals("same_session")).toList();
+    // 24 turns reach 16 ahead, the last 16 reach 15, 14, ... 0: 504 edges, a clique 780
+    assertThat(session).hasSize(16 * 24 + 120);
+    assertThat(session)
+        .allSatisfy(
+            e -> {
+              int from = Integer.parseInt(e.from().substring(3));
+              int to = Integer.parseInt(e.to().substring(3));
+              assertThat(to - from).as(e.from() + ">" + e.to()).isBetween(1, 16);
+            });
+    assertThat(session).extracting(e -> e.from() + ">" + e.to()).contains("D1:1>D1:17");
+    assertThat(session).extracting(e -> e.from() + ">" + e.to()).doesNotContain("D1:1>D1:18");
+    assertThat(edges).filteredOn(e -> e.edgeType().equals("next_turn")).hasSize(39);
+  }
+
+  /** {@code n} turns of speaker A, {@code D1:1} to {@code D1:n}, as a session's JSON items. */
+  static String turns(int n) {
+    StringBuilder turns = new StringBuilder();
+    for (int i = 1; i <= n; i++) {
+      turns
+          .append(i > 1 ? "," : "")
+          .append("{\"speaker\":\"A\",\"dia_id\":\"D1:")
+          .append(i)
+          .append("\",\"text\":\"turn ")
+          .append(i)
+          .append("\"}");
+    }
+    return turns.toString();
+  }
+
+  @Test
   void quirksAreSkippedWithReasons_neverFatal() {
     assertThat(ingestion.skipped())
         .extracting(s -> s.where() + ": " + s.reason())

@@ -118,6 +118,48 @@ public record RequestLimits(
         64, 16 << 20, 10_000, TraceLayer.MAX_TAGS, IngestLimits.defaults(), 10_000, 1_024);
   }
 
+  /**
+   * Refuses a recall query of more than {@link #recallQueryTerms()} distinct words with a 413
+   * naming {@code recall_query_terms}: every route or tool that recalls on a client's behalf (HTTP,
+   * MCP) checks its query here before recalling.
+   *
+   * @throws dev.loci.LimitExceededException if the query holds more
+   */
+  public void checkRecallQuery(String query) {
+    checkRecallQueryTerms(query, recallQueryTerms);
+  }
+
+  /**
+   * Refuses a query of more than {@code max} distinct words (runs of letters and digits, any case)
+   * naming {@code recall_query_terms}; counting stops at the first word past the limit.
+   *
+   * @throws dev.loci.LimitExceededException if the query holds more
+   */
+  public static void checkRecallQueryTerms(String query, int max) {
+    java.util.Set<String> words = new java.util.HashSet<>();
+    int n = query.length();
+    int i = 0;
+    while (i < n) {
+      int c = query.codePointAt(i);
+      if (!Character.isLetterOrDigit(c)) {
+        i += Character.charCount(c);
+        continue;
+      }
+      int start = i;
+      while (i < n && Character.isLetterOrDigit(query.codePointAt(i))) {
+        i += Character.charCount(query.codePointAt(i));
+      }
+      if (words.add(query.substring(start, i).toLowerCase(java.util.Locale.ROOT))
+          && words.size() > max) {
+        throw new dev.loci.LimitExceededException(
+            "query",
+            "recall_query_terms",
+            false,
+            "expected at most " + max + " distinct words in a recall query, found more");
+      }
+    }
+  }
+
   private static void check(String key, long value, long min, long max) {
     if (value < min || value > max) {
       throw new IllegalArgumentException(

@@ -22,6 +22,7 @@ import dev.loci.recall.RecallMode;
 import dev.loci.recall.RecallQuery;
 import dev.loci.recall.RecallResult;
 import dev.loci.recall.RecallWire;
+import dev.loci.server.RequestLimits;
 import dev.loci.server.Role;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -43,10 +44,15 @@ public final class RecallTools {
   private static final int MAX_CONTENT = 400;
 
   private final RecallMemory recall;
+  private final RequestLimits limits;
 
-  /** Tools over {@code recall}. */
-  public RecallTools(RecallMemory recall) {
+  /**
+   * Tools over {@code recall}; a {@code recall} query is held to {@code limits}' {@code
+   * recall_query_terms}, by the check the HTTP recall route makes.
+   */
+  public RecallTools(RecallMemory recall, RequestLimits limits) {
     this.recall = recall;
+    this.limits = limits;
   }
 
   /** The tools, in the order {@code tools/list} shows them. */
@@ -117,6 +123,7 @@ public final class RecallTools {
     a.raw("mode").ifPresent(m -> request.put("mode", m));
     request.put("k", a.raw("k").orElse(DEFAULT_K));
     RecallQuery query = RecallWire.readQuery(McpJson.compact(McpJson.MAPPER.valueToTree(request)));
+    limits.checkRecallQuery(query.text());
     RecallResult result = recall.recall(ns, query);
     return render(ns, result);
   }

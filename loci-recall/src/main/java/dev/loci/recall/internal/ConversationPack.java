@@ -36,7 +36,13 @@ import java.util.regex.Pattern;
  * <p>One node per turn, typed {@code turn}, with id = its {@code dia_id} and content {@code
  * speaker: text} (plus {@code [image: caption]} when the turn shares an image), the session and its
  * date in the attributes; {@code next_turn} edges between consecutive turns of a session, followed
- * both ways, and {@code same_session} edges between every two turns of a session.
+ * both ways, and {@code same_session} edges (both ways) from each turn to the next {@value
+ * #SAME_SESSION_REACH} turns of its session: a bounded neighbourhood, as {@code same_section} in
+ * the markdown packs, so a session of n turns writes at most {@value #SAME_SESSION_REACH}n such
+ * edges rather than n²/2, which bounded only by {@code ingest_edges_per_document} let one long
+ * session fill an ingest's whole edge budget. 16 rather than markdown's 8: LoCoMo's sessions are
+ * 20-30 turns long, and at 8 {@code ppr} lost 0.014 of turn recall_all@5 on conversations 1-2 while
+ * at 16 it kept what the clique gave (docs/benchmarks.md).
  *
  * <p>Quirks survived and reported as skipped, never fatal: session dates with no session, turns
  * without a {@code dia_id}, speaker or text, repeated {@code dia_id}s, samples without an id among
@@ -49,6 +55,9 @@ public final class ConversationPack implements DomainPack {
 
   static final double NEXT_TURN = 0.6;
   static final double SAME_SESSION = 0.2;
+
+  /** How many turns ahead in its session a turn gets a {@code same_session} edge to. */
+  static final int SAME_SESSION_REACH = 16;
 
   private static final Pattern SESSION = Pattern.compile("session_(\\d+)");
   private static final Pattern SESSION_DATE = Pattern.compile("session_(\\d+)_date_time");
@@ -210,7 +219,7 @@ public final class ConversationPack implements DomainPack {
       EvidenceRef ref =
           new EvidenceRef(doc.path(), Optional.of(section), Optional.empty(), Optional.empty());
       for (int i = 0; i < turns.size(); i++) {
-        for (int j = i + 1; j < turns.size(); j++) {
+        for (int j = i + 1; j < Math.min(turns.size(), i + 1 + SAME_SESSION_REACH); j++) {
           if (j == i + 1) {
             edges.add(
                 MemoryEdge.of(turns.get(i), turns.get(j), "next_turn", NEXT_TURN)

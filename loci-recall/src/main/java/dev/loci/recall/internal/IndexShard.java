@@ -11,6 +11,9 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.BooleanSupplier;
+import java.util.function.Function;
 import java.util.stream.Stream;
 import org.apache.lucene.analysis.Analyzer;
 import org.apache.lucene.document.BinaryDocValuesField;
@@ -67,11 +70,18 @@ final class IndexShard implements AutoCloseable {
    *
    * @param segmentsPerTier the merge policy's segments per tier: fewer segments cost more merging
    *     and make searches that run once per segment (HNSW) faster
-   * @param codec how segments are written; every segment records its formats by name, so a shard
-   *     written with another codec of this Lucene version stays readable and is rewritten in this
-   *     one as its segments merge
+   * @param codec how segments are written, given whether the shard writes vector graphs yet ({@link
+   *     #graphs()}); every segment records its formats by name, so a shard written with another
+   *     codec of this Lucene version stays readable and is rewritten in this one as its segments
+   *     merge
    */
-  record Tuning(double segmentsPerTier, org.apache.lucene.codecs.Codec codec) {}
+  record Tuning(
+      double segmentsPerTier, Function<BooleanSupplier, org.apache.lucene.codecs.Codec> codec) {
+    /** Segments always written with {@code codec}. */
+    Tuning(double segmentsPerTier, org.apache.lucene.codecs.Codec codec) {
+      this(segmentsPerTier, graphs -> codec);
+    }
+  }
 
   static final String ID = "id";
   static final String VERSION = "v";
@@ -90,10 +100,18 @@ final class IndexShard implements AutoCloseable {
   private volatile long recordedSeq;
   private volatile boolean dirty;
   private volatile Throwable broken;
+  private final AtomicBoolean graphs;
+  private final AtomicBoolean mergedAll = new AtomicBoolean();
 
   private IndexShard(
-      Optional<Path> path, String format, Directory dir, IndexWriter writer, long recordedSeq)
+      Optional<Path> path,
+      String format,
+      Directory dir,
+      IndexWriter writer,
+      long recordedSeq,
+      AtomicBoolean graphs)
       throws IOException {
+    this.graphs = graphs;
     this.path = path;
     this.format = format;
     this.dir = dir;
@@ -142,7 +160,7 @@ final class IndexShard implements AutoCloseable {
       } catch (IOException | RuntimeException e) {
         // closed by the failure already
       }
-      IndexWriter fresh = new IndexWriter(dir, config(analyzer, tuning));
+      IndexWriter fresh = new IndexWriter(dir, config(analyzer, tuning, graphs));
       long seq = -1;
       Map<String, String> data = fresh.getLiveCommitData() == null ? Map.of() : commitData(fresh);
       if (format.equals(data.get(FORMAT_KEY)) && data.containsKey(SEQ_KEY)) {
@@ -178,18 +196,19 @@ final class IndexShard implements AutoCloseable {
    * @throws StorageException if the directory cannot be created or written
    */
   static IndexShard open(Optional<Path> path, String format, Analyzer analyzer, Tuning tuning) {
+    AtomicBoolean graphs = new AtomicBoolean();
     if (path.isEmpty()) {
       try {
         Directory dir = new ByteBuffersDirectory();
         return new IndexShard(
-            path, format, dir, new IndexWriter(dir, config(analyzer, tuning)), -1);
+            path, format, dir, new IndexWriter(dir, config(analyzer, tuning, graphs)), -1, graphs);
       } catch (IOException e) {
         throw new UncheckedIOException(e);
       }
     }
     Path p = path.get();
     try {
-      return openExisting(p, format, analyzer, tuning);
+      return openExisting(p, format, analyzer, tuning, graphs);
     } catch (IOException | RuntimeException e) {
       System.getLogger(IndexShard.class.getName())
           .log(
@@ -200,13 +219,15 @@ final class IndexShard implements AutoCloseable {
       deleteTree(p);
       Files.createDirectories(p);
       Directory dir = FSDirectory.open(p);
-      return new IndexShard(path, format, dir, new IndexWriter(dir, config(analyzer, tuning)), -1);
+      return new IndexShard(
+          path, format, dir, new IndexWriter(dir, config(analyzer, tuning, graphs)), -1, graphs);
     } catch (IOException e) {
       throw new StorageException("cannot create index " + p + ": " + e.getMessage(), e);
     }
   }
 
-  private static IndexShard openExisting(Path p, String format, Analyzer analyzer, Tuning tuning)
+  private static IndexShard openExisting(
+      Path p, String format, Analyzer analyzer, Tuning tuning, AtomicBoolean graphs)
       throws IOException {
     Files.createDirectories(p);
     Directory dir = FSDirectory.open(p);
@@ -225,11 +246,11 @@ final class IndexShard implements AutoCloseable {
           }
         }
       }
-      writer = new IndexWriter(dir, config(analyzer, tuning));
+      writer = new IndexWriter(dir, config(analyzer, tuning, graphs));
       if (seq < 0) {
         writer.deleteAll();
       }
-      return new IndexShard(Optional.of(p), format, dir, writer, seq);
+      return new IndexShard(Optional.of(p), format, dir, writer, seq, graphs);
     } catch (IOException | RuntimeException e) {
       if (writer != null) {
         try {
@@ -243,9 +264,9 @@ final class IndexShard implements AutoCloseable {
     }
   }
 
-  private static IndexWriterConfig config(Analyzer analyzer, Tuning tuning) {
+  private static IndexWriterConfig config(Analyzer analyzer, Tuning tuning, AtomicBoolean graphs) {
     IndexWriterConfig c = new IndexWriterConfig(analyzer);
-    c.setCodec(tuning.codec());
+    c.setCodec(tuning.codec().apply(graphs::get));
     c.setCommitOnClose(false);
     c.setRAMBufferSizeMB(64);
     // commits run under the engine's exclusive lock: never wait there for merges to finish
@@ -344,6 +365,54 @@ final class IndexShard implements AutoCloseable {
       broke(e);
     }
     dirty = true;
+  }
+
+  /**
+   * Whether segments written from now on get vector graphs (the codec decides what that means; see
+   * {@link VectorIndex}); false until {@link #startGraphs}, for the life of this object.
+   */
+  boolean graphs() {
+    return graphs.get();
+  }
+
+  /** From now on, segments get vector graphs; returns whether this call switched them on. */
+  boolean startGraphs() {
+    return graphs.compareAndSet(false, true);
+  }
+
+  /**
+   * How many documents the writer holds, added but not yet searchable ones and deleted ones not yet
+   * merged away included: cheap, with no flush.
+   */
+  long pendingDocs() {
+    return writer.getPendingNumDocs();
+  }
+
+  /**
+   * Merges every segment into one, written by the codec as it is now: in Lucene's merge threads
+   * unless {@code wait}. Searches and changes go on meanwhile; a close rolls a running merge back,
+   * leaving the segments it would have replaced.
+   */
+  void mergeAll(boolean wait) {
+    if (broken != null) {
+      return;
+    }
+    try {
+      writer.forceMerge(1, wait);
+      if (wait) {
+        searchers.maybeRefreshBlocking();
+      }
+    } catch (IOException | org.apache.lucene.store.AlreadyClosedException e) {
+      broke(e);
+    }
+    dirty = true;
+  }
+
+  /** {@link #mergeAll mergeAll(false)}, the first time it is called on this object. */
+  void mergeAllOnce() {
+    if (mergedAll.compareAndSet(false, true)) {
+      mergeAll(false);
+    }
   }
 
   /** Whether anything changed since the last commit. */

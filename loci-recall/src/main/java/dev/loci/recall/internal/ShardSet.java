@@ -61,6 +61,11 @@ final class ShardSet {
         ns, n -> IndexShard.open(root.map(r -> r.resolve(n.value())), format, analyzer, tuning));
   }
 
+  /** Runs {@code action} on every open shard. */
+  void forEachOpen(java.util.function.Consumer<IndexShard> action) {
+    shards.values().forEach(action);
+  }
+
   /** The shard of {@code ns} if it is open. */
   Optional<IndexShard> find(Namespace ns) {
     return Optional.ofNullable(shards.get(ns));

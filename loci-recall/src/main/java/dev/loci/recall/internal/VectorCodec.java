@@ -1,5 +1,6 @@
 package dev.loci.recall.internal;
 
+import java.util.function.BooleanSupplier;
 import org.apache.lucene.codecs.Codec;
 import org.apache.lucene.codecs.KnnVectorsFormat;
 import org.apache.lucene.codecs.lucene912.Lucene912Codec;
@@ -36,14 +37,26 @@ public record VectorCodec(int maxConn, int beamWidth, boolean quantized) {
 
   /** The Lucene codec that writes vectors this way. */
   public Codec codec() {
-    KnnVectorsFormat format =
+    return codec(() -> true);
+  }
+
+  /**
+   * The Lucene codec that writes vectors this way while {@code graphs} says so, and without a graph
+   * ({@link FlatVectorFormat}) otherwise. Lucene asks the codec for the format when a segment takes
+   * its first vector in memory (the graph grows as vectors are added) and when segments merge, so a
+   * segment is written the way {@code graphs} said then; every segment records its format by name
+   * and is read back that way whatever {@code graphs} says later.
+   */
+  Codec codec(BooleanSupplier graphs) {
+    KnnVectorsFormat graph =
         quantized
             ? new Lucene99HnswScalarQuantizedVectorsFormat(maxConn, beamWidth)
             : new Lucene99HnswVectorsFormat(maxConn, beamWidth);
+    KnnVectorsFormat flat = new FlatVectorFormat();
     return new Lucene912Codec() {
       @Override
       public KnnVectorsFormat getKnnVectorsFormatForField(String field) {
-        return format;
+        return graphs.getAsBoolean() ? graph : flat;
       }
     };
   }

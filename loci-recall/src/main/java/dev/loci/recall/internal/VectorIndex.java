@@ -2,6 +2,7 @@ package dev.loci.recall.internal;
 
 import dev.loci.Namespace;
 import dev.loci.recall.spi.EmbeddingProvider;
+import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -11,15 +12,18 @@ import java.util.Optional;
 import java.util.PriorityQueue;
 import java.util.concurrent.ConcurrentHashMap;
 import org.apache.lucene.analysis.standard.StandardAnalyzer;
+import org.apache.lucene.codecs.perfield.PerFieldKnnVectorsFormat;
 import org.apache.lucene.document.Document;
 import org.apache.lucene.document.KnnFloatVectorField;
 import org.apache.lucene.index.BinaryDocValues;
 import org.apache.lucene.index.DocValues;
+import org.apache.lucene.index.FieldInfo;
 import org.apache.lucene.index.FloatVectorValues;
 import org.apache.lucene.index.LeafReaderContext;
 import org.apache.lucene.index.NumericDocValues;
 import org.apache.lucene.index.VectorSimilarityFunction;
 import org.apache.lucene.search.DocIdSetIterator;
+import org.apache.lucene.search.IndexSearcher;
 import org.apache.lucene.search.KnnFloatVectorQuery;
 import org.apache.lucene.search.ScoreDoc;
 import org.apache.lucene.search.TopDocs;
@@ -31,6 +35,17 @@ import org.apache.lucene.util.VectorUtil;
  * ({@code index/recall/vectors/<model>/<ns>}, or in memory) searched through Lucene's HNSW graph,
  * or by an exact scan of the same vectors while a namespace holds fewer than {@link #exactBelow()}
  * of them.
+ *
+ * <p>Deferred graphs. The exact scan reads no graph, so a namespace's segments are written without
+ * one ({@link FlatVectorFormat}: building it was most of an ingest's CPU) until the namespace
+ * reaches {@link #exactBelow()} vectors: then its shard {@linkplain IndexShard#startGraphs starts
+ * graphs} (segments started in memory or merged from then on get one) and the first search that
+ * finds segments without a graph merges the shard into one segment with a graph, in Lucene's merge
+ * threads. The switch is made again, from the size, each time a shard is opened. Search never
+ * depends on how far that went: segments with a graph are searched through it, those without are
+ * scanned, and the best of both kept, so results below the threshold are exactly those of a scan,
+ * as before, and an index written by an earlier version (all graphs) reads as it did. A crash at
+ * any point leaves the last commit, in whichever formats its segments were written.
  *
  * <p>A model's vectors are computed when it is first used (by the provider a {@code RecallMemory}
  * names) and kept: a node put or removed drops its vector in every model and, when live, joins the
@@ -95,11 +110,13 @@ final class VectorIndex {
     final int dimension;
     final ShardSet shards;
     final Map<Namespace, Map<String, Integer>> pending = new ConcurrentHashMap<>();
+    private final java.util.function.IntSupplier exactBelow;
 
-    Model(String id, int dimension, ShardSet shards) {
+    Model(String id, int dimension, ShardSet shards, java.util.function.IntSupplier exactBelow) {
       this.id = id;
       this.dimension = dimension;
       this.shards = shards;
+      this.exactBelow = exactBelow;
     }
 
     Map<String, Integer> pending(Namespace ns) {
@@ -123,6 +140,18 @@ final class VectorIndex {
       throw new IllegalArgumentException("exactBelow must be 0 or more, found " + n);
     }
     exactBelow = n;
+    // a test that forces HNSW gets graphs now, not after a merge in the background
+    for (Model m : models.values()) {
+      m.shards.forEachOpen(
+          s -> {
+            if (s.size() >= n) {
+              s.startGraphs();
+              if (s.withSearcher(VectorIndex::anyFlat)) {
+                s.mergeAll(true);
+              }
+            }
+          });
+    }
   }
 
   /** The models in use. */
@@ -152,7 +181,8 @@ final class VectorIndex {
                       root.map(r -> r.resolve(dirName(id))),
                       format,
                       ANALYZER,
-                      new IndexShard.Tuning(VECTOR_SEGMENTS_PER_TIER, GRAPH.codec())));
+                      new IndexShard.Tuning(VECTOR_SEGMENTS_PER_TIER, GRAPH::codec)),
+                  this::exactBelow);
           opened.accept(m);
           return m;
         });
@@ -191,7 +221,13 @@ final class VectorIndex {
   static void add(Model m, Namespace ns, String id, int version, float[] vector) {
     Document doc = new Document();
     doc.add(new KnnFloatVectorField(VECTOR, vector, VectorSimilarityFunction.DOT_PRODUCT));
-    m.shards.shard(ns).put(id, version, doc);
+    IndexShard shard = m.shards.shard(ns);
+    // before the add: a segment in memory takes its format with its first vector; the count
+    // includes deleted documents not merged away yet, so the switch may come a little early
+    if (!shard.graphs() && shard.pendingDocs() + 1 >= m.exactBelow.getAsInt()) {
+      shard.startGraphs();
+    }
+    shard.put(id, version, doc);
     m.pending(ns).remove(id, version);
   }
 
@@ -204,62 +240,94 @@ final class VectorIndex {
     if (shard.isEmpty() || k < 1) {
       return List.of();
     }
-    return shard
-        .get()
-        .withSearcher(
-            searcher -> {
-              List<Hit> hits = new ArrayList<>();
-              int n = searcher.getIndexReader().numDocs();
-              if (n == 0) {
-                return List.of();
-              }
-              if (n >= exactBelow) {
-                // the graph search explores HNSW_CANDIDATES (its ef) and the best k + 16 are kept
-                int ef = Math.max(HNSW_CANDIDATES, k + 16);
-                TopDocs top = searcher.search(new KnnFloatVectorQuery(VECTOR, query, ef), k + 16);
-                List<String> ids = IndexShard.ids(searcher, top.scoreDocs);
-                for (int i = 0; i < ids.size(); i++) {
-                  hits.add(new Hit(ids.get(i), 2.0 * top.scoreDocs[i].score - 1));
-                }
-              } else {
-                // exact: every live vector, the k + 16 best kept in a min-heap
-                PriorityQueue<double[]> best =
-                    new PriorityQueue<>(Comparator.comparingDouble(a -> a[0]));
-                for (LeafReaderContext leaf : searcher.getIndexReader().leaves()) {
-                  FloatVectorValues values = leaf.reader().getFloatVectorValues(VECTOR);
-                  if (values == null) {
-                    continue;
-                  }
-                  Bits live = leaf.reader().getLiveDocs();
-                  for (int d = values.nextDoc();
-                      d != DocIdSetIterator.NO_MORE_DOCS;
-                      d = values.nextDoc()) {
-                    if (live != null && !live.get(d)) {
-                      continue;
-                    }
-                    double cos = VectorUtil.dotProduct(query, values.vectorValue());
-                    if (best.size() < k + 16) {
-                      best.add(new double[] {cos, leaf.docBase + d});
-                    } else if (cos > best.peek()[0]) {
-                      best.poll();
-                      best.add(new double[] {cos, leaf.docBase + d});
-                    }
-                  }
-                }
-                ScoreDoc[] docs = new ScoreDoc[best.size()];
-                int i = 0;
-                for (double[] b : best) {
-                  docs[i++] = new ScoreDoc((int) b[1], (float) b[0]);
-                }
-                List<String> ids = IndexShard.ids(searcher, docs);
-                for (int j = 0; j < docs.length; j++) {
-                  hits.add(new Hit(ids.get(j), docs[j].score));
-                }
-              }
-              hits.removeIf(h -> !(h.score() > 0));
-              hits.sort(Comparator.comparingDouble(Hit::score).reversed().thenComparing(Hit::id));
-              return List.copyOf(hits.subList(0, Math.min(k, hits.size())));
-            });
+    IndexShard index = shard.get();
+    return index.withSearcher(
+        searcher -> {
+          int n = searcher.getIndexReader().numDocs();
+          if (n == 0) {
+            return List.of();
+          }
+          int keep = k + 16;
+          List<Scored> found = new ArrayList<>();
+          if (n >= exactBelow) {
+            index.startGraphs();
+            // the graph search explores HNSW_CANDIDATES (its ef) and the best k + 16 are kept;
+            // it finds nothing in segments without a graph, which are scanned
+            int ef = Math.max(HNSW_CANDIDATES, k + 16);
+            TopDocs top = searcher.search(new KnnFloatVectorQuery(VECTOR, query, ef), keep);
+            for (ScoreDoc d : top.scoreDocs) {
+              found.add(new Scored(d.doc, 2.0 * d.score - 1));
+            }
+            if (anyFlat(searcher)) {
+              found.addAll(scan(searcher, query, keep, true));
+              index.mergeAllOnce();
+            }
+          } else {
+            found.addAll(scan(searcher, query, keep, false));
+          }
+          ScoreDoc[] docs = new ScoreDoc[found.size()];
+          for (int i = 0; i < docs.length; i++) {
+            docs[i] = new ScoreDoc(found.get(i).doc(), 0);
+          }
+          List<String> ids = IndexShard.ids(searcher, docs);
+          List<Hit> hits = new ArrayList<>();
+          for (int i = 0; i < docs.length; i++) {
+            hits.add(new Hit(ids.get(i), found.get(i).score()));
+          }
+          hits.removeIf(h -> !(h.score() > 0));
+          hits.sort(Comparator.comparingDouble(Hit::score).reversed().thenComparing(Hit::id));
+          return List.copyOf(hits.subList(0, Math.min(k, hits.size())));
+        });
+  }
+
+  /** An index document and its cosine. */
+  private record Scored(int doc, double score) {}
+
+  /**
+   * The {@code keep} live vectors of {@code searcher} most similar to {@code query} by an exact
+   * scan, of every segment or ({@code flatOnly}) of the segments without a graph.
+   */
+  private static List<Scored> scan(
+      IndexSearcher searcher, float[] query, int keep, boolean flatOnly) throws IOException {
+    // a min-heap of the best kept
+    PriorityQueue<Scored> best = new PriorityQueue<>(Comparator.comparingDouble(Scored::score));
+    for (LeafReaderContext leaf : searcher.getIndexReader().leaves()) {
+      FloatVectorValues values = leaf.reader().getFloatVectorValues(VECTOR);
+      if (values == null || (flatOnly && !flat(leaf))) {
+        continue;
+      }
+      Bits live = leaf.reader().getLiveDocs();
+      for (int d = values.nextDoc(); d != DocIdSetIterator.NO_MORE_DOCS; d = values.nextDoc()) {
+        if (live != null && !live.get(d)) {
+          continue;
+        }
+        double cos = VectorUtil.dotProduct(query, values.vectorValue());
+        if (best.size() < keep) {
+          best.add(new Scored(leaf.docBase + d, cos));
+        } else if (cos > best.peek().score()) {
+          best.poll();
+          best.add(new Scored(leaf.docBase + d, cos));
+        }
+      }
+    }
+    return new ArrayList<>(best);
+  }
+
+  /** Whether some segment of {@code searcher} holds vectors without a graph. */
+  static boolean anyFlat(IndexSearcher searcher) {
+    for (LeafReaderContext leaf : searcher.getIndexReader().leaves()) {
+      if (flat(leaf)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private static boolean flat(LeafReaderContext leaf) {
+    FieldInfo field = leaf.reader().getFieldInfos().fieldInfo(VECTOR);
+    return field != null
+        && FlatVectorFormat.NAME.equals(
+            field.getAttribute(PerFieldKnnVectorsFormat.PER_FIELD_FORMAT_KEY));
   }
 
   /** A stored vector document: the node, the version it was computed from, the vector. */

@@ -237,7 +237,7 @@ public final class RecallRoutes implements RouteSet {
     QueryParams.allowOnly(ex, Set.of());
     dev.loci.recall.PalaceWire.RecallRequest r =
         dev.loci.recall.PalaceWire.readRecall(ex.body().text());
-    checkTerms(r.query().text(), queryTerms);
+    dev.loci.server.RequestLimits.checkRecallQueryTerms(r.query().text(), queryTerms);
     if (r.reinforce() && !ex.allows(Role.WRITER)) {
       throw new HttpProblem(
           403,
@@ -250,35 +250,6 @@ public final class RecallRoutes implements RouteSet {
     ex.json(
         200,
         dev.loci.recall.PalaceWire.writeRecall(p.recall(ex.namespace(), r.query(), r.reinforce())));
-  }
-
-  /**
-   * Refuses a query of more than {@code max} distinct words (runs of letters and digits, any case)
-   * naming {@code recall_query_terms}; counting stops at the first word past the limit.
-   */
-  static void checkTerms(String query, int max) {
-    java.util.Set<String> words = new java.util.HashSet<>();
-    int n = query.length();
-    int i = 0;
-    while (i < n) {
-      int c = query.codePointAt(i);
-      if (!Character.isLetterOrDigit(c)) {
-        i += Character.charCount(c);
-        continue;
-      }
-      int start = i;
-      while (i < n && Character.isLetterOrDigit(query.codePointAt(i))) {
-        i += Character.charCount(query.codePointAt(i));
-      }
-      if (words.add(query.substring(start, i).toLowerCase(java.util.Locale.ROOT))
-          && words.size() > max) {
-        throw new dev.loci.LimitExceededException(
-            "query",
-            "recall_query_terms",
-            false,
-            "expected at most " + max + " distinct words in a recall query, found more");
-      }
-    }
   }
 
   // ---------------------------------------------------------------- versions
