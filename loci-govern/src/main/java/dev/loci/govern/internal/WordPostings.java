@@ -34,12 +34,23 @@ final class WordPostings {
 
   private record Scored(double score, String id) {}
 
+  /**
+   * Higher confidence first, then smaller id: written out rather than composed from {@code
+   * comparingDouble(...).reversed().thenComparing(...)}, as every posting lookup of a pack runs it
+   * about twenty times.
+   */
   private static final Comparator<Posting> ORDER =
-      Comparator.comparingDouble(Posting::confidence).reversed().thenComparing(Posting::id);
+      (a, b) -> {
+        int c = Double.compare(b.confidence(), a.confidence());
+        return c != 0 ? c : a.id().compareTo(b.id());
+      };
 
   /** Best first: higher score, then smaller id. */
   private static final Comparator<Scored> BEST =
-      Comparator.comparingDouble(Scored::score).reversed().thenComparing(Scored::id);
+      (a, b) -> {
+        int c = Double.compare(b.score(), a.score());
+        return c != 0 ? c : a.id().compareTo(b.id());
+      };
 
   private final Map<String, NavigableSet<Posting>> byWord = new HashMap<>();
 
@@ -87,7 +98,7 @@ final class WordPostings {
       next[i] = cursors.get(i).next();
     }
     PriorityQueue<Scored> best = new PriorityQueue<>(BEST.reversed()); // head: the worst kept
-    Set<String> met = new HashSet<>();
+    Set<String> met = new HashSet<>(8 * k); // about k / co-occurrence records: rarely resized
     while (true) {
       double idfLeft = 0;
       double highest = Double.NEGATIVE_INFINITY;
