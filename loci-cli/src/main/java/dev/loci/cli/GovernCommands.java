@@ -60,6 +60,36 @@ final class GovernCommands {
     }
   }
 
+  /**
+   * The {@code --active} and {@code --reviewer} options of {@code memory add} and {@code entity
+   * add}: a new record is a candidate, or trusted at once when a reviewer is named.
+   */
+  static final class ActiveOption {
+    @Option(names = "--active", description = "Trusted at once (needs --reviewer).")
+    boolean active;
+
+    @Option(
+        names = "--reviewer",
+        paramLabel = "NAME",
+        description = "Who trusts it, with --active.")
+    Optional<String> reviewer = Optional.empty();
+
+    /** The reviewer who trusts the new {@code kind} ("a memory") at once; empty: a candidate. */
+    Optional<Reviewer> trusted(LociCommand command, String kind) {
+      if (!active) {
+        return Optional.empty();
+      }
+      if (reviewer.isEmpty()) {
+        throw command.usageError("--active: " + kind + " trusted at once needs --reviewer NAME");
+      }
+      try {
+        return Optional.of(new Reviewer(reviewer.get()));
+      } catch (IllegalArgumentException e) {
+        throw command.usageError("--reviewer: " + e.getMessage());
+      }
+    }
+  }
+
   /** A governed-memory subcommand: opens the data directory, runs {@code op}, prints its JSON. */
   abstract static class GovernCommand extends LociCommand {
     final Integer run(boolean write, Function<GovernedMemory, Object> op) {
@@ -149,14 +179,7 @@ final class GovernCommands {
     @Option(names = "--subject", paramLabel = "ID", description = "A data subject; repeatable.")
     List<String> subjects = new ArrayList<>();
 
-    @Option(names = "--active", description = "Trusted at once (needs --reviewer).")
-    boolean active;
-
-    @Option(
-        names = "--reviewer",
-        paramLabel = "NAME",
-        description = "Who trusts it, with --active.")
-    Optional<String> reviewer = Optional.empty();
+    @Mixin ActiveOption trust;
 
     @Override
     public Integer call() {
@@ -168,13 +191,9 @@ final class GovernCommands {
               slot,
               subjects,
               Provenance.of("cli"));
-      if (active && reviewer.isEmpty()) {
-        throw usageError("--active: a memory trusted at once needs --reviewer NAME");
-      }
+      Optional<Reviewer> who = trust.trusted(this, "a memory");
       return run(
-          true,
-          g ->
-              active ? g.add(ns.ns, draft, new Reviewer(reviewer.get())) : g.propose(ns.ns, draft));
+          true, g -> who.isPresent() ? g.add(ns.ns, draft, who.get()) : g.propose(ns.ns, draft));
     }
   }
 

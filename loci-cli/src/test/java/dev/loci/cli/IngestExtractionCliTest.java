@@ -34,21 +34,19 @@ class IngestExtractionCliTest {
     return p;
   }
 
-  private CliRunner.Result ingest(CliRunner cli, Path doc, String... extra) {
-    List<String> args =
-        new ArrayList<>(
-            List.of(
-                "--json",
-                "ingest",
-                "--pack",
-                "markdown:contract",
-                "--ns",
-                NS.value(),
-                "--embedding",
-                "hashing"));
+  /** {@code loci [--json] ingest ... extra... doc}, as it ran. */
+  private static CliRunner.Result run(CliRunner cli, boolean json, Path doc, String... extra) {
+    List<String> args = new ArrayList<>(json ? List.of("--json") : List.of());
+    args.addAll(
+        List.of(
+            "ingest", "--pack", "markdown:contract", "--ns", NS.value(), "--embedding", "hashing"));
     args.addAll(List.of(extra));
     args.add(doc.toString());
-    CliRunner.Result r = cli.run(args.toArray(String[]::new));
+    return cli.run(args.toArray(String[]::new));
+  }
+
+  private static CliRunner.Result ingest(CliRunner cli, Path doc, String... extra) {
+    CliRunner.Result r = run(cli, true, doc, extra);
     assertThat(r.exitCode()).as(r.err()).isZero();
     return r;
   }
@@ -96,16 +94,7 @@ class IngestExtractionCliTest {
         ingest(cli, doc("d.md", "Pumps must be serviced yearly"), "--extract", "entities").json();
     assertThat(kinds(only.get("extraction_waves").get(0))).isNotEmpty().containsOnly("entity");
 
-    CliRunner.Result text =
-        cli.run(
-            "ingest",
-            "--pack",
-            "markdown:contract",
-            "--ns",
-            NS.value(),
-            "--embedding",
-            "hashing",
-            doc("e.md", "Seals must be replaced monthly").toString());
+    CliRunner.Result text = run(cli, false, doc("e.md", "Seals must be replaced monthly"));
     assertThat(text.out()).containsPattern("extraction wave \\S+ in acme.pump: \\d+ chunks, ");
   }
 
@@ -114,17 +103,7 @@ class IngestExtractionCliTest {
     Path data = tmp.resolve("data");
     CliRunner cli = new CliRunner(data);
     CliRunner.Result bad =
-        cli.run(
-            "ingest",
-            "--pack",
-            "markdown:contract",
-            "--ns",
-            NS.value(),
-            "--embedding",
-            "hashing",
-            "--extract",
-            "sometimes",
-            doc("a.md", "Noise must stay low").toString());
+        run(cli, false, doc("a.md", "Noise must stay low"), "--extract", "sometimes");
     assertThat(bad.exitCode()).isNotZero();
     assertThat(bad.err()).contains("--extract");
     assertThat(data.resolve("journal")).doesNotExist();
