@@ -123,16 +123,12 @@ final class EntityCommands {
   static final class ListEntities extends EntityCommand {
     @Mixin TraceCommands.NamespaceOption ns;
 
-    @Option(names = "--type", paramLabel = "TYPE", description = "Only this type.")
-    Optional<String> type = Optional.empty();
-
-    @Option(names = "--status", paramLabel = "STATUS", description = "Only this status.")
-    Optional<String> status = Optional.empty();
+    @Mixin GovernCommands.ListFilter filter;
 
     @Override
     public Integer call() {
-      Optional<EntityType> t = type.map(x -> EntityType.of(x, "type"));
-      Optional<EntityStatus> s = status.map(x -> EntityStatus.of(x, "status"));
+      Optional<EntityType> t = filter.type.map(x -> EntityType.of(x, "type"));
+      Optional<EntityStatus> s = filter.status.map(x -> EntityStatus.of(x, "status"));
       return run(false, e -> e.list(ns.ns, t, s));
     }
   }

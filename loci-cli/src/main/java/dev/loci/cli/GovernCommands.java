@@ -90,6 +90,17 @@ final class GovernCommands {
     }
   }
 
+  /**
+   * The {@code --type} and {@code --status} filters of {@code memory list} and {@code entity list}.
+   */
+  static final class ListFilter {
+    @Option(names = "--type", paramLabel = "TYPE", description = "Only this type.")
+    Optional<String> type = Optional.empty();
+
+    @Option(names = "--status", paramLabel = "STATUS", description = "Only this status.")
+    Optional<String> status = Optional.empty();
+  }
+
   /** A governed-memory subcommand: opens the data directory, runs {@code op}, prints its JSON. */
   abstract static class GovernCommand extends LociCommand {
     final Integer run(boolean write, Function<GovernedMemory, Object> op) {
@@ -201,16 +212,12 @@ final class GovernCommands {
   static final class MemoryList extends GovernCommand {
     @Mixin TraceCommands.NamespaceOption ns;
 
-    @Option(names = "--type", paramLabel = "TYPE", description = "Only this type.")
-    Optional<String> type = Optional.empty();
-
-    @Option(names = "--status", paramLabel = "STATUS", description = "Only this status.")
-    Optional<String> status = Optional.empty();
+    @Mixin ListFilter filter;
 
     @Override
     public Integer call() {
-      Optional<MemoryType> t = type.map(x -> MemoryType.of(x, "type"));
-      Optional<MemoryStatus> s = status.map(x -> MemoryStatus.of(x, "status"));
+      Optional<MemoryType> t = filter.type.map(x -> MemoryType.of(x, "type"));
+      Optional<MemoryStatus> s = filter.status.map(x -> MemoryStatus.of(x, "status"));
       return run(false, g -> g.list(ns.ns, t, s));
     }
   }
