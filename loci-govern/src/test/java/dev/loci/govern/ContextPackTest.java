@@ -93,6 +93,39 @@ class ContextPackTest {
     }
   }
 
+  /** The overruled set a pack keeps is computed again whenever a conflict opens or closes. */
+  @Test
+  void pack_followsConflictsOpenedAndDismissed_afterAPackCachedTheOverruledSet() {
+    try (Loci loci = Loci.builder().dataDir(dir).open()) {
+      GovernedMemory gov = GovernedMemory.of(loci);
+      Memory m =
+          gov.add(
+                  NS,
+                  MemoryDraft.of(MemoryType.KNOWLEDGE, "The rated pressure is 25 bar", "agent")
+                      .withSlot("rated_pressure"),
+                  REVIEWER)
+              .memory();
+      assertThat(ids(gov.context(NS, "rated pressure", 4000))).contains(m.id());
+
+      gov.setState(NS, "rated_pressure", "16 bar", REVIEWER);
+      Conflict open = gov.conflicts(NS, Optional.of(Conflict.Status.OPEN)).get(0);
+      assertThat(open.members()).contains(m.id());
+      assertThat(ids(gov.context(NS, "rated pressure", 4000)))
+          .contains("rated_pressure")
+          .doesNotContain(m.id());
+
+      gov.dismiss(NS, open.id(), REVIEWER);
+      assertThat(ids(gov.context(NS, "rated pressure", 4000))).contains(m.id(), "rated_pressure");
+    }
+  }
+
+  private static List<String> ids(ContextPack pack) {
+    return pack.slots().stream()
+        .flatMap(s -> s.items().stream())
+        .map(ContextPack.Item::id)
+        .toList();
+  }
+
   private static void check(
       GovernedMemory gov, ContextPack pack, List<String> retired, List<String> candidates) {
     int sum = 0;
