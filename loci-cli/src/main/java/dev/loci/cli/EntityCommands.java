@@ -92,11 +92,7 @@ final class EntityCommands {
     @Option(names = "--confidence", paramLabel = "0..1", description = "Default: 0.5.")
     double confidence = 0.5;
 
-    @Option(names = "--active", description = "Trusted at once (needs --reviewer).")
-    boolean active;
-
-    @Option(names = "--reviewer", paramLabel = "NAME", description = "Who trusts it.")
-    Optional<String> reviewer = Optional.empty();
+    @Mixin GovernCommands.ActiveOption trust;
 
     @Override
     public Integer call() {
@@ -117,13 +113,9 @@ final class EntityCommands {
               refs,
               Provenance.of("cli"),
               Optional.empty());
-      if (active && reviewer.isEmpty()) {
-        throw usageError("--active: an entity trusted at once needs --reviewer NAME");
-      }
+      Optional<Reviewer> who = trust.trusted(this, "an entity");
       return run(
-          true,
-          e ->
-              active ? e.add(ns.ns, draft, new Reviewer(reviewer.get())) : e.propose(ns.ns, draft));
+          true, e -> who.isPresent() ? e.add(ns.ns, draft, who.get()) : e.propose(ns.ns, draft));
     }
   }
 
@@ -131,16 +123,12 @@ final class EntityCommands {
   static final class ListEntities extends EntityCommand {
     @Mixin TraceCommands.NamespaceOption ns;
 
-    @Option(names = "--type", paramLabel = "TYPE", description = "Only this type.")
-    Optional<String> type = Optional.empty();
-
-    @Option(names = "--status", paramLabel = "STATUS", description = "Only this status.")
-    Optional<String> status = Optional.empty();
+    @Mixin GovernCommands.ListFilter filter;
 
     @Override
     public Integer call() {
-      Optional<EntityType> t = type.map(x -> EntityType.of(x, "type"));
-      Optional<EntityStatus> s = status.map(x -> EntityStatus.of(x, "status"));
+      Optional<EntityType> t = filter.type.map(x -> EntityType.of(x, "type"));
+      Optional<EntityStatus> s = filter.status.map(x -> EntityStatus.of(x, "status"));
       return run(false, e -> e.list(ns.ns, t, s));
     }
   }

@@ -60,6 +60,47 @@ final class GovernCommands {
     }
   }
 
+  /**
+   * The {@code --active} and {@code --reviewer} options of {@code memory add} and {@code entity
+   * add}: a new record is a candidate, or trusted at once when a reviewer is named.
+   */
+  static final class ActiveOption {
+    @Option(names = "--active", description = "Trusted at once (needs --reviewer).")
+    boolean active;
+
+    @Option(
+        names = "--reviewer",
+        paramLabel = "NAME",
+        description = "Who trusts it, with --active.")
+    Optional<String> reviewer = Optional.empty();
+
+    /** The reviewer who trusts the new {@code kind} ("a memory") at once; empty: a candidate. */
+    Optional<Reviewer> trusted(LociCommand command, String kind) {
+      if (!active) {
+        return Optional.empty();
+      }
+      if (reviewer.isEmpty()) {
+        throw command.usageError("--active: " + kind + " trusted at once needs --reviewer NAME");
+      }
+      try {
+        return Optional.of(new Reviewer(reviewer.get()));
+      } catch (IllegalArgumentException e) {
+        throw command.usageError("--reviewer: " + e.getMessage());
+      }
+    }
+  }
+
+  /**
+   * The {@code --type} and {@code --status} filters of {@code memory list} and {@code entity list}.
+   */
+  static final class ListFilter {
+    @Option(names = "--type", paramLabel = "TYPE", description = "Only this type.")
+    Optional<String> type = Optional.empty();
+
+    @Option(names = "--status", paramLabel = "STATUS", description = "Only this status.")
+    Optional<String> status = Optional.empty();
+  }
+
   /** A governed-memory subcommand: opens the data directory, runs {@code op}, prints its JSON. */
   abstract static class GovernCommand extends LociCommand {
     final Integer run(boolean write, Function<GovernedMemory, Object> op) {
@@ -149,14 +190,7 @@ final class GovernCommands {
     @Option(names = "--subject", paramLabel = "ID", description = "A data subject; repeatable.")
     List<String> subjects = new ArrayList<>();
 
-    @Option(names = "--active", description = "Trusted at once (needs --reviewer).")
-    boolean active;
-
-    @Option(
-        names = "--reviewer",
-        paramLabel = "NAME",
-        description = "Who trusts it, with --active.")
-    Optional<String> reviewer = Optional.empty();
+    @Mixin ActiveOption trust;
 
     @Override
     public Integer call() {
@@ -168,13 +202,9 @@ final class GovernCommands {
               slot,
               subjects,
               Provenance.of("cli"));
-      if (active && reviewer.isEmpty()) {
-        throw usageError("--active: a memory trusted at once needs --reviewer NAME");
-      }
+      Optional<Reviewer> who = trust.trusted(this, "a memory");
       return run(
-          true,
-          g ->
-              active ? g.add(ns.ns, draft, new Reviewer(reviewer.get())) : g.propose(ns.ns, draft));
+          true, g -> who.isPresent() ? g.add(ns.ns, draft, who.get()) : g.propose(ns.ns, draft));
     }
   }
 
@@ -182,16 +212,12 @@ final class GovernCommands {
   static final class MemoryList extends GovernCommand {
     @Mixin TraceCommands.NamespaceOption ns;
 
-    @Option(names = "--type", paramLabel = "TYPE", description = "Only this type.")
-    Optional<String> type = Optional.empty();
-
-    @Option(names = "--status", paramLabel = "STATUS", description = "Only this status.")
-    Optional<String> status = Optional.empty();
+    @Mixin ListFilter filter;
 
     @Override
     public Integer call() {
-      Optional<MemoryType> t = type.map(x -> MemoryType.of(x, "type"));
-      Optional<MemoryStatus> s = status.map(x -> MemoryStatus.of(x, "status"));
+      Optional<MemoryType> t = filter.type.map(x -> MemoryType.of(x, "type"));
+      Optional<MemoryStatus> s = filter.status.map(x -> MemoryStatus.of(x, "status"));
       return run(false, g -> g.list(ns.ns, t, s));
     }
   }

@@ -4,6 +4,11 @@ import dev.loci.Durability;
 import dev.loci.Loci;
 import dev.loci.Namespace;
 import dev.loci.embed.onnx.Embeddings;
+import dev.loci.govern.EntityWire;
+import dev.loci.govern.GovernedEntities;
+import dev.loci.govern.GovernedMemory;
+import dev.loci.govern.GovernedRecall;
+import dev.loci.govern.spi.ExtractionTarget;
 import dev.loci.recall.CachingEmbeddingProvider;
 import dev.loci.recall.DemoCorpus;
 import dev.loci.recall.DomainPacks;
@@ -76,7 +81,9 @@ final class RecallCommands {
         "Turn files into memory-graph nodes and edges with a domain pack.",
         "Re-ingesting an unchanged file writes nothing; units gone from an edited file are"
             + " removed (their history is kept). A LoCoMo file writes one child namespace per"
-            + " conversation (NS.<sample_id>)."
+            + " conversation (NS.<sample_id>).",
+        "A namespace whose governance setting extract_on_ingest is on then gets one extraction"
+            + " wave over the chunks ingested (as POST ingest runs it); --extract overrides it."
       })
   static final class Ingest extends LociCommand {
     @Option(
@@ -93,10 +100,21 @@ final class RecallCommands {
     @Parameters(arity = "1..*", paramLabel = "PATH", description = "The files to ingest.")
     List<Path> paths;
 
+    @Option(
+        names = "--extract",
+        paramLabel = "KIND",
+        description =
+            "off, memory, entities or both: the extraction wave for this ingest whatever the"
+                + " namespace's extract_on_ingest setting says (default: the setting).")
+    Optional<String> extract = Optional.empty();
+
     @Override
     public Integer call() {
       DomainPack domainPack = DomainPacks.named(pack);
       embedding.check();
+      Optional<Optional<ExtractionTarget>> override =
+          extract.map(x -> GovernedMemory.ingestTarget(x, "--extract"));
+      List<GovernedRecall.IngestWave> waves = List.of();
       PrintStream progress = main().errStream();
       List<IngestReport> reports = new ArrayList<>();
       String embedded;
@@ -115,6 +133,15 @@ final class RecallCommands {
                   (source, done, total) ->
                       progress.printf("loci: embedding %s: %d/%d nodes%n", source, done, total)));
         }
+        if (override.filter(Optional::isEmpty).isEmpty()) {
+          GovernedRecall graph =
+              GovernedRecall.of(GovernedMemory.of(loci), GovernedEntities.of(loci), recall);
+          Map<Namespace, List<String>> documents = GovernedRecall.ingested(reports);
+          waves =
+              override.isPresent()
+                  ? graph.afterIngest(documents, override.get().get())
+                  : graph.afterIngest(documents);
+        }
         embedded =
             String.format(
                 Locale.ROOT,
@@ -124,14 +151,20 @@ final class RecallCommands {
                 embeddings.hits(),
                 embeddings.file());
       }
-      printIngested(reports, embedded);
+      printIngested(reports, waves, embedded);
       return ExitCode.OK;
     }
 
-    private void printIngested(List<IngestReport> reports, String embedded) {
+    private void printIngested(
+        List<IngestReport> reports, List<GovernedRecall.IngestWave> waves, String embedded) {
       PrintWriter out = spec.commandLine().getOut();
       if (main().output().json()) {
-        out.println(RecallWire.write(reports));
+        out.println(
+            "{\"items\":"
+                + RecallWire.write(reports)
+                + ",\"extraction_waves\":"
+                + dev.loci.internal.Json.write(EntityWire.waves(waves))
+                + "}");
         return;
       }
       PrintWriter err = spec.commandLine().getErr();
@@ -147,6 +180,16 @@ final class RecallCommands {
             r.removed(),
             r.batches(),
             r.skipped().size());
+      }
+      for (GovernedRecall.IngestWave w : waves) {
+        out.printf(
+            "extraction wave %s in %s: %d chunks, %d candidates, %d graduated, %d over the cap%n",
+            w.extraction().wave().orElse("?"),
+            w.namespace().value(),
+            w.chunks(),
+            w.extraction().candidates().size(),
+            w.extraction().graduated().size(),
+            w.extraction().overCap());
       }
       out.println(embedded);
     }

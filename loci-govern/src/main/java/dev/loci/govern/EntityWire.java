@@ -215,6 +215,18 @@ public final class EntityWire {
     return n;
   }
 
+  /** The wire form of an ingest's waves: each its extraction, namespace and chunks read. */
+  public static ArrayNode waves(List<GovernedRecall.IngestWave> waves) {
+    ArrayNode out = Json.MAPPER.createArrayNode();
+    for (GovernedRecall.IngestWave w : waves) {
+      ObjectNode n = extraction(w.extraction());
+      n.put("namespace", w.namespace().value());
+      n.put("chunks", w.chunks());
+      out.add(n);
+    }
+    return out;
+  }
+
   /** Reads {@link #extraction}'s output. */
   public static Extraction extraction(JsonNode n) {
     List<Candidate> candidates = new ArrayList<>();

@@ -550,12 +550,13 @@ public final class GovernedMemory {
         () ->
             ContextBuilder.build(
                 budgetTokens,
-                layer.state(ns),
+                layer.stateByKey(ns),
                 layer.activeByTrust(ns, MemoryType.IDENTITY),
                 layer.activeByTrust(ns, MemoryType.PREFERENCE),
                 layer.activeEntitiesMatching(ns, words, ENTITY_CANDIDATES),
                 layer.activeMatching(ns, words, RETRIEVED_CANDIDATES),
-                layer.overruled(ns)));
+                layer.overruled(ns),
+                layer.tokens(ns)));
   }
 
   private static String holder(Reviewer reviewer) {

@@ -111,6 +111,78 @@ public final class GovernedRecall {
   }
 
   /**
+   * One ingestion wave an ingest ran by itself.
+   *
+   * @param namespace where the documents went
+   * @param chunks how many chunks the wave read
+   * @param extraction what it proposed; its report is under the data directory
+   */
+  public record IngestWave(Namespace namespace, int chunks, Extraction extraction) {
+    /** Checks presence. */
+    public IngestWave {
+      Objects.requireNonNull(namespace, "namespace");
+      Objects.requireNonNull(extraction, "extraction");
+    }
+  }
+
+  /** The same bridge, recording {@code actor} as the author of the waves it runs. */
+  public GovernedRecall as(String actor) {
+    return new GovernedRecall(memories.as(actor), entities, recall);
+  }
+
+  /** The documents {@code reports} ingested, by namespace they went into, in report order. */
+  public static java.util.Map<Namespace, List<String>> ingested(
+      List<dev.loci.recall.IngestReport> reports) {
+    java.util.Map<Namespace, List<String>> out = new java.util.LinkedHashMap<>();
+    for (dev.loci.recall.IngestReport r : reports) {
+      for (Namespace ns : r.namespaces()) {
+        out.computeIfAbsent(ns, k -> new java.util.ArrayList<>()).add(r.source());
+      }
+    }
+    return out;
+  }
+
+  /**
+   * The ingestion-wave trigger every ingest runs (HTTP {@code POST ingest}, {@code loci ingest},
+   * the MCP {@code ingest} tool): each namespace of {@code documents} whose {@value
+   * GovernedMemory#EXTRACT_ON_INGEST} setting names a target gets one wave ({@link #extractWave})
+   * over the chunks ingested from its documents, if there are any; returns the waves run.
+   */
+  public List<IngestWave> afterIngest(java.util.Map<Namespace, List<String>> documents) {
+    return afterIngest(documents, memories::extractOnIngest);
+  }
+
+  /**
+   * {@link #afterIngest(java.util.Map)} with {@code target} in every namespace whatever its setting
+   * (a request's {@code extract} parameter).
+   */
+  public List<IngestWave> afterIngest(
+      java.util.Map<Namespace, List<String>> documents,
+      dev.loci.govern.spi.ExtractionTarget target) {
+    Objects.requireNonNull(target, "target");
+    return afterIngest(documents, ns -> Optional.of(target));
+  }
+
+  private List<IngestWave> afterIngest(
+      java.util.Map<Namespace, List<String>> documents,
+      java.util.function.Function<Namespace, Optional<dev.loci.govern.spi.ExtractionTarget>>
+          target) {
+    List<IngestWave> waves = new java.util.ArrayList<>();
+    documents.forEach(
+        (ns, docs) -> {
+          Optional<dev.loci.govern.spi.ExtractionTarget> t = target.apply(ns);
+          if (t.isEmpty()) {
+            return;
+          }
+          List<ExtractionChunk> chunks = ingestedChunks(ns, docs);
+          if (!chunks.isEmpty()) {
+            waves.add(new IngestWave(ns, chunks.size(), memories.extractWave(ns, chunks, t.get())));
+          }
+        });
+    return waves;
+  }
+
+  /**
    * The chunks of an ingestion wave over {@code documents} (the {@code source_ref} paths an ingest
    * reported): the recall nodes ingested from them, each a chunk of its document with the node's
    * subject ids, in the order recall holds them; governed nodes and nodes longer than an

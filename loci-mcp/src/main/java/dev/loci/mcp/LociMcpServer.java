@@ -4,9 +4,11 @@ import dev.loci.Loci;
 import dev.loci.Namespace;
 import dev.loci.govern.GovernedEntities;
 import dev.loci.govern.GovernedMemory;
+import dev.loci.govern.GovernedRecall;
 import dev.loci.mcp.internal.EntityTools;
 import dev.loci.mcp.internal.GraphTools;
 import dev.loci.mcp.internal.HttpTransport;
+import dev.loci.mcp.internal.IngestWaveTool;
 import dev.loci.mcp.internal.McpJson;
 import dev.loci.mcp.internal.McpMemoryPack;
 import dev.loci.mcp.internal.MemoryTools;
@@ -126,7 +128,10 @@ public final class LociMcpServer {
     MemoryTools memory = new MemoryTools(loci, GovernedMemory.of(loci), recall);
     List<ToolSpec> own = memory.tools();
     tools.add(own.get(0)); // remember
-    tools.addAll(new RecallTools(recall, limits).tools()); // recall, ingest
+    GovernedRecall graph =
+        GovernedRecall.of(GovernedMemory.of(loci), GovernedEntities.of(loci), recall);
+    tools.addAll(
+        IngestWaveTool.withWaves(new RecallTools(recall, limits).tools(), graph)); // recall, ingest
     tools.addAll(own.subList(1, own.size()));
     tools.addAll(new EntityTools(GovernedEntities.of(loci)).tools());
     tools.addAll(new GraphTools(recall).tools());

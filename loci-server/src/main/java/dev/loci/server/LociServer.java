@@ -110,8 +110,7 @@ public final class LociServer implements AutoCloseable {
     return List.of(
         new TraceRoutes(loci.traces(), limits.tagsPerTrace()),
         new PathwayRoutes(PathwayMemory.of(loci)),
-        new RecallRoutes(
-            recall, palace, IngestWaves.of(governed, graph), limits.recallQueryTerms()),
+        new RecallRoutes(recall, palace, IngestWaves.of(graph), limits.recallQueryTerms()),
         new GovernRoutes(governed),
         new EntityRoutes(governed, entities, graph),
         new SubjectRoutes(Subjects.of(loci), Clock.systemUTC()),

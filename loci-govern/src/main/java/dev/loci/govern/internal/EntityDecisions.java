@@ -14,13 +14,11 @@ import dev.loci.spi.CommandContext;
 import dev.loci.spi.Decision;
 import dev.loci.spi.Event;
 import java.time.Instant;
-import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.stream.Collectors;
 
 /**
  * The decisions that change entities: proposal (or reinforcement of the same entity), promotion,
@@ -29,6 +27,7 @@ import java.util.stream.Collectors;
  * the layer's current state; the engine runs decisions one at a time.
  */
 public final class EntityDecisions {
+  private static final Transitions<Entity, EntityStatus> T = Transitions.ENTITIES;
   private final GovernLayer layer;
   private final ConflictDecisions conflicts;
 
@@ -64,9 +63,7 @@ public final class EntityDecisions {
     if (same.isEmpty()) {
       e = fresh(ctx, ns, d, EntityStatus.ACTIVE);
     } else if (same.get().status() == EntityStatus.CANDIDATE) {
-      e =
-          same.get()
-              .withStatus(EntityStatus.ACTIVE, Optional.of("promoted by " + reviewer), ctx.now());
+      e = T.activated(same.get(), reviewer, ctx.now());
     } else {
       e = same.get().reinforced(d.sources(), d.subjectIds(), ctx.now());
     }
@@ -76,13 +73,8 @@ public final class EntityDecisions {
   /** Promotes a candidate entity to active, with conflict detection. */
   public Decision<EntityWritten> decidePromote(
       CommandContext ctx, Namespace ns, String id, String reviewer) {
-    Entity e = layer.requireEntity(ns, id);
-    requireStatus(e, EntityStatus.CANDIDATE);
-    return conflicts.entityActivated(
-        ctx,
-        ns,
-        e.withStatus(EntityStatus.ACTIVE, Optional.of("promoted by " + reviewer), ctx.now()),
-        List.of());
+    Entity e = T.promote(layer.requireEntity(ns, id), reviewer, ctx.now());
+    return conflicts.entityActivated(ctx, ns, e, List.of());
   }
 
   /** Rejects a candidate, or invalidates a candidate or active entity, with a reason. */
@@ -93,36 +85,19 @@ public final class EntityDecisions {
       String reason,
       String reviewer,
       boolean candidatesOnly) {
-    MemoryDecisions.requireReason(reason);
-    Entity e = layer.requireEntity(ns, id);
-    if (candidatesOnly) {
-      requireStatus(e, EntityStatus.CANDIDATE);
-    } else {
-      requireStatus(e, EntityStatus.CANDIDATE, EntityStatus.ACTIVE);
-    }
+    Transitions.requireReason(reason);
     Entity r =
-        e.withStatus(EntityStatus.INVALID, Optional.of(reason + " (" + reviewer + ")"), ctx.now());
+        T.invalidate(layer.requireEntity(ns, id), reason, reviewer, candidatesOnly, ctx.now());
     return new Decision<>(List.of(GovernLayer.entityEvent(r)), Set.of(id), r);
   }
 
   /** Supersedes an active entity by another (promoting that one if it is a candidate). */
   public Decision<EntityWritten> decideSupersede(
       CommandContext ctx, Namespace ns, String id, String by, String reviewer) {
-    if (id.equals(by)) {
-      throw new InvalidRequestException("by", "an entity cannot supersede itself");
-    }
+    T.requireOther(id, by);
     Entity old = layer.requireEntity(ns, id);
-    requireStatus(old, EntityStatus.ACTIVE);
-    Entity successor = target(ns, by, "by");
-    if (successor.status() != EntityStatus.ACTIVE && successor.status() != EntityStatus.CANDIDATE) {
-      throw new InvalidRequestException(
-          "by", "expected an active or candidate successor, found " + successor.status().label());
-    }
-    if (successor.status() == EntityStatus.CANDIDATE) {
-      successor =
-          successor.withStatus(
-              EntityStatus.ACTIVE, Optional.of("promoted by " + reviewer), ctx.now());
-    }
+    T.require(old, EntityStatus.ACTIVE);
+    Entity successor = T.successor(target(ns, by, "by"), reviewer, ctx.now());
     Event superseded = GovernLayer.entityEvent(old.supersededBy(by, reviewer, ctx.now()));
     return conflicts.entityActivated(ctx, ns, successor, List.of(superseded));
   }
@@ -137,7 +112,7 @@ public final class EntityDecisions {
       throw new InvalidRequestException("fields", "expected at least one field to change");
     }
     Entity e = layer.requireEntity(ns, id);
-    requireStatus(e, EntityStatus.CANDIDATE, EntityStatus.ACTIVE);
+    T.require(e, EntityStatus.CANDIDATE, EntityStatus.ACTIVE);
     Entity next = e.withFields(fields, reviewer, ctx.now());
     if (next.status() == EntityStatus.ACTIVE) {
       return conflicts.entityActivated(ctx, ns, next, List.of());
@@ -153,7 +128,7 @@ public final class EntityDecisions {
   public Decision<Entity> decideRelate(
       CommandContext ctx, Namespace ns, String id, RelationType type, String target, String by) {
     Entity e = layer.requireEntity(ns, id);
-    requireStatus(e, EntityStatus.CANDIDATE, EntityStatus.ACTIVE);
+    T.require(e, EntityStatus.CANDIDATE, EntityStatus.ACTIVE);
     if (target.equals(id)) {
       throw new InvalidRequestException("target", "an entity cannot relate to itself");
     }
@@ -211,21 +186,5 @@ public final class EntityDecisions {
         1,
         now,
         now);
-  }
-
-  static void requireStatus(Entity e, EntityStatus... allowed) {
-    for (EntityStatus s : allowed) {
-      if (e.status() == s) {
-        return;
-      }
-    }
-    throw new InvalidRequestException(
-        "status",
-        "entity '"
-            + e.id()
-            + "' is "
-            + e.status().label()
-            + "; expected "
-            + Arrays.stream(allowed).map(EntityStatus::label).collect(Collectors.joining(" or ")));
   }
 }

@@ -7,7 +7,6 @@ import dev.loci.govern.Interaction;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -27,7 +26,7 @@ final class EntityShelf {
   final Map<String, Set<String>> activeBySlot = new HashMap<>(); // field slot key -> ids
   final Map<String, Set<String>> activeByCross = new HashMap<>(); // cross-layer key -> ids
   final Map<EntityType, Set<String>> activeByType = new EnumMap<>(EntityType.class);
-  final Map<String, Set<String>> activeByWord = new HashMap<>();
+  final WordPostings activeByWord = new WordPostings(); // word -> ids, by confidence
 
   /** What makes two entities the same: type, normalized name, values. */
   static String factKey(Entity e) {
@@ -79,9 +78,7 @@ final class EntityShelf {
         activeByCross.computeIfAbsent(e.crossKey(f), x -> new LinkedHashSet<>()).add(e.id());
       }
       activeByType.computeIfAbsent(e.type(), x -> new LinkedHashSet<>()).add(e.id());
-      for (String w : Shelf.words(e.text())) {
-        activeByWord.computeIfAbsent(w, x -> new HashSet<>()).add(e.id());
-      }
+      activeByWord.add(e.id(), e.confidence(), Shelf.words(e.text()));
     }
   }
 
@@ -95,9 +92,7 @@ final class EntityShelf {
         Shelf.removeFrom(activeByCross, e.crossKey(f), e.id());
       }
       Shelf.removeFrom(activeByType, e.type(), e.id());
-      for (String w : Shelf.words(e.text())) {
-        Shelf.removeFrom(activeByWord, w, e.id());
-      }
+      activeByWord.remove(e.id(), e.confidence(), Shelf.words(e.text()));
     }
   }
 

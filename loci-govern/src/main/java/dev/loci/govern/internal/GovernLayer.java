@@ -147,27 +147,14 @@ public final class GovernLayer implements Layer, SubjectRecords {
   }
 
   /**
-   * The {@code limit} active entities of {@code ns} that share most words with {@code words}
-   * (inverse document frequency, times confidence), best first; ties by id.
+   * The {@code limit} active entities of {@code ns} that best match {@code words}, best first:
+   * scored as {@link #activeMatching} scores memories (inverse document frequency of the words
+   * held, times confidence; ties by id), found by the same top-k walk.
    */
   public List<Entity> activeEntitiesMatching(Namespace ns, Set<String> words, int limit) {
     EntityShelf s = shelf(ns).entities;
     int total = Math.max(1, s.activeByType.values().stream().mapToInt(Set::size).sum());
-    Map<String, Double> score = new HashMap<>();
-    for (String w : words) {
-      Set<String> ids = s.activeByWord.getOrDefault(w, Set.of());
-      double idf = Math.log(1.0 + (double) total / Math.max(1, ids.size()));
-      ids.forEach(id -> score.merge(id, idf, Double::sum));
-    }
-    return score.entrySet().stream()
-        .sorted(
-            java.util.Comparator.comparingDouble(
-                    (Map.Entry<String, Double> e) ->
-                        -e.getValue() * s.newest(e.getKey()).confidence())
-                .thenComparing(Map.Entry::getKey))
-        .limit(limit)
-        .map(e -> s.newest(e.getKey()))
-        .toList();
+    return s.activeByWord.top(words, total, limit).stream().map(s::newest).toList();
   }
 
   /** Interaction {@code id}. */
@@ -200,6 +187,10 @@ public final class GovernLayer implements Layer, SubjectRecords {
    */
   public Set<String> overruled(Namespace ns) {
     Shelf s = shelf(ns);
+    Set<String> known = s.overruled;
+    if (known != null) {
+      return known;
+    }
     Set<String> out = new java.util.HashSet<>();
     for (String id : s.openBySlot.values()) {
       Conflict c = s.conflicts.get(id);
@@ -210,7 +201,8 @@ public final class GovernLayer implements Layer, SubjectRecords {
                       .filter(m -> Conflict.trust(m) < Conflict.trust(p))
                       .forEach(out::add));
     }
-    return out;
+    s.overruled = Set.copyOf(out);
+    return s.overruled;
   }
 
   /** Every namespace with governed records. */
@@ -229,6 +221,23 @@ public final class GovernLayer implements Layer, SubjectRecords {
   /** Trusted project state of {@code ns}, by key. */
   public Map<String, StateEntry> state(Namespace ns) {
     return Map.copyOf(shelf(ns).state);
+  }
+
+  /**
+   * Trusted project state of {@code ns} in key order: a live view, to read under the engine's
+   * shared access and not keep.
+   */
+  public Map<String, StateEntry> stateByKey(Namespace ns) {
+    return java.util.Collections.unmodifiableMap(shelf(ns).state);
+  }
+
+  /**
+   * The tokens of the content of {@code ns}'s active memories, counted once per memory (a context
+   * pack takes the same trusted memories again and again): to call under the engine's shared
+   * access.
+   */
+  public java.util.function.ToIntFunction<Memory> tokens(Namespace ns) {
+    return shelf(ns)::tokens;
   }
 
   /** The records of {@code ns}; an empty shelf (not kept) if it has none. */

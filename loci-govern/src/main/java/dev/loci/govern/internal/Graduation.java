@@ -75,7 +75,7 @@ final class Graduation {
           "type",
           "identity, preference and episodic memories never graduate; found " + m.type().label());
     }
-    MemoryDecisions.requireStatus(m, MemoryStatus.ACTIVE);
+    Transitions.MEMORIES.require(m, MemoryStatus.ACTIVE);
     Entity e = entities.proposed(ctx, ns, draft(m));
     List<Event> events = new ArrayList<>();
     events.add(GovernLayer.entityEvent(e));

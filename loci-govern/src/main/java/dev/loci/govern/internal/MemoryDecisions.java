@@ -16,11 +16,9 @@ import dev.loci.spi.Decision;
 import dev.loci.spi.Event;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
-import java.util.stream.Collectors;
 
 /**
  * The decisions that change memories and trusted project state: proposal (or reinforcement of the
@@ -29,6 +27,7 @@ import java.util.stream.Collectors;
  * layer's current state; the engine runs decisions one at a time.
  */
 public final class MemoryDecisions {
+  private static final Transitions<Memory, MemoryStatus> T = Transitions.MEMORIES;
   private final GovernLayer layer;
   private final ConflictDecisions conflicts;
   private final EntityDecisions entities;
@@ -123,9 +122,7 @@ public final class MemoryDecisions {
     if (same.isEmpty()) {
       m = fresh(ctx, draft, ns, MemoryStatus.ACTIVE);
     } else if (same.get().status() == MemoryStatus.CANDIDATE) {
-      m =
-          same.get()
-              .withStatus(MemoryStatus.ACTIVE, Optional.of("promoted by " + reviewer), ctx.now());
+      m = T.activated(same.get(), reviewer, ctx.now());
     } else {
       return writtenOrGraduated(ctx, ns, same.get().reinforced(ctx.now())); // seen again
     }
@@ -151,19 +148,14 @@ public final class MemoryDecisions {
   /** Reinforces a candidate or active memory. */
   public Decision<Written> decideReinforce(CommandContext ctx, Namespace ns, String id) {
     Memory m = layer.require(ns, id);
-    requireStatus(m, MemoryStatus.CANDIDATE, MemoryStatus.ACTIVE);
+    T.require(m, MemoryStatus.CANDIDATE, MemoryStatus.ACTIVE);
     return writtenOrGraduated(ctx, ns, m.reinforced(ctx.now()));
   }
 
   /** Promotes a candidate to active, with conflict detection. */
   public Decision<Written> decidePromote(
       CommandContext ctx, Namespace ns, String id, String reviewer) {
-    Memory m = layer.require(ns, id);
-    requireStatus(m, MemoryStatus.CANDIDATE);
-    return activatedOrGraduated(
-        ctx,
-        ns,
-        m.withStatus(MemoryStatus.ACTIVE, Optional.of("promoted by " + reviewer), ctx.now()));
+    return activatedOrGraduated(ctx, ns, T.promote(layer.require(ns, id), reviewer, ctx.now()));
   }
 
   /** Rejects a candidate, or invalidates a candidate or active memory, with a reason. */
@@ -174,43 +166,26 @@ public final class MemoryDecisions {
       String reason,
       String reviewer,
       boolean candidatesOnly) {
-    requireReason(reason);
-    Memory m = layer.require(ns, id);
-    if (candidatesOnly) {
-      requireStatus(m, MemoryStatus.CANDIDATE);
-    } else {
-      requireStatus(m, MemoryStatus.CANDIDATE, MemoryStatus.ACTIVE);
-    }
-    Memory r =
-        m.withStatus(MemoryStatus.INVALID, Optional.of(reason + " (" + reviewer + ")"), ctx.now());
+    Transitions.requireReason(reason);
+    Memory r = T.invalidate(layer.require(ns, id), reason, reviewer, candidatesOnly, ctx.now());
     return new Decision<>(List.of(GovernLayer.memoryEvent(r)), Set.of(id), r);
   }
 
   /** Supersedes an active memory by another (promoting that one if it is a candidate). */
   public Decision<Written> decideSupersede(
       CommandContext ctx, Namespace ns, String id, String by, String reviewer) {
-    if (id.equals(by)) {
-      throw new InvalidRequestException("by", "a memory cannot supersede itself");
-    }
+    T.requireOther(id, by);
     Memory old = layer.require(ns, id);
-    requireStatus(old, MemoryStatus.ACTIVE);
+    T.require(old, MemoryStatus.ACTIVE);
     Memory successor;
     try {
       successor = layer.require(ns, by);
     } catch (NotFoundException e) {
       throw new NotFoundException("by", "no memory '" + by + "' in " + ns);
     }
-    if (successor.status() != MemoryStatus.ACTIVE && successor.status() != MemoryStatus.CANDIDATE) {
-      throw new InvalidRequestException(
-          "by", "expected an active or candidate successor, found " + successor.status().label());
-    }
     Memory superseded = old.supersededBy(by, reviewer, ctx.now());
-    if (successor.status() == MemoryStatus.CANDIDATE) {
-      successor =
-          successor.withStatus(
-              MemoryStatus.ACTIVE, Optional.of("promoted by " + reviewer), ctx.now());
-    }
-    return conflicts.activated(ctx, ns, successor, List.of(superseded));
+    return conflicts.activated(
+        ctx, ns, T.successor(successor, reviewer, ctx.now()), List.of(superseded));
   }
 
   /** Sets trusted project state; an active memory whose slot is the key and disagrees conflicts. */
@@ -260,28 +235,5 @@ public final class MemoryDecisions {
         1,
         now,
         now);
-  }
-
-  /** Checks that a rejection or invalidation says why. */
-  static void requireReason(String reason) {
-    if (reason == null || reason.isBlank()) {
-      throw new InvalidRequestException("reason", "expected why, found none");
-    }
-  }
-
-  static void requireStatus(Memory m, MemoryStatus... allowed) {
-    for (MemoryStatus s : allowed) {
-      if (m.status() == s) {
-        return;
-      }
-    }
-    throw new InvalidRequestException(
-        "status",
-        "memory '"
-            + m.id()
-            + "' is "
-            + m.status().label()
-            + "; expected "
-            + Arrays.stream(allowed).map(MemoryStatus::label).collect(Collectors.joining(" or ")));
   }
 }

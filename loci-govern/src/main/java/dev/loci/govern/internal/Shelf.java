@@ -47,6 +47,22 @@ final class Shelf {
           .thenComparing(Memory::id);
 
   final WordPostings activeByWord = new WordPostings(); // word -> ids, by confidence
+
+  /**
+   * The cl100k_base tokens of active memories' content, by id, counted when a context pack first
+   * takes the memory (packs run concurrently under the engine's shared access, hence a concurrent
+   * map) and kept while the memory stays active with the same content: a memory's content never
+   * changes across its versions, so reinforcements keep the count; a version that leaves active or
+   * changes the content (erasure) drops it.
+   */
+  final Map<String, Integer> tokens = new java.util.concurrent.ConcurrentHashMap<>();
+
+  /**
+   * {@link GovernLayer#overruled} as last computed, or null once a conflict changed: packs read it
+   * under shared access (a race computes the same set twice), conflict writes clear it.
+   */
+  volatile Set<String> overruled;
+
   final Map<String, String> openBySlot = new HashMap<>(); // slot key -> open conflict id
   final EntityShelf entities = new EntityShelf();
   final Map<String, String> settings = new TreeMap<>();
@@ -78,6 +94,7 @@ final class Shelf {
 
   /** Puts a conflict's new version, keeping the open-conflict index in step. */
   void put(Conflict c) {
+    overruled = null;
     conflicts.put(c.id(), c);
     if (c.status() == Conflict.Status.OPEN) {
       openBySlot.put(c.slotKey(), c.id());
@@ -88,7 +105,14 @@ final class Shelf {
 
   /** Takes a record's newest version out of the indexes, before its versions are replaced. */
   void unindexNewest(List<Memory> versions) {
-    unindex(versions.get(versions.size() - 1));
+    Memory newest = versions.get(versions.size() - 1);
+    unindex(newest);
+    tokens.remove(newest.id());
+  }
+
+  /** The tokens of active memory {@code m}'s content, counted once. */
+  int tokens(Memory m) {
+    return tokens.computeIfAbsent(m.id(), id -> ContextBuilder.tokens(m.content()));
   }
 
   /** The newest version of memory {@code id}, which must exist. */
@@ -101,7 +125,14 @@ final class Shelf {
   void put(Memory m) {
     List<Memory> versions = memories.computeIfAbsent(m.id(), k -> new ArrayList<>());
     if (!versions.isEmpty()) {
-      unindex(versions.get(versions.size() - 1));
+      Memory before = versions.get(versions.size() - 1);
+      unindex(before);
+      if (!before.content().equals(m.content())) {
+        tokens.remove(m.id());
+      }
+    }
+    if (m.status() != MemoryStatus.ACTIVE) {
+      tokens.remove(m.id());
     }
     versions.add(m);
     index(m);

@@ -4,7 +4,6 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
@@ -20,32 +19,46 @@ import java.util.TreeSet;
  * <p>Design. A record scores its confidence times the sum of the inverse document frequencies of
  * the query words it holds; ties go to the smaller id. Each word's postings are ordered by
  * confidence (highest first), then id, so a top-k search walks the query words' postings side by
- * side (Fagin's threshold algorithm): every record met is scored in full (one lookup per query
- * word), kept in a bounded heap of the best {@code k}, and the walk stops as soon as no record not
- * yet met can beat the heap's worst: such a record sits at or after every cursor of the words it
- * holds, so it scores at most the highest cursor confidence times the summed idf of the words whose
- * postings are not yet exhausted, and on an equal score its id is at least the smallest cursor id.
- * The result is exactly the top {@code k} of a full scan, at the cost of the records met before the
- * bound closes (about {@code k} divided by how often the query words co-occur) instead of every
- * posting. Not thread-safe: the layer changes it only while applying a batch.
+ * side (Fagin's threshold algorithm): every record met is scored in full (each posting carries the
+ * record's words, so which query words it holds is a hash lookup each, and a record another cursor
+ * has already passed was scored there: no set of records met is kept), kept in a bounded heap of
+ * the best {@code k}, and the walk stops as soon as no record not yet met can beat the heap's
+ * worst: such a record sits at or after every cursor of the words it holds, so it scores at most
+ * the highest cursor confidence times the summed idf of the words whose postings are not yet
+ * exhausted, and on an equal score its id is at least the smallest cursor id. The result is exactly
+ * the top {@code k} of a full scan, at the cost of the records met before the bound closes (about
+ * {@code k} divided by how often the query words co-occur) instead of every posting. Not
+ * thread-safe: the layer changes it only while applying a batch.
  */
 final class WordPostings {
-  private record Posting(double confidence, String id) {}
+  /** A record under a word; {@code words} are all the words it is under (not compared). */
+  private record Posting(double confidence, String id, Set<String> words) {}
 
   private record Scored(double score, String id) {}
 
+  /**
+   * Higher confidence first, then smaller id: written out rather than composed from {@code
+   * comparingDouble(...).reversed().thenComparing(...)}, as every posting lookup of a pack runs it
+   * about twenty times.
+   */
   private static final Comparator<Posting> ORDER =
-      Comparator.comparingDouble(Posting::confidence).reversed().thenComparing(Posting::id);
+      (a, b) -> {
+        int c = Double.compare(b.confidence(), a.confidence());
+        return c != 0 ? c : a.id().compareTo(b.id());
+      };
 
   /** Best first: higher score, then smaller id. */
   private static final Comparator<Scored> BEST =
-      Comparator.comparingDouble(Scored::score).reversed().thenComparing(Scored::id);
+      (a, b) -> {
+        int c = Double.compare(b.score(), a.score());
+        return c != 0 ? c : a.id().compareTo(b.id());
+      };
 
   private final Map<String, NavigableSet<Posting>> byWord = new HashMap<>();
 
   /** Records {@code id} under each of {@code words}. */
   void add(String id, double confidence, Set<String> words) {
-    Posting p = new Posting(confidence, id);
+    Posting p = new Posting(confidence, id, Set.copyOf(words));
     for (String w : words) {
       byWord.computeIfAbsent(w, x -> new TreeSet<>(ORDER)).add(p);
     }
@@ -53,7 +66,7 @@ final class WordPostings {
 
   /** Takes {@code id}, recorded with {@code confidence}, out of each of {@code words}. */
   void remove(String id, double confidence, Set<String> words) {
-    Posting p = new Posting(confidence, id);
+    Posting p = new Posting(confidence, id, Set.of()); // found by confidence and id
     for (String w : words) {
       NavigableSet<Posting> set = byWord.get(w);
       if (set != null && set.remove(p) && set.isEmpty()) {
@@ -68,10 +81,12 @@ final class WordPostings {
    */
   List<String> top(Collection<String> words, int total, int k) {
     List<NavigableSet<Posting>> lists = new ArrayList<>();
+    List<String> listWords = new ArrayList<>();
     for (String w : new TreeSet<>(words)) { // a fixed order: sums add up the same way every time
       NavigableSet<Posting> set = byWord.get(w);
       if (set != null) {
         lists.add(set);
+        listWords.add(w);
       }
     }
     int n = lists.size();
@@ -87,7 +102,6 @@ final class WordPostings {
       next[i] = cursors.get(i).next();
     }
     PriorityQueue<Scored> best = new PriorityQueue<>(BEST.reversed()); // head: the worst kept
-    Set<String> met = new HashSet<>();
     while (true) {
       double idfLeft = 0;
       double highest = Double.NEGATIVE_INFINITY;
@@ -117,14 +131,19 @@ final class WordPostings {
           continue;
         }
         next[i] = cursors.get(i).hasNext() ? cursors.get(i).next() : null;
-        if (!met.add(p.id())) {
-          continue;
-        }
+        // scored already if another of its words' cursors has passed it; else score it in full
+        boolean met = false;
         double sum = 0;
-        for (int j = 0; j < n; j++) {
-          if (j == i || lists.get(j).contains(p)) {
+        for (int j = 0; j < n && !met; j++) {
+          if (j == i) {
+            sum += idf[j];
+          } else if (p.words().contains(listWords.get(j))) {
+            met = next[j] == null || ORDER.compare(next[j], p) > 0;
             sum += idf[j];
           }
+        }
+        if (met) {
+          continue;
         }
         Scored s = new Scored(p.confidence() * sum, p.id());
         if (best.size() < k) {

@@ -8,11 +8,13 @@ import static dev.loci.mcp.internal.Schemas.oneOf;
 import static dev.loci.mcp.internal.Schemas.optional;
 import static dev.loci.mcp.internal.Schemas.required;
 import static dev.loci.mcp.internal.Schemas.string;
+import static dev.loci.mcp.internal.Schemas.strings;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.loci.InvalidRequestException;
 import dev.loci.Namespace;
+import dev.loci.SubjectIds;
 import dev.loci.govern.Entity;
 import dev.loci.govern.EntityDraft;
 import dev.loci.govern.EntityStatus;
@@ -85,6 +87,11 @@ public final class EntityTools {
                             required(
                                 "kind", oneOf("The source kind.", List.copyOf(SourceRef.KINDS))),
                             required("id", string("The source's id."))))),
+                optional(
+                    "subject_ids",
+                    strings(
+                        "The people it is about, by id (subject manifests list it, erasure erases"
+                            + " it).")),
                 namespace()),
             Optional.empty(),
             ToolSpec.Effect.WRITE,
@@ -119,7 +126,15 @@ public final class EntityTools {
   private Reply propose(Call call) {
     Args a =
         call.args()
-            .allowOnly(Set.of("type", "name", "fields", "confidence", "sources", Call.NAMESPACE));
+            .allowOnly(
+                Set.of(
+                    "type",
+                    "name",
+                    "fields",
+                    "confidence",
+                    "sources",
+                    "subject_ids",
+                    Call.NAMESPACE));
     String actor = call.caller().actor();
     EntityDraft draft =
         new EntityDraft(
@@ -129,7 +144,8 @@ public final class EntityTools {
             a.number("confidence").orElse(0.5),
             sources(a),
             Provenance.of(actor),
-            Optional.empty());
+            Optional.empty(),
+            SubjectIds.check(a.field("subject_ids"), a.strings("subject_ids").orElse(List.of())));
     EntityWritten w = entities.as(actor).propose(call.namespace(), draft);
     return Reply.json(EntityWire.written(w));
   }

@@ -24,7 +24,6 @@ import dev.loci.govern.spi.ExtractionTarget;
 import dev.loci.internal.Json;
 import dev.loci.server.Role;
 import dev.loci.server.spi.Exchange;
-import dev.loci.server.spi.HttpProblem;
 import dev.loci.server.spi.JsonBody;
 import dev.loci.server.spi.Route;
 import dev.loci.server.spi.Route.Method;
@@ -100,7 +99,7 @@ public final class EntityRoutes implements RouteSet {
   }
 
   private static Reviewer reviewer(Exchange ex) {
-    return new Reviewer(ex.tokenId().orElse("local"));
+    return ReviewRequests.reviewer(ex);
   }
 
   // ---------------------------------------------------------------- entities
@@ -121,24 +120,13 @@ public final class EntityRoutes implements RouteSet {
             Provenance.of(ex.actor()),
             Optional.empty(),
             body.strings("subject_ids").orElse(List.of()));
-    EntityWritten w;
-    if (status == EntityStatus.ACTIVE) {
-      if (!ex.allows(Role.REVIEWER)) {
-        throw new HttpProblem(
-            403,
-            "forbidden",
-            "Forbidden",
-            "an entity written active is trusted at once: it needs the reviewer role; without"
-                + " \"status\" it becomes a candidate for review",
-            Optional.of("status"));
-      }
-      w = entities.as(ex.actor()).add(ex.namespace(), draft, reviewer(ex));
-    } else if (status == EntityStatus.CANDIDATE) {
-      w = entities.as(ex.actor()).propose(ex.namespace(), draft);
-    } else {
-      throw new InvalidRequestException(
-          "status", "expected candidate or active for a new entity, found " + status.label());
-    }
+    EntityWritten w =
+        ReviewRequests.created(
+            ex,
+            "an entity",
+            status.label(),
+            () -> entities.as(ex.actor()).add(ex.namespace(), draft, reviewer(ex)),
+            () -> entities.as(ex.actor()).propose(ex.namespace(), draft));
     Responses.location(ex, ex.namespace(), "entities", w.entity().id());
     ex.json(201, Json.write(EntityWire.written(w)));
   }
@@ -233,8 +221,7 @@ public final class EntityRoutes implements RouteSet {
   }
 
   private void reject(Exchange ex) {
-    QueryParams.allowOnly(ex, Set.of());
-    String reason = ex.body().allowOnly(Set.of("reason")).string("reason").orElse(null);
+    String reason = ReviewRequests.reason(ex);
     Entity e =
         entities
             .as(ex.actor())
@@ -243,8 +230,7 @@ public final class EntityRoutes implements RouteSet {
   }
 
   private void invalidate(Exchange ex) {
-    QueryParams.allowOnly(ex, Set.of());
-    String reason = ex.body().allowOnly(Set.of("reason")).string("reason").orElse(null);
+    String reason = ReviewRequests.reason(ex);
     Entity e =
         entities
             .as(ex.actor())
@@ -253,13 +239,7 @@ public final class EntityRoutes implements RouteSet {
   }
 
   private void supersede(Exchange ex) {
-    QueryParams.allowOnly(ex, Set.of());
-    String by =
-        ex.body()
-            .allowOnly(Set.of("by"))
-            .string("by")
-            .orElseThrow(
-                () -> new InvalidRequestException("by", "expected the successor's entity id"));
+    String by = ReviewRequests.successor(ex, "entity");
     EntityWritten w =
         entities
             .as(ex.actor())

@@ -21,7 +21,6 @@ import dev.loci.govern.Written;
 import dev.loci.internal.Json;
 import dev.loci.server.Role;
 import dev.loci.server.spi.Exchange;
-import dev.loci.server.spi.HttpProblem;
 import dev.loci.server.spi.JsonBody;
 import dev.loci.server.spi.Route;
 import dev.loci.server.spi.Route.Method;
@@ -100,7 +99,7 @@ public final class GovernRoutes implements RouteSet {
   }
 
   private static Reviewer reviewer(Exchange ex) {
-    return new Reviewer(ex.tokenId().orElse("local"));
+    return ReviewRequests.reviewer(ex);
   }
 
   // ---------------------------------------------------------------- memories
@@ -119,24 +118,13 @@ public final class GovernRoutes implements RouteSet {
             body.string("slot"),
             body.strings("subject_ids").orElse(List.of()),
             Provenance.of(ex.actor()));
-    Written w;
-    if (status == MemoryStatus.ACTIVE) {
-      if (!ex.allows(Role.REVIEWER)) {
-        throw new HttpProblem(
-            403,
-            "forbidden",
-            "Forbidden",
-            "a memory written active is trusted at once: it needs the reviewer role; without"
-                + " \"status\" it becomes a candidate for review",
-            Optional.of("status"));
-      }
-      w = as(ex).add(ex.namespace(), draft, reviewer(ex));
-    } else if (status == MemoryStatus.CANDIDATE) {
-      w = as(ex).propose(ex.namespace(), draft);
-    } else {
-      throw new InvalidRequestException(
-          "status", "expected candidate or active for a new memory, found " + status.label());
-    }
+    Written w =
+        ReviewRequests.created(
+            ex,
+            "a memory",
+            status.label(),
+            () -> as(ex).add(ex.namespace(), draft, reviewer(ex)),
+            () -> as(ex).propose(ex.namespace(), draft));
     Responses.location(ex, ex.namespace(), "memories", w.memory().id());
     ex.json(201, Json.write(GovernWire.written(w)));
   }
@@ -184,27 +172,19 @@ public final class GovernRoutes implements RouteSet {
   }
 
   private void reject(Exchange ex) {
-    QueryParams.allowOnly(ex, Set.of());
-    String reason = ex.body().allowOnly(Set.of("reason")).string("reason").orElse(null);
+    String reason = ReviewRequests.reason(ex);
     Memory m = as(ex).reject(ex.namespace(), ex.pathParam("memory_id"), reason, reviewer(ex));
     ex.json(200, Json.write(GovernWire.memory(m)));
   }
 
   private void invalidate(Exchange ex) {
-    QueryParams.allowOnly(ex, Set.of());
-    String reason = ex.body().allowOnly(Set.of("reason")).string("reason").orElse(null);
+    String reason = ReviewRequests.reason(ex);
     Memory m = as(ex).invalidate(ex.namespace(), ex.pathParam("memory_id"), reason, reviewer(ex));
     ex.json(200, Json.write(GovernWire.memory(m)));
   }
 
   private void supersede(Exchange ex) {
-    QueryParams.allowOnly(ex, Set.of());
-    String by =
-        ex.body()
-            .allowOnly(Set.of("by"))
-            .string("by")
-            .orElseThrow(
-                () -> new InvalidRequestException("by", "expected the successor's memory id"));
+    String by = ReviewRequests.successor(ex, "memory");
     Written w = as(ex).supersede(ex.namespace(), ex.pathParam("memory_id"), by, reviewer(ex));
     ex.json(200, Json.write(GovernWire.written(w)));
   }
@@ -223,8 +203,7 @@ public final class GovernRoutes implements RouteSet {
   }
 
   private void rejectCandidate(Exchange ex) {
-    QueryParams.allowOnly(ex, Set.of());
-    String reason = ex.body().allowOnly(Set.of("reason")).string("reason").orElse(null);
+    String reason = ReviewRequests.reason(ex);
     Object r =
         as(ex).rejectCandidate(ex.namespace(), ex.pathParam("memory_id"), reason, reviewer(ex));
     ex.json(200, Json.write(writeJson(r)));
