@@ -70,7 +70,7 @@ final class JournalErasure {
         try (Statement s = c.createStatement()) {
           s.execute("SELECT pg_advisory_xact_lock(" + JournalArchive.WRITERS_LOCK + ")");
         }
-        head = head(c);
+        head = PostgresJournal.head(c);
         Optional<Batch> record = then.apply(head);
         if (record.isEmpty()) {
           c.rollback();
@@ -103,17 +103,6 @@ final class JournalErasure {
       return new Journal.Rewritten(rewritten, head + 1);
     } catch (SQLException e) {
       throw failed(where, e); // closing the connection
-    }
-  }
-
-  private static long head(Connection c) throws SQLException {
-    try (Statement s = c.createStatement();
-        ResultSet r =
-            s.executeQuery(
-                "SELECT GREATEST((SELECT COALESCE(MAX(seq), 0) FROM loci_batch), floor, archived)"
-                    + " FROM loci_journal WHERE id = 1")) {
-      r.next();
-      return r.getLong(1);
     }
   }
 

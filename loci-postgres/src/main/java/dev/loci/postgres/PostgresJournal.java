@@ -160,16 +160,22 @@ public final class PostgresJournal implements Journal {
   }
 
   private long readHead() {
-    try (Connection c = pool.getConnection();
-        Statement s = c.createStatement();
+    try (Connection c = pool.getConnection()) {
+      return head(c);
+    } catch (SQLException e) {
+      throw unreachable("read the journal head", e);
+    }
+  }
+
+  /** The highest sequence number used: stored, archived or below the floor. */
+  static long head(Connection c) throws SQLException {
+    try (Statement s = c.createStatement();
         ResultSet r =
             s.executeQuery(
                 "SELECT GREATEST((SELECT COALESCE(MAX(seq), 0) FROM loci_batch), floor, archived)"
                     + " FROM loci_journal WHERE id = 1")) {
       r.next();
       return r.getLong(1);
-    } catch (SQLException e) {
-      throw unreachable("read the journal head", e);
     }
   }
 

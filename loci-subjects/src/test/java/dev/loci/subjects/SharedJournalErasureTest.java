@@ -15,7 +15,6 @@ import dev.loci.govern.Memory;
 import dev.loci.govern.MemoryDraft;
 import dev.loci.govern.MemoryType;
 import dev.loci.pathway.PathwayMemory;
-import dev.loci.postgres.JournalOptions;
 import dev.loci.postgres.PostgresJournal;
 import dev.loci.postgres.PostgresUrl;
 import dev.loci.postgres.TestDatabase;
@@ -55,9 +54,18 @@ class SharedJournalErasureTest {
   TestDatabase db;
   final List<Loci> open = new ArrayList<>();
 
+  Loci a;
+  Loci b;
+  Kept kept;
+
+  /** Servers a and b over one database, seeded; a's journal archived what both snapshots cover. */
   @BeforeEach
-  void createDatabase() {
+  void openTwoServersAndSeed() throws SQLException {
     db = TestDatabase.create("loci_erase");
+    AtomicReference<PostgresJournal> journal = new AtomicReference<>();
+    a = server("a", journal);
+    b = server("b");
+    kept = seed(journal.get());
   }
 
   @AfterEach
@@ -74,9 +82,7 @@ class SharedJournalErasureTest {
             .dataDir(dir.resolve(name))
             .journal(
                 d -> {
-                  journal.set(
-                      PostgresJournal.open(
-                          PostgresUrl.parse(db.url()), JournalOptions.defaults().withDataDir(d)));
+                  journal.set(db.journal(d));
                   return journal.get();
                 })
             .open();
@@ -100,7 +106,7 @@ class SharedJournalErasureTest {
    * Alice and Bob in every layer, written from both servers, part of it archived, both servers with
    * snapshots that hold Alice.
    */
-  Kept seed(Loci a, Loci b, PostgresJournal journal) throws SQLException {
+  Kept seed(PostgresJournal journal) throws SQLException {
     Trace a1 =
         a.traces()
             .add(
@@ -150,10 +156,6 @@ class SharedJournalErasureTest {
   @Test
   void erase_onOneServer_leavesNoByteInAnyRowOrFileOfEitherServer_andKeepsEveryoneElse()
       throws Exception {
-    AtomicReference<PostgresJournal> journal = new AtomicReference<>();
-    Loci a = server("a", journal);
-    Loci b = server("b");
-    Kept kept = seed(a, b, journal.get());
     long auditBefore = Subjects.of(b).manifest(BOB, ALL).auditEntries();
 
     ErasureReport report = Subjects.of(a).erase(LEGAL, ALL, NS, ALICE, "GDPR art. 17, ticket 9");
@@ -165,7 +167,7 @@ class SharedJournalErasureTest {
     assertThat(rowsContaining("BRAVO-KEEP-1")).isPositive();
     assertThat(b.catchUp()).as("b applies the erasure").isPositive();
     for (Loci server : List.of(a, b)) {
-      assertErased(server, kept);
+      assertErased(server);
     }
     assertThat(Subjects.of(b).manifest(BOB, ALL).auditEntries()).isEqualTo(auditBefore);
     // while both run: the snapshots, indexes and caches hold nothing of Alice any more
@@ -182,19 +184,15 @@ class SharedJournalErasureTest {
 
     // a server that joins afterwards replays the scrubbed rows; the others reopen from snapshots
     Loci c = server("c");
-    assertErased(c, kept);
-    assertErased(server("a"), kept);
-    assertErased(server("b"), kept);
+    assertErased(c);
+    assertErased(server("a"));
+    assertErased(server("b"));
     assertThat(filesContaining("ALPHA-SECRET")).isEmpty();
   }
 
   @Test
   void aServerDownDuringTheErasure_erasesItsStateIndexesAndSnapshotsWhenItReopens()
       throws Exception {
-    AtomicReference<PostgresJournal> journal = new AtomicReference<>();
-    Loci a = server("a", journal);
-    Loci b = server("b");
-    Kept kept = seed(a, b, journal.get());
     close(b);
 
     Subjects.of(a).erase(LEGAL, ALL, NS, ALICE, "GDPR art. 17, ticket 10");
@@ -203,7 +201,7 @@ class SharedJournalErasureTest {
         .as("b's files before it returns")
         .isNotEmpty();
     b = server("b");
-    assertErased(b, kept);
+    assertErased(b);
     assertThat(filesIn(dir.resolve("b"), "ALPHA-SECRET")).isEmpty();
     assertThat(filesIn(dir.resolve("b"), ALICE)).isEmpty();
   }
@@ -211,10 +209,6 @@ class SharedJournalErasureTest {
   @Test
   void aFailureOrALostConnectionMidTransaction_leavesEverythingAsItWas_andARerunCompletes()
       throws Exception {
-    AtomicReference<PostgresJournal> journal = new AtomicReference<>();
-    Loci a = server("a", journal);
-    Loci b = server("b");
-    Kept kept = seed(a, b, journal.get());
     long rows = rowsContaining("ALPHA-SECRET");
     long head = a.lastSeq();
 
@@ -228,7 +222,7 @@ class SharedJournalErasureTest {
     assertThatThrownBy(() -> Subjects.of(a).erase(LEGAL, ALL, NS, ALICE, "ticket 11"))
         .isInstanceOf(LociException.class)
         .hasMessageContaining("refused by the test");
-    assertUntouched(a, b, rows, head);
+    assertUntouched(rows, head);
 
     // the erasing connection dies in the middle (once: the sequence is not transactional)
     sql(
@@ -242,22 +236,22 @@ class SharedJournalErasureTest {
             + " EXECUTE FUNCTION kill_erasure()");
     assertThatThrownBy(() -> Subjects.of(a).erase(LEGAL, ALL, NS, ALICE, "ticket 12"))
         .isInstanceOf(LociException.class);
-    assertUntouched(a, b, rows, head);
+    assertUntouched(rows, head);
 
     // the intents left behind are run again when a reopens: the erasure completes
     close(a);
     Loci reopened = server("a");
     assertThat(rowsContaining("ALPHA-SECRET")).isZero();
     b.catchUp();
-    assertErased(reopened, kept);
-    assertErased(b, kept);
+    assertErased(reopened);
+    assertErased(b);
     assertThat(filesContaining("ALPHA-SECRET")).isEmpty();
     assertThat(Files.list(dir.resolve("a").resolve("subjects").resolve("erasures")).toList())
         .as("intents left")
         .isEmpty();
   }
 
-  private void assertUntouched(Loci a, Loci b, long rows, long head) throws Exception {
+  private void assertUntouched(long rows, long head) throws Exception {
     assertThat(rowsContaining("ALPHA-SECRET")).isEqualTo(rows);
     assertThat(scalar("SELECT MAX(seq) FROM loci_batch")).isEqualTo(head);
     b.catchUp();
@@ -267,7 +261,7 @@ class SharedJournalErasureTest {
     }
   }
 
-  private static void assertErased(Loci server, Kept kept) {
+  private void assertErased(Loci server) {
     Subjects subjects = Subjects.of(server);
     SubjectManifest m = subjects.manifest(ALICE, ALL);
     assertThat(m.records()).isEmpty();
