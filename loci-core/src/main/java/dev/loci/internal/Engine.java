@@ -289,11 +289,19 @@ public final class Engine implements CommandExecutor, AutoCloseable {
   }
 
   private void replaceSnapshotsLocked() {
-    if (snapshotsStale && snapshots.isPresent() && !snapshots.get().list().isEmpty()) {
-      long seq = snapshotLocked();
-      snapshots.get().deleteOlderThan(seq);
+    if (!snapshotsStale) {
+      return;
     }
-    snapshotsStale = false;
+    snapshotsStale = false; // before the capture: an erasure applied after it sets it again
+    if (snapshots.isPresent() && !snapshots.get().list().isEmpty()) {
+      try {
+        long seq = snapshotLocked();
+        snapshots.get().deleteOlderThan(seq);
+      } catch (RuntimeException e) {
+        snapshotsStale = true;
+        throw e;
+      }
+    }
   }
 
   /** Tells {@code listener} about every group of batches appended from now on. */
