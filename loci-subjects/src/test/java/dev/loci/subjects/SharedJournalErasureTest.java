@@ -26,6 +26,7 @@ import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -56,6 +57,7 @@ class SharedJournalErasureTest {
 
   Loci a;
   Loci b;
+  final AtomicReference<PostgresJournal> journalOfB = new AtomicReference<>();
   Kept kept;
 
   /** Servers a and b over one database, seeded; a's journal archived what both snapshots cover. */
@@ -64,7 +66,7 @@ class SharedJournalErasureTest {
     db = TestDatabase.create("loci_erase");
     AtomicReference<PostgresJournal> journal = new AtomicReference<>();
     a = server("a", journal);
-    b = server("b");
+    b = server("b", journalOfB);
     kept = seed(journal.get());
   }
 
@@ -188,6 +190,23 @@ class SharedJournalErasureTest {
     assertErased(server("a"));
     assertErased(server("b"));
     assertThat(filesContaining("ALPHA-SECRET")).isEmpty();
+  }
+
+  @Test
+  void aFollowingServer_appliesTheErasureWithoutBeingAsked_andReplacesItsSnapshot()
+      throws Exception {
+    try (AutoCloseable following = journalOfB.get().follow(b::tryCatchUp, Duration.ofSeconds(30))) {
+      Subjects.of(a).erase(LEGAL, ALL, NS, ALICE, "GDPR art. 17, ticket 13");
+
+      long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+      while ((b.lastSeq() < a.lastSeq() || !filesIn(dir.resolve("b"), ALICE).isEmpty())
+          && System.nanoTime() < deadline) {
+        Thread.sleep(10);
+      }
+      assertErased(b);
+      assertThat(filesIn(dir.resolve("b"), "ALPHA-SECRET")).isEmpty();
+      assertThat(filesIn(dir.resolve("b"), ALICE)).isEmpty();
+    }
   }
 
   @Test
