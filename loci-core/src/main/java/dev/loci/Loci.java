@@ -132,6 +132,26 @@ public final class Loci implements AutoCloseable {
     return engine.eraseRecords(idsByLayer);
   }
 
+  /**
+   * Erases records for the subject layer over a journal that other servers share (PostgreSQL): in
+   * one atomic step of the journal, with every server's writes waiting, rewrites the batches that
+   * hold the records through each holding layer's {@link dev.loci.spi.SubjectRecords#scrub} and
+   * appends the batch {@code record} decides (an {@link dev.loci.spi.ErasingEvents erasing event});
+   * every server, this one first, erases the records from its state and files and replaces its
+   * snapshots when it applies that batch. Part of the SPI.
+   *
+   * @param idsByLayer record keys, by the name of the layer that holds them
+   * @param record decides the erasure's event, against the state caught up with every server's
+   *     batches; no event if the erasure is already recorded
+   * @return how many journal batches were rewritten
+   */
+  public <R> long eraseShared(
+      java.util.Map<String, java.util.Set<String>> idsByLayer,
+      Namespace namespace,
+      dev.loci.spi.Command<R> record) {
+    return engine.eraseShared(idsByLayer, namespace, actor, record);
+  }
+
   /** How namespaces redact personal data from trace content and memory nodes (off by default). */
   public Redaction redaction() {
     return new Redaction(engine, layersOf(dev.loci.spi.ContentRedaction.class));

@@ -155,6 +155,60 @@ class JournalOptionTest {
   }
 
   @Test
+  void subjectErase_withJournal_scrubsTheRowsAndAnotherDataDirAppliesIt() throws Exception {
+    CliRunner a = new CliRunner(tmp.resolve("a"));
+    CliRunner b = new CliRunner(tmp.resolve("b"));
+    String subject = "pat-cli-9q";
+    for (String note : new String[] {"ZETA-SECRET-1", "ZETA-SECRET-2"}) {
+      String content = "{\"subject_ids\":[\"" + subject + "\"],\"note\":\"" + note + "\"}";
+      CliRunner.Result r =
+          a.run("--journal", db.url(), "trace", "add", "--ns", "clinic", "--content", content);
+      assertThat(r.exitCode()).as(r.err()).isZero();
+    }
+    CliRunner.Result shown = b.run("--journal", db.url(), "--json", "subject", "show", subject);
+    assertThat(shown.json().get("records")).hasSize(2);
+    assertThat(b.run("--journal", db.url(), "compact").exitCode()).isZero(); // holds the secret
+
+    CliRunner.Result erased =
+        a.run(
+            "--journal",
+            db.url(),
+            "--json",
+            "subject",
+            "erase",
+            subject,
+            "--ns",
+            "clinic",
+            "--reason",
+            "request 7",
+            "--legal-token",
+            a.legalToken());
+
+    assertThat(erased.exitCode()).as(erased.err()).isZero();
+    assertThat(erased.json().get("records").asInt()).isEqualTo(2);
+    CliRunner.Result after = b.run("--journal", db.url(), "--json", "subject", "show", subject);
+    assertThat(after.json().get("records")).isEmpty();
+    assertThat(after.json().get("erasure").get("records").asInt()).isEqualTo(2);
+    try (Connection c = db.connect();
+        Statement s = c.createStatement();
+        java.sql.ResultSet r =
+            s.executeQuery(
+                "SELECT COUNT(*) FROM loci_batch WHERE position('ZETA' IN convert_from(line,"
+                    + " 'UTF8')) > 0")) {
+      r.next();
+      assertThat(r.getLong(1)).isZero();
+    }
+    try (java.util.stream.Stream<Path> files = Files.walk(tmp)) {
+      for (Path f : files.filter(Files::isRegularFile).toList()) {
+        assertThat(Files.readString(f, java.nio.charset.StandardCharsets.ISO_8859_1))
+            .as("%s", f)
+            .doesNotContain("ZETA-SECRET")
+            .doesNotContain(subject);
+      }
+    }
+  }
+
+  @Test
   void compactArchive_withoutJournal_isAUsageError() {
     CliRunner cli = new CliRunner(tmp.resolve("a"));
     cli.add("acme", "{\"n\":1}", "x");

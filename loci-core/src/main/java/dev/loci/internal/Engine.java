@@ -12,6 +12,7 @@ import dev.loci.spi.Command;
 import dev.loci.spi.CommandContext;
 import dev.loci.spi.CommandExecutor;
 import dev.loci.spi.Decision;
+import dev.loci.spi.ErasingEvents;
 import dev.loci.spi.Event;
 import dev.loci.spi.Journal;
 import dev.loci.spi.JournalBehindException;
@@ -93,6 +94,11 @@ public final class Engine implements CommandExecutor, AutoCloseable {
   private Instant lastNow = Instant.EPOCH; // guarded by combiner
   private volatile boolean closed;
   private volatile AppendListener appendListener = AppendListener.NONE;
+  // an applied event erased records (ErasingEvents): the snapshots still hold them
+  private volatile boolean snapshotsStale;
+  // what replayed erasing events erased, while recovering (null otherwise): erased again once the
+  // layers' indexes are open, since a layer may not touch its files while recovering
+  private Map<String, Set<String>> erasedInRecovery;
 
   private Engine(
       Journal journal,
@@ -142,6 +148,7 @@ public final class Engine implements CommandExecutor, AutoCloseable {
   }
 
   private void recover(List<Damage> damage) {
+    erasedInRecovery = new LinkedHashMap<>();
     long fromSnapshot = 0;
     if (snapshots.isPresent()) {
       for (Path file : snapshots.get().list()) {
@@ -191,6 +198,12 @@ public final class Engine implements CommandExecutor, AutoCloseable {
     }
     appliedSeq = Math.max(journal.lastSeq(), last[0]);
     layers.values().forEach(l -> l.recovered(appliedSeq));
+    Map<String, Set<String>> erased = erasedInRecovery;
+    erasedInRecovery = null;
+    if (!erased.isEmpty()) {
+      eraseApplied(erased);
+      replaceStaleSnapshots();
+    }
   }
 
   private void applyReplayed(JournalEntry entry, List<Damage> damage) {
@@ -231,7 +244,64 @@ public final class Engine implements CommandExecutor, AutoCloseable {
     for (BatchObserver o : observers) {
       commits.add(o.observe(entry));
     }
+    for (Event e : entry.events()) {
+      if (layers.get(e.layer()) instanceof ErasingEvents x) {
+        Map<String, Set<String>> erased = x.erases(e);
+        if (!erased.isEmpty()) {
+          commits.add(() -> eraseApplied(erased));
+        }
+      }
+    }
     return commits;
+  }
+
+  /**
+   * Has each holding layer erase the records of an applied erasing event from its state and files;
+   * the snapshots are replaced once the combiner is released. Runs with exclusive access.
+   */
+  private void eraseApplied(Map<String, Set<String>> idsByLayer) {
+    idsByLayer.forEach(
+        (name, keys) -> {
+          if (layers.get(name) instanceof SubjectRecords r) {
+            r.erase(keys);
+          }
+          if (erasedInRecovery != null) {
+            erasedInRecovery.computeIfAbsent(name, k -> new HashSet<>()).addAll(keys);
+          }
+        });
+    snapshotsStale = true;
+  }
+
+  /**
+   * Replaces every snapshot by a fresh one of the current state if an applied event erased records
+   * since the last time. Called without the combiner (snapshot, then combiner, is the lock order).
+   */
+  private void replaceStaleSnapshots() {
+    if (!snapshotsStale) {
+      return;
+    }
+    snapshotLock.lock();
+    try {
+      replaceSnapshotsLocked();
+    } finally {
+      snapshotLock.unlock();
+    }
+  }
+
+  private void replaceSnapshotsLocked() {
+    if (!snapshotsStale) {
+      return;
+    }
+    snapshotsStale = false; // before the capture: an erasure applied after it sets it again
+    if (snapshots.isPresent() && !snapshots.get().list().isEmpty()) {
+      try {
+        long seq = snapshotLocked();
+        snapshots.get().deleteOlderThan(seq);
+      } catch (RuntimeException e) {
+        snapshotsStale = true;
+        throw e;
+      }
+    }
   }
 
   /** Tells {@code listener} about every group of batches appended from now on. */
@@ -346,6 +416,12 @@ public final class Engine implements CommandExecutor, AutoCloseable {
         } finally {
           combiner.unlock();
           handOver(); // also when combine throws: nobody queued may be left without a combiner
+        }
+        try {
+          replaceStaleSnapshots(); // a catch-up before the round applied another's erasure
+        } catch (RuntimeException e) {
+          // the command is done: the next command or catch-up tries the snapshots again
+          LOG.log(System.Logger.Level.WARNING, "cannot replace the snapshots after an erasure", e);
         }
       } else {
         LockSupport.park(this);
@@ -625,6 +701,7 @@ public final class Engine implements CommandExecutor, AutoCloseable {
     } finally {
       combiner.unlock();
       handOver();
+      replaceStaleSnapshots();
     }
   }
 
@@ -797,32 +874,29 @@ public final class Engine implements CommandExecutor, AutoCloseable {
    * @return how many journal batches were rewritten
    * @throws IllegalArgumentException if a named layer holds no subject records
    * @throws StorageException if the journal cannot be rewritten
-   * @throws dev.loci.ConflictException if the journal keeps no rewritable batches (PostgreSQL)
+   * @throws dev.loci.ConflictException if the journal keeps no rewritable batches (PostgreSQL,
+   *     which erases with {@link #eraseShared})
    */
   public long eraseRecords(Map<String, Set<String>> idsByLayer) {
-    Map<String, SubjectRecords> holders = new LinkedHashMap<>();
-    idsByLayer.forEach(
-        (name, ids) -> {
-          if (!(layers.get(name) instanceof SubjectRecords r)) {
-            throw new IllegalArgumentException("layer '" + name + "' holds no subject records");
-          }
-          holders.put(name, r);
-        });
+    Map<String, SubjectRecords> holders = holders(idsByLayer);
     checkUsable();
     snapshotLock.lock();
     combiner.lock();
     try {
-      long rewritten = rewrite(holders, idsByLayer);
+      long rewritten;
+      try {
+        rewritten = journal.rewrite(tokens(idsByLayer), scrubber(holders, idsByLayer));
+      } catch (UnsupportedOperationException e) {
+        throw new dev.loci.ConflictException(e.getMessage());
+      }
       stateLock.writeLock().lock();
       try {
         holders.forEach((name, r) -> r.erase(idsByLayer.get(name)));
       } finally {
         stateLock.writeLock().unlock();
       }
-      if (snapshots.isPresent() && !snapshots.get().list().isEmpty()) {
-        long seq = snapshotLocked();
-        snapshots.get().deleteOlderThan(seq);
-      }
+      snapshotsStale = true;
+      replaceSnapshotsLocked();
       return rewritten;
     } finally {
       combiner.unlock();
@@ -831,29 +905,108 @@ public final class Engine implements CommandExecutor, AutoCloseable {
     }
   }
 
-  /** Rewrites the journal through each holder's scrub; a journal that cannot is a conflict. */
-  private long rewrite(Map<String, SubjectRecords> holders, Map<String, Set<String>> idsByLayer) {
+  /**
+   * Erasure over a journal that other processes share ({@link Journal#rewriteAndAppend}): in one
+   * atomic step of the journal, with every writer's appends waiting, catches up with the journal,
+   * decides {@code record} (the erasure's own event, which must be an {@link
+   * dev.loci.spi.ErasingEvents erasing event} naming {@code idsByLayer}, or nothing if the erasure
+   * is already recorded), rewrites each stored batch through the scrub of the layers named in
+   * {@code idsByLayer} and appends the decided batch. Then applies it, as every other process does
+   * when it reaches it: the layers erase the records from state and files and the snapshots are
+   * replaced. A failure leaves the journal as it was.
+   *
+   * @return how many journal batches were rewritten
+   * @throws dev.loci.ConflictException if the journal cannot do this (a file journal: use {@link
+   *     #eraseRecords(Map)})
+   */
+  public <R> long eraseShared(
+      Map<String, Set<String>> idsByLayer, Namespace namespace, String actor, Command<R> record) {
+    Map<String, SubjectRecords> holders = holders(idsByLayer);
+    checkUsable();
+    snapshotLock.lock();
+    combiner.lock();
+    try {
+      Batch[] decided = {null};
+      Journal.Rewritten done;
+      try {
+        done =
+            journal.rewriteAndAppend(
+                tokens(idsByLayer),
+                scrubber(holders, idsByLayer),
+                head -> {
+                  if (head > appliedSeq) {
+                    catchUpLocked();
+                  }
+                  Instant now = Timestamps.truncate(clock.instant());
+                  lastNow = now.isBefore(lastNow) ? lastNow : now;
+                  Decision<?> d = record.decide(new Context(lastNow, ids));
+                  decided[0] =
+                      d.events().isEmpty()
+                          ? null
+                          : new Batch(lastNow, namespace, actor, d.events());
+                  return Optional.ofNullable(decided[0]);
+                });
+      } catch (UnsupportedOperationException e) {
+        throw new dev.loci.ConflictException(e.getMessage());
+      }
+      if (decided[0] != null) {
+        JournalEntry entry = JournalEntry.of(done.appended(), decided[0]);
+        stateLock.writeLock().lock();
+        try {
+          prepare(entry).forEach(Runnable::run);
+          eventsSinceSnapshot.addAndGet(entry.events().size());
+          appliedSeq = entry.seq();
+          for (Layer l : layers.values()) {
+            l.applied(appliedSeq);
+          }
+        } finally {
+          stateLock.writeLock().unlock();
+        }
+      }
+      replaceSnapshotsLocked();
+      return done.batches();
+    } finally {
+      combiner.unlock();
+      snapshotLock.unlock();
+      handOver();
+    }
+  }
+
+  private Map<String, SubjectRecords> holders(Map<String, Set<String>> idsByLayer) {
+    Map<String, SubjectRecords> holders = new LinkedHashMap<>();
+    idsByLayer.forEach(
+        (name, ids) -> {
+          if (!(layers.get(name) instanceof SubjectRecords r)) {
+            throw new IllegalArgumentException("layer '" + name + "' holds no subject records");
+          }
+          holders.put(name, r);
+        });
+    return holders;
+  }
+
+  /** The ids of the record keys: what every event that writes one of the records names. */
+  private static Set<String> tokens(Map<String, Set<String>> idsByLayer) {
     Set<String> ids = new HashSet<>();
     idsByLayer
         .values()
         .forEach(keys -> keys.forEach(k -> ids.add(k.substring(k.indexOf('/') + 1))));
-    try {
-      return journal.rewrite(
-          ids,
-          entry -> {
-            List<Event> out = new ArrayList<>(entry.events().size());
-            boolean changed = false;
-            for (Event e : entry.events()) {
-              SubjectRecords r = holders.get(e.layer());
-              Event scrubbed = r == null ? e : r.scrub(entry, e, idsByLayer.get(e.layer()));
-              changed |= scrubbed != e;
-              out.add(scrubbed);
-            }
-            return changed ? Optional.of(out) : Optional.empty();
-          });
-    } catch (UnsupportedOperationException e) {
-      throw new dev.loci.ConflictException(e.getMessage());
-    }
+    return ids;
+  }
+
+  /** A batch through each holder's scrub: the scrubbed events, or empty if none changed. */
+  private static java.util.function.Function<JournalEntry, Optional<List<Event>>> scrubber(
+      Map<String, SubjectRecords> holders, Map<String, Set<String>> idsByLayer) {
+    return entry -> {
+      List<Event> out = new ArrayList<>(entry.events().size());
+      boolean changed = false;
+      for (Event e : entry.events()) {
+        SubjectRecords r = holders.get(e.layer());
+        Event scrubbed = r == null ? e : r.scrub(entry, e, idsByLayer.get(e.layer()));
+        changed |= scrubbed != e;
+        out.add(scrubbed);
+      }
+      return changed ? Optional.of(out) : Optional.empty();
+    };
   }
 
   /** The journal the engine writes to. */

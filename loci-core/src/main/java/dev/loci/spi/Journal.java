@@ -141,6 +141,44 @@ public interface Journal extends AutoCloseable {
             + " the file journal)");
   }
 
+  /**
+   * Erasure over a journal that other writers share: rewrites stored batches as {@link #rewrite}
+   * does and appends one more batch (the record of the erasure), as one atomic step. Every writer's
+   * appends (other processes' included) wait from before {@code then} is called until it returns; a
+   * failure or crash anywhere leaves every stored batch as it was and appends nothing.
+   *
+   * <p>{@code then} is called once, first, with the sequence number of the last batch stored: the
+   * caller applies the batches up to it that it has not applied yet (through {@link #read}) and
+   * decides the batch to append, numbered one past it, against that state; or returns empty to
+   * change nothing at all (the erasure is already recorded). {@code scrub} is then called, on the
+   * calling thread, for each stored batch that may hold one of {@code tokens} (every batch if they
+   * cannot be matched without decoding, see {@link #rewrite}).
+   *
+   * @return how many batches were rewritten and the sequence number of the appended batch (0 if
+   *     {@code then} returned empty)
+   * @throws dev.loci.StorageException if the journal could not do it (nothing changed), or {@link
+   *     JournalUnavailableException} when its database cannot be reached
+   * @throws UnsupportedOperationException if this journal cannot (the file journal, which only one
+   *     process writes, rewrites with {@link #rewrite} and its caller records a durable intent)
+   */
+  default Rewritten rewriteAndAppend(
+      java.util.Set<String> tokens,
+      java.util.function.Function<JournalEntry, java.util.Optional<java.util.List<Event>>> scrub,
+      java.util.function.LongFunction<java.util.Optional<Batch>> then) {
+    throw new UnsupportedOperationException(
+        getClass().getSimpleName()
+            + " cannot rewrite and append in one atomic step (the file journal erases with"
+            + " rewrite)");
+  }
+
+  /**
+   * What {@link #rewriteAndAppend} did.
+   *
+   * @param batches how many stored batches were rewritten
+   * @param appended the sequence number of the appended batch, 0 if none was
+   */
+  record Rewritten(long batches, long appended) {}
+
   /** Makes everything durable and releases the journal's resources. */
   @Override
   void close();

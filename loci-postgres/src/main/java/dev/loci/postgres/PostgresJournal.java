@@ -6,6 +6,7 @@ import dev.loci.Damage;
 import dev.loci.StorageException;
 import dev.loci.VerifyReport;
 import dev.loci.spi.Batch;
+import dev.loci.spi.Event;
 import dev.loci.spi.Journal;
 import dev.loci.spi.JournalBehindException;
 import dev.loci.spi.JournalEntry;
@@ -22,9 +23,12 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
+import java.util.function.Function;
+import java.util.function.LongFunction;
 import org.flywaydb.core.Flyway;
 import org.flywaydb.core.api.MigrationInfo;
 
@@ -156,16 +160,22 @@ public final class PostgresJournal implements Journal {
   }
 
   private long readHead() {
-    try (Connection c = pool.getConnection();
-        Statement s = c.createStatement();
+    try (Connection c = pool.getConnection()) {
+      return head(c);
+    } catch (SQLException e) {
+      throw unreachable("read the journal head", e);
+    }
+  }
+
+  /** The highest sequence number used: stored, archived or below the floor. */
+  static long head(Connection c) throws SQLException {
+    try (Statement s = c.createStatement();
         ResultSet r =
             s.executeQuery(
                 "SELECT GREATEST((SELECT COALESCE(MAX(seq), 0) FROM loci_batch), floor, archived)"
                     + " FROM loci_journal WHERE id = 1")) {
       r.next();
       return r.getLong(1);
-    } catch (SQLException e) {
-      throw unreachable("read the journal head", e);
     }
   }
 
@@ -296,7 +306,7 @@ public final class PostgresJournal implements Journal {
   }
 
   /** A connection-class failure (SQLSTATE 08..., 57P..) or none at all: the outcome is unknown. */
-  private static boolean isConnectionLoss(SQLException e) {
+  static boolean isConnectionLoss(SQLException e) {
     String state = e.getSQLState();
     return state == null || state.startsWith("08") || state.startsWith("57P");
   }
@@ -516,6 +526,32 @@ public final class PostgresJournal implements Journal {
       pending.clear();
       unavailable = Optional.empty();
       durableSeq = group.get(group.size() - 1).seq();
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /**
+   * Erasure: one transaction that holds the writers' lock exclusively rewrites the rows the scrub
+   * changes and appends the batch {@code then} decides ({@link JournalErasure}); all or nothing.
+   */
+  @Override
+  public Rewritten rewriteAndAppend(
+      Set<String> tokens,
+      Function<JournalEntry, Optional<List<Event>>> scrub,
+      LongFunction<Optional<Batch>> then) {
+    lock.lock();
+    try {
+      checkUsable();
+      if (!pending.isEmpty()) {
+        throw new IllegalStateException("an erasure while batches are pending");
+      }
+      Rewritten done = JournalErasure.run(pool, description, tokens, scrub, then);
+      if (done.appended() > lastSeq) {
+        lastSeq = done.appended();
+        durableSeq = done.appended();
+      }
+      return done;
     } finally {
       lock.unlock();
     }

@@ -59,9 +59,7 @@ class ArchiveTest {
         .dataDir(dir.resolve(name))
         .journal(
             d -> {
-              opened.set(
-                  PostgresJournal.open(
-                      PostgresUrl.parse(db.url()), JournalOptions.defaults().withDataDir(d)));
+              opened.set(db.journal(d));
               return opened.get();
             })
         .open();

@@ -59,6 +59,12 @@ public final class TestDatabase implements AutoCloseable {
     return "postgresql://" + USER + "@" + HOST + "/" + name;
   }
 
+  /** A journal over this database for the server whose data directory is {@code dataDir}. */
+  public PostgresJournal journal(java.nio.file.Path dataDir) {
+    return PostgresJournal.open(
+        PostgresUrl.parse(url()), JournalOptions.defaults().withDataDir(dataDir));
+  }
+
   /** A plain connection to this database, for tests that look at or damage the rows. */
   public Connection connect() throws SQLException {
     return DriverManager.getConnection("jdbc:postgresql://" + HOST + "/" + name, USER, "");

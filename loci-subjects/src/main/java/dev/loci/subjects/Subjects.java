@@ -40,7 +40,10 @@ import java.util.Optional;
  * run to the end when the directory is next opened. The subject's manifest keeps only the fact and
  * time of the erasure. Subject ids themselves are never stored by this layer (it keys subjects by
  * the SHA-256 of the id), so after erasure no file holds the subject's id or content. A file system
- * may keep freed blocks; erasure makes no claim about the device below it.
+ * may keep freed blocks; erasure makes no claim about the device below it. Over a PostgreSQL
+ * journal that several servers share, one transaction rewrites the rows and records the erasure,
+ * and every server erases the records from its own state, files and snapshots when it applies that
+ * record (docs/cluster.md).
  *
  * <p><b>Retention</b>: a policy per namespace (inherited by descendants) and per subject sets how
  * many days after its last write a record is kept; a legal hold on the subject keeps its records
@@ -174,8 +177,7 @@ public final class Subjects {
    *
    * @param reason why (the request's reference), recorded in the audit log; 1-512 characters
    * @throws InvalidRequestException naming {@code reason} or {@code subject_id}
-   * @throws dev.loci.ConflictException if the subject is under a legal hold, or the journal cannot
-   *     be rewritten (PostgreSQL)
+   * @throws dev.loci.ConflictException if the subject is under a legal hold
    */
   public ErasureReport erase(
       LegalCapability legal, NamespaceScope scope, Namespace ns, String id, String reason) {

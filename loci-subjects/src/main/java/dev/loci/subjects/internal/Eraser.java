@@ -31,6 +31,12 @@ import java.util.stream.Stream;
  * atomic and idempotent, so a crash anywhere leaves the intent behind and the next open runs it
  * again to the end ({@link #completePending}). The intent holds record keys and the subject's
  * reference, never content or the subject id.
+ *
+ * <p>Over a journal that other servers share (PostgreSQL) the rewrite and the {@code
+ * subjects.erased} event are one transaction ({@link Loci#eraseShared}): all or nothing, so the
+ * intent only makes the next open try again an erasure that failed. The event orders the erasure
+ * ({@link SubjectLayer#erases}): every server erases the records from its layers' state and files
+ * and replaces its snapshots when it applies it.
  */
 final class Eraser {
   private static final System.Logger LOG = System.getLogger(Eraser.class.getName());
@@ -131,9 +137,13 @@ final class Eraser {
       int bar = q.indexOf('|');
       byLayer.computeIfAbsent(q.substring(0, bar), k -> new TreeSet<>()).add(q.substring(bar + 1));
     }
+    if (loci.sharedHead().isPresent()) {
+      // one transaction rewrites the rows and records the erasure, which every server applies
+      return loci.eraseShared(byLayer, intent.ns(), ctx -> layer.decideErased(intent, true));
+    }
     long rewritten = byLayer.isEmpty() ? 0 : loci.eraseRecords(byLayer);
     if (!loci.executor().read(() -> layer.completed(intent.id()))) {
-      loci.executor().execute(intent.ns(), loci.actor(), ctx -> layer.decideErased(intent));
+      loci.executor().execute(intent.ns(), loci.actor(), ctx -> layer.decideErased(intent, false));
     }
     return rewritten;
   }

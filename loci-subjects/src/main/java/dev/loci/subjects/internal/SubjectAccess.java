@@ -124,6 +124,9 @@ public final class SubjectAccess {
       String id,
       String holder,
       String reason) {
+    if (loci.sharedHead().isPresent()) {
+      loci.catchUp(); // list the records the other servers wrote until now too
+    }
     SubjectManifest m = loci.executor().read(() -> layer.manifest(id, scope));
     if (m.policy().legalHold()) {
       throw new dev.loci.ConflictException(

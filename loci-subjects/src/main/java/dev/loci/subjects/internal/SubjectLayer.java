@@ -9,6 +9,7 @@ import dev.loci.internal.Json;
 import dev.loci.spi.BatchObserver;
 import dev.loci.spi.Decision;
 import dev.loci.spi.EgressPolicy;
+import dev.loci.spi.ErasingEvents;
 import dev.loci.spi.Event;
 import dev.loci.spi.JournalEntry;
 import dev.loci.spi.Layer;
@@ -53,7 +54,7 @@ import java.util.Set;
  * each affected subject's audit count at that point, so that a replay of the scrubbed journal lands
  * on the same counts).
  */
-public final class SubjectLayer implements Layer, BatchObserver, EgressPolicy {
+public final class SubjectLayer implements Layer, BatchObserver, EgressPolicy, ErasingEvents {
   /** The layer's name and event prefix. */
   public static final String NAME = "subjects";
 
@@ -319,11 +320,19 @@ public final class SubjectLayer implements Layer, BatchObserver, EgressPolicy {
 
   /**
    * Decides the event that records {@code intent} done: the records it erased, for its subject or
-   * for retention, with every affected subject's audit count now.
+   * for retention, with every affected subject's audit count now; nothing if it is recorded
+   * already. With {@code everywhere} (a shared journal), whoever applies the event erases the
+   * records ({@link #erases}); otherwise they are erased before it is written.
    */
-  Decision<Integer> decideErased(Eraser.Intent intent) {
+  Decision<Integer> decideErased(Eraser.Intent intent, boolean everywhere) {
+    if (completedIntents.contains(intent.id())) {
+      return new Decision<>(List.of(), Set.of(), intent.records().size());
+    }
     ObjectNode d = Json.object();
     d.put("intent", intent.id());
+    if (everywhere) {
+      d.put("erase", true);
+    }
     intent.ref().ifPresent(r -> d.put("ref", r));
     d.put("action", intent.action());
     d.put("holder", intent.holder());
@@ -341,6 +350,23 @@ public final class SubjectLayer implements Layer, BatchObserver, EgressPolicy {
     Set<String> keys = new LinkedHashSet<>();
     affected.forEach(r -> keys.add("subject:" + r));
     return new Decision<>(List.of(new Event(ERASED, d)), keys, intent.records().size());
+  }
+
+  /** The records a {@code subjects.erased} event of a shared journal erases where it is applied. */
+  @Override
+  public Map<String, Set<String>> erases(Event e) {
+    if (!e.type().equals(ERASED) || !e.data().path("erase").asBoolean()) {
+      return Map.of();
+    }
+    Map<String, Set<String>> byLayer = new HashMap<>();
+    for (JsonNode q : e.data().path("records")) {
+      String key = q.asText();
+      int bar = key.indexOf('|');
+      byLayer
+          .computeIfAbsent(key.substring(0, bar), k -> new LinkedHashSet<>())
+          .add(key.substring(bar + 1));
+    }
+    return byLayer;
   }
 
   static SubjectPolicy policyFrom(JsonNode d) {

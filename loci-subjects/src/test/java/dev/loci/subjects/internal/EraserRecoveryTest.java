@@ -91,7 +91,8 @@ class EraserRecoveryTest {
       Eraser.Intent intent = seed(loci);
       Eraser.write(SubjectLayer.intentDir(dir), intent);
       loci.eraseRecords(byLayer(intent));
-      loci.executor().execute(NS, "t", ctx -> loci.layer(SubjectLayer.class).decideErased(intent));
+      loci.executor()
+          .execute(NS, "t", ctx -> loci.layer(SubjectLayer.class).decideErased(intent, false));
     }
     long audit;
     try (Loci loci = open()) {
