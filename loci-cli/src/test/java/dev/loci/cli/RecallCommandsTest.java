@@ -115,7 +115,7 @@ class RecallCommandsTest {
     CliRunner.Result r =
         ok("--json", "ingest", "--pack", "markdown:contract", "--ns", "acme", bad.toString());
 
-    JsonNode report = r.json().get(0);
+    JsonNode report = r.json().get("items").get(0);
     assertThat(report.get("nodes").asInt()).isEqualTo(1);
     assertThat(report.get("skipped")).hasSize(2);
     assertThat(report.get("skipped").get(0).get("reason").asText())

@@ -281,7 +281,7 @@ public final class GovernedMemory {
   }
 
   private boolean isEntity(Namespace ns, String id) {
-    return engine.read(() -> layer.entities(ns).stream().anyMatch(e -> e.id().equals(id)));
+    return engine.read(() -> layer.hasEntity(ns, id));
   }
 
   // ---------------------------------------------------------------- capture and extraction

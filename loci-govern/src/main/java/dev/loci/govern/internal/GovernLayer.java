@@ -133,6 +133,11 @@ public final class GovernLayer implements Layer, SubjectRecords {
     return versions.get(versions.size() - 1);
   }
 
+  /** Whether {@code ns} has entity {@code id}, in any status. */
+  public boolean hasEntity(Namespace ns, String id) {
+    return shelf(ns).entities.entities.containsKey(id);
+  }
+
   /** Every version of entity {@code id}, newest first. */
   public List<Entity> entityHistory(Namespace ns, String id) {
     requireEntity(ns, id);
