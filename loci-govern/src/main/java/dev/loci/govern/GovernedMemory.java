@@ -494,7 +494,7 @@ public final class GovernedMemory {
 
   // ---------------------------------------------------------------- trusted project state
 
-  /** Trusted project state of {@code ns}, by key. */
+  /** Trusted project state of {@code ns}, in key order. */
   public Map<String, StateEntry> state(Namespace ns) {
     return engine.read(() -> layer.state(ns));
   }

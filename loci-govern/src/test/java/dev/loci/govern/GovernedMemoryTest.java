@@ -340,6 +340,17 @@ class GovernedMemoryTest {
   }
 
   @Test
+  void state_listsKeysInKeyOrder_whateverOrderTheyWereSet() {
+    List<String> keys = List.of("zeta", "alpha", "mu", "beta", "omega", "gamma", "kappa");
+    for (String k : keys) {
+      gov.setState(NS, k, "v-" + k, REVIEWER);
+    }
+
+    assertThat(gov.state(NS).keySet())
+        .containsExactly(keys.stream().sorted().toArray(String[]::new));
+  }
+
+  @Test
   void supersede_byAnAlreadyActiveMemory_appliesAndSurvivesReplay() {
     // regression: the successor's unchanged version was written again and the batch failed to
     // apply after it was durable

@@ -223,9 +223,9 @@ public final class GovernLayer implements Layer, SubjectRecords {
         .count();
   }
 
-  /** Trusted project state of {@code ns}, by key. */
+  /** Trusted project state of {@code ns}, in key order (the same order in every process). */
   public Map<String, StateEntry> state(Namespace ns) {
-    return Map.copyOf(shelf(ns).state);
+    return java.util.Collections.unmodifiableMap(new java.util.TreeMap<>(shelf(ns).state));
   }
 
   /**
