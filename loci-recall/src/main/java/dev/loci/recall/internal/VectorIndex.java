@@ -145,7 +145,7 @@ final class VectorIndex {
     for (Model m : models.values()) {
       m.shards.forEachOpen(
           s -> {
-            if (s.size() >= n) {
+            if (!s.broken() && s.size() >= n) {
               s.startGraphs();
               if (s.withSearcher(VectorIndex::anyFlat)) {
                 s.mergeFlat(true);
