@@ -116,14 +116,15 @@ public final class LociMcpServer {
   /**
    * Like {@link #create(Loci, EmbeddingProvider, Namespace)}, with the request limits of {@code
    * limits} (those of the HTTP server it is served by, {@code loci.toml}'s {@code [limits]}) held
-   * by the tools that check them as the HTTP routes do: {@code recall_query_terms}.
+   * by the tools that check them as the HTTP routes do: {@code recall_query_terms} and {@code
+   * ingest_*}.
    */
   public static LociMcpServer create(
       Loci loci, EmbeddingProvider embeddings, Namespace defaultNamespace, RequestLimits limits) {
     Objects.requireNonNull(loci, "loci");
     Objects.requireNonNull(limits, "limits");
     Objects.requireNonNull(defaultNamespace, "defaultNamespace");
-    RecallMemory recall = RecallMemory.of(loci, embeddings);
+    RecallMemory recall = RecallMemory.of(loci, embeddings).withIngestLimits(limits.ingest());
     List<ToolSpec> tools = new ArrayList<>();
     MemoryTools memory = new MemoryTools(loci, GovernedMemory.of(loci), recall);
     List<ToolSpec> own = memory.tools();

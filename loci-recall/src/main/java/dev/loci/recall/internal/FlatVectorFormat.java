@@ -28,6 +28,14 @@ public final class FlatVectorFormat extends KnnVectorsFormat {
   /** The name segments record for this format. */
   public static final String NAME = "LociFlatVectors";
 
+  /**
+   * The segment attribute this format sets to {@link #FLAT} on every segment it writes vectors of,
+   * so that {@link FlatSegmentMerges} finds them without opening them.
+   */
+  static final String SEGMENT_KEY = "loci.vectors";
+
+  static final String FLAT = "flat";
+
   private final Lucene99FlatVectorsFormat flat =
       new Lucene99FlatVectorsFormat(FlatVectorScorerUtil.getLucene99FlatVectorsScorer());
 
@@ -38,6 +46,7 @@ public final class FlatVectorFormat extends KnnVectorsFormat {
 
   @Override
   public KnnVectorsWriter fieldsWriter(SegmentWriteState state) throws IOException {
+    state.segmentInfo.putAttribute(SEGMENT_KEY, FLAT);
     return flat.fieldsWriter(state);
   }
 

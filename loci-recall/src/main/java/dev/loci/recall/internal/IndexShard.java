@@ -101,7 +101,7 @@ final class IndexShard implements AutoCloseable {
   private volatile boolean dirty;
   private volatile Throwable broken;
   private final AtomicBoolean graphs;
-  private final AtomicBoolean mergedAll = new AtomicBoolean();
+  private final AtomicBoolean mergedFlat = new AtomicBoolean();
 
   private IndexShard(
       Optional<Path> path,
@@ -274,7 +274,7 @@ final class IndexShard implements AutoCloseable {
     TieredMergePolicy merges = new TieredMergePolicy();
     merges.setForceMergeDeletesPctAllowed(0); // expungeDeletes leaves no deleted document
     merges.setSegmentsPerTier(tuning.segmentsPerTier());
-    c.setMergePolicy(merges);
+    c.setMergePolicy(new FlatSegmentMerges(merges));
     return c;
   }
 
@@ -389,16 +389,17 @@ final class IndexShard implements AutoCloseable {
   }
 
   /**
-   * Merges every segment into one, written by the codec as it is now: in Lucene's merge threads
-   * unless {@code wait}. Searches and changes go on meanwhile; a close rolls a running merge back,
-   * leaving the segments it would have replaced.
+   * Merges the segments whose vectors have no graph into one, written by the codec as it is now
+   * ({@link FlatSegmentMerges}): in Lucene's merge threads unless {@code wait}. Searches and
+   * changes go on meanwhile; a close rolls a running merge back, leaving the segments it would have
+   * replaced.
    */
-  void mergeAll(boolean wait) {
+  void mergeFlat(boolean wait) {
     if (broken != null) {
       return;
     }
     try {
-      writer.forceMerge(1, wait);
+      writer.forceMerge(FlatSegmentMerges.FLAT_ONLY, wait);
       if (wait) {
         searchers.maybeRefreshBlocking();
       }
@@ -408,10 +409,10 @@ final class IndexShard implements AutoCloseable {
     dirty = true;
   }
 
-  /** {@link #mergeAll mergeAll(false)}, the first time it is called on this object. */
-  void mergeAllOnce() {
-    if (mergedAll.compareAndSet(false, true)) {
-      mergeAll(false);
+  /** {@link #mergeFlat mergeFlat(false)}, the first time it is called on this object. */
+  void mergeFlatOnce() {
+    if (mergedFlat.compareAndSet(false, true)) {
+      mergeFlat(false);
     }
   }
 

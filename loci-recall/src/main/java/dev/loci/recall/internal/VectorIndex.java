@@ -40,12 +40,13 @@ import org.apache.lucene.util.VectorUtil;
  * one ({@link FlatVectorFormat}: building it was most of an ingest's CPU) until the namespace
  * reaches {@link #exactBelow()} vectors: then its shard {@linkplain IndexShard#startGraphs starts
  * graphs} (segments started in memory or merged from then on get one) and the first search that
- * finds segments without a graph merges the shard into one segment with a graph, in Lucene's merge
- * threads. The switch is made again, from the size, each time a shard is opened. Search never
- * depends on how far that went: segments with a graph are searched through it, those without are
- * scanned, and the best of both kept, so results below the threshold are exactly those of a scan,
- * as before, and an index written by an earlier version (all graphs) reads as it did. A crash at
- * any point leaves the last commit, in whichever formats its segments were written.
+ * finds segments without a graph merges those, and only those, into one segment with a graph, in
+ * Lucene's merge threads ({@link FlatSegmentMerges}). The switch is made again, from the size, each
+ * time a shard is opened (by the first add or search that sees the size). Search never depends on
+ * how far that went: segments with a graph are searched through it, those without are scanned, and
+ * the best of both kept, so results below the threshold are exactly those of a scan, as before, and
+ * an index written by an earlier version (all graphs) reads as it did. A crash at any point leaves
+ * the last commit, in whichever formats its segments were written.
  *
  * <p>A model's vectors are computed when it is first used (by the provider a {@code RecallMemory}
  * names) and kept: a node put or removed drops its vector in every model and, when live, joins the
@@ -144,10 +145,10 @@ final class VectorIndex {
     for (Model m : models.values()) {
       m.shards.forEachOpen(
           s -> {
-            if (s.size() >= n) {
+            if (!s.broken() && s.size() >= n) {
               s.startGraphs();
               if (s.withSearcher(VectorIndex::anyFlat)) {
-                s.mergeAll(true);
+                s.mergeFlat(true);
               }
             }
           });
@@ -260,7 +261,7 @@ final class VectorIndex {
             }
             if (anyFlat(searcher)) {
               found.addAll(scan(searcher, query, keep, true));
-              index.mergeAllOnce();
+              index.mergeFlatOnce();
             }
           } else {
             found.addAll(scan(searcher, query, keep, false));

@@ -11,6 +11,10 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Random;
 import java.util.stream.IntStream;
+import org.apache.lucene.analysis.standard.StandardAnalyzer;
+import org.apache.lucene.document.Document;
+import org.apache.lucene.document.KnnFloatVectorField;
+import org.apache.lucene.index.SegmentReader;
 import org.apache.lucene.util.VectorUtil;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -58,13 +62,11 @@ class DeferredGraphTest {
   }
 
   private static boolean anyFlat(VectorIndex index) {
-    return index
-        .model(MODEL.modelId())
-        .orElseThrow()
-        .shards
-        .find(NS)
-        .orElseThrow()
-        .withSearcher(VectorIndex::anyFlat);
+    return shard(index).withSearcher(VectorIndex::anyFlat);
+  }
+
+  private static IndexShard shard(VectorIndex index) {
+    return index.model(MODEL.modelId()).orElseThrow().shards.find(NS).orElseThrow();
   }
 
   private static void addAll(VectorIndex index, List<float[]> vectors, int from, int to) {
@@ -133,8 +135,8 @@ class DeferredGraphTest {
     addAll(index, corpus, 500, 900);
     assertThat(anyFlat(index)).as("the first 500 still without a graph").isTrue();
     assertFindsNearest(index, corpus, 900, queries, "after the crossing");
-    // a search of the crossed namespace merges it into one segment with a graph; exactBelow's
-    // setter waits for that merge, as tests that force HNSW need
+    // a search of the crossed namespace merges the graph-less segments into one with a graph;
+    // exactBelow's setter waits for that merge, as tests that force HNSW need
     index.exactBelow(threshold);
     assertThat(anyFlat(index)).as("every segment has a graph").isFalse();
     assertFindsNearest(index, corpus, 900, queries, "after the merge");
@@ -158,6 +160,70 @@ class DeferredGraphTest {
     } finally {
       reopened.close();
     }
+  }
+
+  @Test
+  void mergeOfGraphlessSegments_rewritesOnlyThose_withAGraph() {
+    Random r = new Random(SEED + 2);
+    List<float[]> corpus = vectors(r, 300);
+    try (IndexShard shard =
+        IndexShard.open(
+            Optional.empty(),
+            "test-vectors-1",
+            new StandardAnalyzer(),
+            new IndexShard.Tuning(10, VectorIndex.GRAPH::codec))) {
+      for (int i = 0; i < 300; i++) {
+        if (i == 100) {
+          shard.startGraphs();
+        }
+        Document doc = new Document();
+        doc.add(
+            new KnnFloatVectorField(
+                VectorIndex.VECTOR,
+                corpus.get(i),
+                org.apache.lucene.index.VectorSimilarityFunction.DOT_PRODUCT));
+        shard.put("n" + i, 1, doc);
+        if (i % 100 == 99) {
+          shard.size(); // a refresh: the segment in memory is flushed
+        }
+      }
+      List<String> before = segmentFormats(shard);
+      assertThat(before)
+          .containsExactly(
+              FlatVectorFormat.NAME, "Lucene99HnswVectorsFormat", "Lucene99HnswVectorsFormat");
+      List<String> graphNames = segmentNames(shard).subList(1, 3);
+
+      shard.mergeFlat(true);
+
+      assertThat(segmentFormats(shard)).containsOnly("Lucene99HnswVectorsFormat").hasSize(3);
+      assertThat(segmentNames(shard))
+          .as("the graph segments are not rewritten")
+          .containsAll(graphNames);
+      assertThat(shard.size()).isEqualTo(300);
+      shard.mergeFlat(true); // nothing left to merge
+      assertThat(segmentNames(shard)).containsAll(graphNames).hasSize(3);
+    }
+  }
+
+  private static List<String> segmentFormats(IndexShard shard) {
+    return shard.withSearcher(
+        s ->
+            s.getIndexReader().leaves().stream()
+                .map(
+                    l ->
+                        l.reader()
+                            .getFieldInfos()
+                            .fieldInfo(VectorIndex.VECTOR)
+                            .getAttribute("PerFieldKnnVectorsFormat.format"))
+                .toList());
+  }
+
+  private static List<String> segmentNames(IndexShard shard) {
+    return shard.withSearcher(
+        s ->
+            s.getIndexReader().leaves().stream()
+                .map(l -> ((SegmentReader) l.reader()).getSegmentName())
+                .toList());
   }
 
   private static void assertFindsNearest(
