@@ -48,6 +48,13 @@ import java.util.Set;
  * of the journal. The indexes commit at most every {@value #COMMIT_MILLIS} ms while writes arrive,
  * and on close; a crash loses at most the uncommitted part, which the next open catches up.
  *
+ * <p>Text indexing is not part of apply, which runs with the engine's exclusive access: apply
+ * changes the graph and notes the nodes whose text document now lags it ({@link TextBacklog}); the
+ * documents are written with shared access by {@link #settle} (each writer, before its command
+ * returns) and, first of all, by every text search, so a search always sees every applied change
+ * while Lucene's analysis and indexing no longer hold readers off. Periodic commits run in {@link
+ * #settle} too, recording the sequence through which the text index is complete.
+ *
  * <p>Events (data fields):
  *
  * <ul>
@@ -85,7 +92,12 @@ public final class RecallLayer implements Layer, SubjectRecords {
   private boolean indexing; // false while recovering: the indexes are reconciled once, after
   private volatile boolean closed; // set under the engine's exclusive lock; read under its shared
   private volatile long appliedSeq;
-  private long lastCommitNanos = System.nanoTime();
+  // nodes whose text document lags the graph: noted by apply, written by settle or a text search
+  private final TextBacklog textBacklog = new TextBacklog();
+  private volatile long indexedSeq; // the text index holds every change through it
+  private final java.util.concurrent.locks.ReentrantLock committing =
+      new java.util.concurrent.locks.ReentrantLock();
+  private volatile long lastCommitNanos = System.nanoTime();
   private volatile long commitNanos = COMMIT_MILLIS * 1_000_000;
   private final java.util.concurrent.atomic.AtomicInteger rebuilds =
       new java.util.concurrent.atomic.AtomicInteger();
@@ -628,6 +640,9 @@ public final class RecallLayer implements Layer, SubjectRecords {
   List<TextIndex.Hit> searchText(Namespace ns, String query, int k) {
     checkOpen();
     repairIndexes();
+    if (indexing) {
+      indexText(); // a search between an apply and its settle sees the applied state
+    }
     return text.search(ns, query, k);
   }
 
@@ -793,6 +808,7 @@ public final class RecallLayer implements Layer, SubjectRecords {
     for (VectorIndex.Model m : vectors.models()) {
       reconcileVectors(m, seq);
     }
+    indexedSeq = seq;
     indexing = true;
     shards.commit(seq, true);
     vectors.commit(seq, true);
@@ -857,6 +873,7 @@ public final class RecallLayer implements Layer, SubjectRecords {
         return;
       }
       repairTriedNanos = now;
+      indexText(); // the commit below records appliedSeq: no document may lag it
       long seq = appliedSeq;
       ShardSet shards = text.shards();
       for (Namespace ns : shards.reopenBroken()) {
@@ -880,11 +897,52 @@ public final class RecallLayer implements Layer, SubjectRecords {
   public void applied(long seq) {
     appliedSeq = seq;
     repairIndexes();
-    long now = System.nanoTime();
-    if (now - lastCommitNanos >= commitNanos) {
-      lastCommitNanos = now;
-      text.shards().commit(seq, false);
-      vectors.commit(seq, false);
+  }
+
+  /**
+   * Writes the text documents of the nodes the last applies changed, then, at most every {@value
+   * #COMMIT_MILLIS} ms, commits the indexes: both with shared access, so readers are not held off
+   * (see {@link TextBacklog}). One thread commits at a time; the others go on.
+   */
+  @Override
+  public void settle() {
+    if (!indexing || closed) {
+      return;
+    }
+    indexText();
+    if (System.nanoTime() - lastCommitNanos >= commitNanos && committing.tryLock()) {
+      try {
+        if (System.nanoTime() - lastCommitNanos >= commitNanos) {
+          lastCommitNanos = System.nanoTime();
+          long seq = indexedSeq; // vectors: every change through appliedSeq is made by apply
+          text.shards().commit(seq, false);
+          vectors.commit(seq, false);
+        }
+      } finally {
+        committing.unlock();
+      }
+    }
+  }
+
+  /**
+   * Brings the text index in step with the graph: every change applied so far is indexed when this
+   * returns. Runs with shared access (or on the combiner's thread while it decides); the graph and
+   * {@link #appliedSeq} do not change meanwhile.
+   */
+  private void indexText() {
+    long seq = appliedSeq;
+    textBacklog.drain(this::indexNode);
+    indexedSeq = Math.max(indexedSeq, seq);
+  }
+
+  /** Writes node {@code id}'s text document as the graph holds it: its head, or none if removed. */
+  private void indexNode(Namespace ns, String id) {
+    Graph g = graphs.get(ns);
+    Chain<MemoryNode> c = g == null ? null : g.nodes.get(id);
+    if (c != null && c.live()) {
+      text.put(ns, id, c.head().version(), c.head().value().content());
+    } else {
+      text.remove(ns, id);
     }
   }
 
@@ -892,6 +950,7 @@ public final class RecallLayer implements Layer, SubjectRecords {
   public void close(long seq) {
     try {
       if (seq >= 0 && indexing) {
+        indexText();
         text.shards().commit(seq, true);
         vectors.commit(seq, true);
       }
@@ -1019,7 +1078,7 @@ public final class RecallLayer implements Layer, SubjectRecords {
         .add(new RecordVersion<>(n, version, at, false));
     graph(ns).packs = null;
     if (indexing) {
-      text.put(ns, n.id(), version, n.content());
+      textBacklog.note(ns, n.id());
       vectors.changed(ns, n.id(), version);
     }
   }
@@ -1029,7 +1088,7 @@ public final class RecallLayer implements Layer, SubjectRecords {
     c.versions.add(new RecordVersion<>(c.head().value(), version, at, true));
     graph(ns).packs = null;
     if (indexing) {
-      text.remove(ns, id);
+      textBacklog.note(ns, id);
       vectors.removed(ns, id);
     }
   }
@@ -1132,6 +1191,9 @@ public final class RecallLayer implements Layer, SubjectRecords {
    */
   @Override
   public void erase(Set<String> recordKeys) {
+    if (indexing) {
+      indexText(); // documents noted before the erasure are written now, and erased below
+    }
     Set<Namespace> touched = new HashSet<>();
     List<MemoryNode> erasing = new ArrayList<>();
     for (String key : recordKeys) {
@@ -1237,5 +1299,6 @@ public final class RecallLayer implements Layer, SubjectRecords {
   @Override
   public void clear() {
     graphs.clear();
+    textBacklog.clear();
   }
 }
