@@ -72,6 +72,8 @@ public final class RecallLayer implements Layer, SubjectRecords {
         }
       };
 
+  private final RecallSnapshots snapshots = new RecallSnapshots(target);
+
   @Override
   public String name() {
     return NAME;
@@ -423,7 +425,7 @@ public final class RecallLayer implements Layer, SubjectRecords {
 
   @Override
   public void restore(String record, int version) {
-    RecallSnapshots.restore(record, version, target);
+    snapshots.restore(record, version);
   }
 
   /**

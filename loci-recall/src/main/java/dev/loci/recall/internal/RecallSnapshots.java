@@ -19,25 +19,29 @@ import java.util.List;
  * {"ns", "version", "at", "removed", "node" | "edge"}}.
  *
  * <p>Records are written and read with Jackson databind straight between the text and {@link
- * Record} (no intermediate JSON tree), which is most of what restoring a large graph costs.
- * Stateless.
+ * Record} (no intermediate JSON tree), which is most of what restoring a large graph costs, and the
+ * namespace of consecutive records (all of one namespace come together) is parsed once.
+ *
+ * <p>Not thread-safe: one instance restores one snapshot's records, in order, during recovery.
  */
 final class RecallSnapshots {
   /** The format version of the records. */
   static final int VERSION = 1;
 
-  private RecallSnapshots() {}
+  private final RecallApply.Target target;
+  private String lastNsText = "";
+  private Namespace lastNs;
+
+  /** A reader of records into {@code target}. */
+  RecallSnapshots(RecallApply.Target target) {
+    this.target = target;
+  }
 
   /** One version of a node or an edge, as a snapshot holds it. */
   @JsonPropertyOrder({"ns", "version", "at", "removed", "node", "edge"})
   @JsonIgnoreProperties(ignoreUnknown = true)
   private record Record(
-      Namespace ns,
-      Integer version,
-      Instant at,
-      boolean removed,
-      MemoryNode node,
-      MemoryEdge edge) {}
+      String ns, Integer version, Instant at, Boolean removed, MemoryNode node, MemoryEdge edge) {}
 
   /**
    * The records of {@code graph}. Called with shared access; the iterable holds only immutable
@@ -55,7 +59,7 @@ final class RecallSnapshots {
 
   private static Record record(Namespace ns, RecordVersion<?> v, Object value) {
     return new Record(
-        ns,
+        ns.value(),
         v.version(),
         v.at(),
         v.removed(),
@@ -72,12 +76,12 @@ final class RecallSnapshots {
   }
 
   /**
-   * Restores one record written by {@link #capture} at snapshot format {@code version} into {@code
-   * target}.
+   * Restores one record written by {@link #capture} at snapshot format {@code version} into the
+   * target.
    *
    * @throws IllegalArgumentException if the version is unknown or the record cannot be read
    */
-  static void restore(String record, int version, RecallApply.Target target) {
+  void restore(String record, int version) {
     if (version != VERSION) {
       throw new IllegalArgumentException(
           RecallLayer.NAME
@@ -95,17 +99,19 @@ final class RecallSnapshots {
         throw new IllegalArgumentException("a record needs a positive 'version'");
       }
       int v = r.version();
+      Namespace ns = namespace(r.ns());
+      boolean removed = Boolean.TRUE.equals(r.removed()); // absent: a put
       if (r.node() != null) {
-        if (r.removed()) {
-          target.removeNode(r.ns(), r.node().id(), v, r.at());
+        if (removed) {
+          target.removeNode(ns, r.node().id(), v, r.at());
         } else {
-          target.putNode(r.ns(), r.node(), v, r.at());
+          target.putNode(ns, r.node(), v, r.at());
         }
       } else if (r.edge() != null) {
-        if (r.removed()) {
-          target.removeEdge(r.ns(), r.edge().key(), v, r.at());
+        if (removed) {
+          target.removeEdge(ns, r.edge().key(), v, r.at());
         } else {
-          target.putEdge(r.ns(), r.edge(), v, r.at());
+          target.putEdge(ns, r.edge(), v, r.at());
         }
       } else {
         throw new IllegalArgumentException("a record needs a 'node' or an 'edge'");
@@ -115,5 +121,13 @@ final class RecallSnapshots {
     } catch (RuntimeException e) {
       throw new IllegalArgumentException("unreadable recall record: " + e.getMessage(), e);
     }
+  }
+
+  private Namespace namespace(String text) {
+    if (!text.equals(lastNsText)) {
+      lastNs = Namespace.of(text);
+      lastNsText = text;
+    }
+    return lastNs;
   }
 }
