@@ -8,6 +8,8 @@ import dev.loci.spi.Layer;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -20,7 +22,7 @@ class LayerLifecycleTest {
   @TempDir Path tmp;
 
   /** Records the hooks' calls; holds no state of its own. */
-  static final class Recording implements Layer {
+  static class Recording implements Layer {
     final List<String> calls = new ArrayList<>();
 
     @Override
@@ -90,5 +92,39 @@ class LayerLifecycleTest {
       assertThat(loci.lastSeq()).isEqualTo(3);
     }
     assertThat(second.calls).containsExactly("attach data", "recovered 3", "close 3");
+  }
+
+  @Test
+  void settle_afterEachWrite_runsBeforeTheWriteReturnsAndLetsReadersIn() throws Exception {
+    Namespace ns = Namespace.of("hooks.settle");
+    List<String> seen = new ArrayList<>();
+    Loci[] open = new Loci[1];
+    Recording settling =
+        new Recording() {
+          @Override
+          public void settle() {
+            // a reader on another thread gets in: settle does not hold the exclusive lock
+            String read =
+                CompletableFuture.supplyAsync(() -> open[0].executor().read(() -> "read"))
+                    .orTimeout(10, TimeUnit.SECONDS)
+                    .join();
+            seen.add("settle " + read);
+          }
+
+          @Override
+          public void applied(long appliedSeq) {
+            seen.add("applied");
+          }
+        };
+    try (Loci loci = Loci.builder().layer(() -> settling).open()) {
+      open[0] = loci;
+      loci.traces().add(ns, "{\"n\":1}", List.of());
+      seen.add("returned");
+      loci.traces().add(ns, "{\"n\":2}", List.of());
+      seen.add("returned");
+    }
+    assertThat(seen)
+        .containsExactly(
+            "applied", "settle read", "returned", "applied", "settle read", "returned");
   }
 }

@@ -53,9 +53,12 @@ import java.util.function.Supplier;
  * batches in sequence order under the exclusive state lock, and only then completes the commands. A
  * command whose keys (record ids) an earlier command of the same round also touches waits for the
  * next round, so every decision sees the effects of the commands it depends on. Readers only ever
- * see durable, applied state. With one writer there is no handoff at all; with many, each caller
- * parks once per command. (A leader-based fsync with one lock per step, and a dedicated writer
- * thread, both measured slower on 2 cores: see docs/benchmarks.md.)
+ * see durable, applied state. What a layer does after applying that need not hold readers off
+ * (updating its Lucene text index) runs in {@link Layer#settle}, with shared access, on each
+ * caller's own thread before its command returns: it overlaps the combiner's next round. With one
+ * writer there is no handoff at all; with many, each caller parks once per command. (A leader-based
+ * fsync with one lock per step, and a dedicated writer thread, both measured slower on 2 cores: see
+ * docs/benchmarks.md.)
  *
  * <p>Ids and timestamps come from the {@link CommandContext} when the command is decided and are
  * stored in the events, so replaying the journal rebuilds exactly the same state.
@@ -428,10 +431,27 @@ public final class Engine implements CommandExecutor, AutoCloseable {
         interrupted |= Thread.interrupted();
       }
     }
+    settle();
     if (interrupted) {
       Thread.currentThread().interrupt();
     }
     return task.outcome();
+  }
+
+  /**
+   * Lets every layer finish, with shared access, what applying left to do ({@link Layer#settle}):
+   * run by each caller before its command returns, so that this work overlaps the combiner's next
+   * round instead of holding readers off under the exclusive lock.
+   */
+  private void settle() {
+    stateLock.readLock().lock();
+    try {
+      for (Layer l : layers.values()) {
+        l.settle();
+      }
+    } finally {
+      stateLock.readLock().unlock();
+    }
   }
 
   /**
@@ -742,6 +762,7 @@ public final class Engine implements CommandExecutor, AutoCloseable {
     } finally {
       if (applied[0] > 0) {
         tellApplied();
+        settle();
       }
     }
     return applied[0];

@@ -64,10 +64,21 @@ public interface Layer {
 
   /**
    * Called with exclusive access after each group of batches is applied, with the engine's applied
-   * sequence, whether or not the batches held events of this layer. Must not fail. By default does
-   * nothing.
+   * sequence, whether or not the batches held events of this layer. Keep it short: readers wait
+   * meanwhile (put slow work in {@link #settle}). Must not fail. By default does nothing.
    */
   default void applied(long appliedSeq) {}
+
+  /**
+   * Called with shared access after batches were applied, before the command that wrote them
+   * returns to its caller (by the caller's own thread, so while the engine already writes the next
+   * round), and after a catch-up applied batches others wrote: the moment for work that follows an
+   * apply but need not hold readers off, such as updating a Lucene index of what the apply changed.
+   * May run on several threads at once, and concurrently with a command's decision; whatever a
+   * reader must see of the applied state it must also bring about itself before answering, since a
+   * read may come between the apply and this call. Must not fail. By default does nothing.
+   */
+  default void settle() {}
 
   /**
    * Called with shared access when writes were stopped by a storage failure (a full disk) and an

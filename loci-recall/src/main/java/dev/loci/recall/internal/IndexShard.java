@@ -60,9 +60,11 @@ import org.apache.lucene.util.BytesRef;
  * dropped, searches fail with a {@link StorageException} (503, never a 500), and the owner {@link
  * #reopen}s it from its last commit and writes again the documents that differ from the graph.
  *
- * <p>Thread-safe as Lucene's writer and searcher manager are; {@link #commit} and {@link #close}
- * must not run concurrently with changes (the recall layer calls them with exclusive access). A
- * {@link #reopen} waits for searches in progress and searches wait for it.
+ * <p>Thread-safe as Lucene's writer and searcher manager are; commits are serialized, and a change
+ * made while a commit runs may or may not be in it but always leaves the shard {@link #dirty()}, so
+ * the next commit takes it; {@link #close} must not run concurrently with changes (the recall layer
+ * calls it with exclusive access). A {@link #reopen} waits for searches in progress and searches
+ * wait for it.
  */
 final class IndexShard implements AutoCloseable {
   /**
@@ -511,7 +513,7 @@ final class IndexShard implements AutoCloseable {
    * Commits every change, recording {@code seq}: Lucene fsyncs the new files, then writes and
    * fsyncs the commit point, so a crash leaves either the old commit or this one.
    */
-  void commit(long seq) {
+  synchronized void commit(long seq) {
     if (path.isEmpty()) {
       recordedSeq = seq;
       dirty = false;
@@ -520,11 +522,13 @@ final class IndexShard implements AutoCloseable {
     if (broken != null) {
       return; // the last good commit stays; the reopen catches up from it
     }
+    dirty = false; // before: a change made while committing sets it again
     try {
       writer.setLiveCommitData(
           Map.of(SEQ_KEY, Long.toString(seq), FORMAT_KEY, format).entrySet(), true);
       writer.commit();
     } catch (IOException | org.apache.lucene.store.AlreadyClosedException e) {
+      dirty = true;
       if (!writer.isOpen()) {
         broke(e);
       } else {
@@ -536,7 +540,6 @@ final class IndexShard implements AutoCloseable {
       return;
     }
     recordedSeq = seq;
-    dirty = false;
   }
 
   /** Closes without committing: what was not committed is dropped, the last commit stays. */

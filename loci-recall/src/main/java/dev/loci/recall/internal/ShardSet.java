@@ -19,8 +19,8 @@ import org.apache.lucene.analysis.Analyzer;
  * One {@link IndexShard} per namespace, under {@code root/<namespace>} (or in memory), and the
  * recovery rule that brings a shard in step with the live nodes of its namespace.
  *
- * <p>Thread-safe for lookups and changes; {@link #commit} and {@link #close} run with the engine's
- * exclusive access.
+ * <p>Thread-safe for lookups, changes and {@link #commit} (which the recall layer also runs with
+ * the engine's shared access); {@link #close} runs with its exclusive access.
  */
 final class ShardSet {
   /** What recovery did with one shard. */

@@ -33,9 +33,10 @@ import org.apache.lucene.search.TopDocs;
  * the recall layer's apply, persisted under the data directory ({@code index/recall/text/<ns>})
  * with the journal sequence it reflects, or in memory when the engine has no data directory.
  *
- * <p>Changes ({@link #put}, {@link #remove}) are made under the engine's exclusive lock; {@link
- * #search} runs under its shared lock, possibly from several threads, and refreshes the
- * near-real-time reader first, so it sees every applied change.
+ * <p>Changes ({@link #put}, {@link #remove}) are made by one thread at a time (the recall layer's
+ * {@link TextBacklog} drain, with the engine's shared access, or recovery and erasure with its
+ * exclusive access); {@link #search} runs under its shared lock, possibly from several threads, and
+ * refreshes the near-real-time reader first, so it sees every change made before it.
  */
 final class TextIndex {
   static final String FORMAT = "loci-recall-text-1";

@@ -25,7 +25,7 @@ class RecallKillTest {
   void kill9_whileIngesting_everyAcknowledgedNodeIsFoundByLexicalAndEmbeddingRecall()
       throws Exception {
     Path dir = tmp.resolve("data");
-    // enough writes to span index commits (every RecallLayer.COMMIT_MILLIS) before the kill
+    // enough writes to span index commits (every RecallIndexes.COMMIT_MILLIS) before the kill
     List<String> lines =
         ChildJvm.runAndKill(tmp, RecallCrashWriter.class, 601, 90, dir.toString()).stream()
             .filter(l -> !l.equals("READY"))

@@ -1,0 +1,452 @@
+package dev.loci.recall.internal;
+
+import dev.loci.Namespace;
+import dev.loci.NotFoundException;
+import dev.loci.StaleVersionException;
+import dev.loci.recall.GraphStats;
+import dev.loci.recall.MemoryEdge;
+import dev.loci.recall.MemoryNode;
+import dev.loci.recall.RecordVersion;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * The memory graph the recall layer projects: per namespace, every node and edge with all its
+ * versions (a removal is a version too, holding the last value) and the live edges touching each
+ * node; and the queries over it.
+ *
+ * <p>Not thread-safe by itself: changed with the engine's exclusive access, read with its shared
+ * access (see {@link dev.loci.spi.Layer}).
+ */
+final class RecallGraph {
+  /** All versions of one record, oldest first. */
+  static final class Chain<T> {
+    final List<RecordVersion<T>> versions = new ArrayList<>(1);
+    final int ordinal; // how many records of its kind the namespace held before this one
+
+    Chain(int ordinal) {
+      this.ordinal = ordinal;
+    }
+
+    RecordVersion<T> head() {
+      return versions.get(versions.size() - 1);
+    }
+
+    boolean live() {
+      return !head().removed();
+    }
+  }
+
+  /** The records of one namespace. */
+  static final class Graph {
+    final Map<String, Chain<MemoryNode>> nodes = new LinkedHashMap<>();
+    final Map<MemoryEdge.Key, Chain<MemoryEdge>> edges = new LinkedHashMap<>();
+    final Map<String, Set<MemoryEdge.Key>> incident = new HashMap<>();
+    volatile GraphAlgorithms.Links links; // built on first recall, dropped when an edge changes
+    volatile Set<String> packs; // built on first recall, dropped when a node changes
+
+    /** The head version of every live node, by id. */
+    Map<String, Integer> liveVersions() {
+      Map<String, Integer> out = new HashMap<>();
+      nodes.forEach(
+          (id, c) -> {
+            if (c.live()) {
+              out.put(id, c.head().version());
+            }
+          });
+      return out;
+    }
+  }
+
+  private final Map<Namespace, Graph> graphs = new HashMap<>();
+
+  // ---------------------------------------------------------------- changes
+
+  /** The records of {@code ns}, made empty on first use. */
+  Graph graph(Namespace ns) {
+    return graphs.computeIfAbsent(ns, k -> new Graph());
+  }
+
+  void putNode(Namespace ns, MemoryNode n, int version, Instant at) {
+    Map<String, Chain<MemoryNode>> nodes = graph(ns).nodes;
+    nodes
+        .computeIfAbsent(n.id(), k -> new Chain<>(nodes.size()))
+        .versions
+        .add(new RecordVersion<>(n, version, at, false));
+    graph(ns).packs = null;
+  }
+
+  void removeNode(Namespace ns, String id, int version, Instant at) {
+    Chain<MemoryNode> c = graph(ns).nodes.get(id);
+    c.versions.add(new RecordVersion<>(c.head().value(), version, at, true));
+    graph(ns).packs = null;
+  }
+
+  void putEdge(Namespace ns, MemoryEdge e, int version, Instant at) {
+    Graph g = graph(ns);
+    MemoryEdge.Key k = e.key();
+    g.edges
+        .computeIfAbsent(k, x -> new Chain<>(g.edges.size()))
+        .versions
+        .add(new RecordVersion<>(e, version, at, false));
+    g.incident.computeIfAbsent(k.from(), x -> new HashSet<>()).add(k);
+    g.incident.computeIfAbsent(k.to(), x -> new HashSet<>()).add(k);
+    g.links = null;
+  }
+
+  void removeEdge(Namespace ns, MemoryEdge.Key k, int version, Instant at) {
+    Graph g = graph(ns);
+    Chain<MemoryEdge> c = g.edges.get(k);
+    c.versions.add(new RecordVersion<>(c.head().value(), version, at, true));
+    unlink(g, k.from(), k);
+    unlink(g, k.to(), k);
+    g.links = null;
+  }
+
+  private static void unlink(Graph g, String id, MemoryEdge.Key k) {
+    Set<MemoryEdge.Key> s = g.incident.get(id);
+    if (s != null) {
+      s.remove(k);
+      if (s.isEmpty()) {
+        g.incident.remove(id);
+      }
+    }
+  }
+
+  // ---------------------------------------------------------------- versions
+
+  static int headVersion(Graph g, String id) {
+    Chain<MemoryNode> c = g == null ? null : g.nodes.get(id);
+    return c == null ? 0 : c.head().version();
+  }
+
+  static int headVersion(Graph g, MemoryEdge.Key k) {
+    Chain<MemoryEdge> c = g == null ? null : g.edges.get(k);
+    return c == null ? 0 : c.head().version();
+  }
+
+  static boolean liveNode(Graph g, String id) {
+    Chain<MemoryNode> c = g.nodes.get(id);
+    return c != null && c.live();
+  }
+
+  /**
+   * Checks that node {@code id} is live at {@code expected}. Called inside a command's decision, so
+   * the check and the write it guards see the same state.
+   *
+   * @throws StaleVersionException naming {@code id} if it is at another version, removed or absent
+   */
+  public void expectNode(Namespace ns, String id, int expected) {
+    Graph g = graphs.get(ns);
+    expect(g == null ? null : g.nodes.get(id), expected, "id: node '" + id + "'", id);
+  }
+
+  /**
+   * Checks that edge {@code key} is live at {@code expected}; see {@link #expectNode}.
+   *
+   * @throws StaleVersionException naming {@code edge} if it is at another version, removed or
+   *     absent
+   */
+  public void expectEdge(Namespace ns, MemoryEdge.Key key, int expected) {
+    Graph g = graphs.get(ns);
+    expect(g == null ? null : g.edges.get(key), expected, "edge: edge " + key, key.toString());
+  }
+
+  private static void expect(Chain<?> c, int expected, String what, String uid) {
+    String actual =
+        c == null ? "none" : c.live() ? Integer.toString(c.head().version()) : "none (removed)";
+    if (!actual.equals(Integer.toString(expected))) {
+      throw new StaleVersionException(
+          what + " is at version " + actual + ", not the expected " + expected + "; read it again",
+          uid,
+          Integer.toString(expected),
+          actual);
+    }
+  }
+
+  // ---------------------------------------------------------------- queries
+
+  /** The live node {@code id}. */
+  public Optional<MemoryNode> node(Namespace ns, String id) {
+    Graph g = graphs.get(ns);
+    Chain<MemoryNode> c = g == null ? null : g.nodes.get(id);
+    return c != null && c.live() ? Optional.of(c.head().value()) : Optional.empty();
+  }
+
+  /** When node {@code id} was first put, if {@code ns} ever held it. */
+  public Optional<Instant> firstPut(Namespace ns, String id) {
+    Graph g = graphs.get(ns);
+    Chain<MemoryNode> c = g == null ? null : g.nodes.get(id);
+    return c == null ? Optional.empty() : Optional.of(c.versions.get(0).at());
+  }
+
+  /** The records of {@code ns}, if it holds any. */
+  Graph find(Namespace ns) {
+    return graphs.get(ns);
+  }
+
+  /** Every namespace that holds records (a live view). */
+  Set<Namespace> namespaceSet() {
+    return graphs.keySet();
+  }
+
+  /** Runs {@code action} over every namespace's records. */
+  void forEach(java.util.function.BiConsumer<Namespace, Graph> action) {
+    graphs.forEach(action);
+  }
+
+  /** Forgets every record. */
+  void clear() {
+    graphs.clear();
+  }
+
+  /** The head version of node {@code id}, if {@code ns} ever held it (removed or not). */
+  Optional<RecordVersion<MemoryNode>> nodeHead(Namespace ns, String id) {
+    Graph g = graphs.get(ns);
+    Chain<MemoryNode> c = g == null ? null : g.nodes.get(id);
+    return c == null ? Optional.empty() : Optional.of(c.head());
+  }
+
+  /** Every namespace that holds records, sorted. */
+  public List<Namespace> namespaces() {
+    return graphs.keySet().stream().sorted().toList();
+  }
+
+  /**
+   * Every version of node {@code id}, newest first, including its removals.
+   *
+   * @throws NotFoundException naming {@code id} if the namespace never held it
+   */
+  public List<RecordVersion<MemoryNode>> nodeHistory(Namespace ns, String id) {
+    Graph g = graphs.get(ns);
+    return newestFirst(
+        g == null ? null : g.nodes.get(id),
+        () -> new NotFoundException("id", "no node '" + id + "' in " + ns));
+  }
+
+  /**
+   * Every version of edge {@code key}, newest first, including its removals.
+   *
+   * @throws NotFoundException naming {@code edge} if the namespace never held it
+   */
+  public List<RecordVersion<MemoryEdge>> edgeHistory(Namespace ns, MemoryEdge.Key key) {
+    Graph g = graphs.get(ns);
+    return newestFirst(
+        g == null ? null : g.edges.get(key),
+        () -> new NotFoundException("edge", "no edge " + key + " in " + ns));
+  }
+
+  private static <T> List<RecordVersion<T>> newestFirst(
+      Chain<T> c, java.util.function.Supplier<NotFoundException> missing) {
+    if (c == null) {
+      throw missing.get();
+    }
+    List<RecordVersion<T>> out = new ArrayList<>(c.versions);
+    java.util.Collections.reverse(out);
+    return List.copyOf(out);
+  }
+
+  /** The live edges that start or end at node {@code id}, ordered by key. */
+  public List<MemoryEdge> edgesOf(Namespace ns, String id) {
+    Graph g = graphs.get(ns);
+    if (g == null) {
+      return List.of();
+    }
+    List<MemoryEdge> out = new ArrayList<>();
+    for (MemoryEdge.Key k : keyOrder(g.incident.getOrDefault(id, Set.of()))) {
+      out.add(g.edges.get(k).head().value());
+    }
+    return out;
+  }
+
+  /** The live nodes of {@code ns}, in the order they were first put. */
+  public List<MemoryNode> nodes(Namespace ns) {
+    Graph g = graphs.get(ns);
+    if (g == null) {
+      return List.of();
+    }
+    List<MemoryNode> out = new ArrayList<>(g.nodes.size());
+    g.nodes
+        .values()
+        .forEach(
+            c -> {
+              if (c.live()) {
+                out.add(c.head().value());
+              }
+            });
+    return out;
+  }
+
+  /**
+   * The live versions of the nodes of {@code ns} first put after node {@code after} (from the first
+   * when empty), in the order they were first put, at most {@code limit}.
+   *
+   * @return empty when {@code after} names no node {@code ns} ever held
+   */
+  public Optional<List<RecordVersion<MemoryNode>>> nodesAfter(
+      Namespace ns, Optional<String> after, int limit) {
+    Graph g = graphs.get(ns);
+    if (g == null) {
+      return after.isPresent() ? Optional.empty() : Optional.of(List.of());
+    }
+    if (after.isPresent() && !g.nodes.containsKey(after.get())) {
+      return Optional.empty();
+    }
+    List<RecordVersion<MemoryNode>> out = new ArrayList<>(Math.min(limit, g.nodes.size()));
+    boolean started = after.isEmpty();
+    for (Map.Entry<String, Chain<MemoryNode>> e : g.nodes.entrySet()) {
+      if (!started) {
+        started = e.getKey().equals(after.get());
+        continue;
+      }
+      if (e.getValue().live()) {
+        if (out.size() == limit) {
+          break;
+        }
+        out.add(e.getValue().head());
+      }
+    }
+    return Optional.of(out);
+  }
+
+  /** How many live nodes and edges {@code ns} holds, in total and by type (sorted by type). */
+  public GraphStats stats(Namespace ns) {
+    Graph g = graphs.get(ns);
+    Map<String, Integer> nodeTypes = new java.util.TreeMap<>();
+    Map<String, Integer> edgeTypes = new java.util.TreeMap<>();
+    int nodes = 0;
+    int edges = 0;
+    int removedNodes = 0;
+    int removedEdges = 0;
+    if (g != null) {
+      for (Chain<MemoryNode> c : g.nodes.values()) {
+        if (c.live()) {
+          nodes++;
+          nodeTypes.merge(c.head().value().type(), 1, Integer::sum);
+        } else {
+          removedNodes++;
+        }
+      }
+      for (Chain<MemoryEdge> c : g.edges.values()) {
+        if (c.live()) {
+          edges++;
+          edgeTypes.merge(c.head().value().edgeType(), 1, Integer::sum);
+        } else {
+          removedEdges++;
+        }
+      }
+    }
+    return new GraphStats(ns, nodes, edges, removedNodes, removedEdges, nodeTypes, edgeTypes);
+  }
+
+  /** How many live edges {@code ns} holds. */
+  public int edgeCount(Namespace ns) {
+    Graph g = graphs.get(ns);
+    return g == null ? 0 : (int) g.edges.values().stream().filter(Chain::live).count();
+  }
+
+  /**
+   * The live edges of {@code ns} as links recall may follow: each edge from {@code from} to {@code
+   * to}, and back when it is bidirectional, weighted by {@code weight * confidence}; ordered by
+   * target, then edge type.
+   */
+  GraphAlgorithms.Links links(Namespace ns) {
+    Graph g = graphs.get(ns);
+    if (g == null) {
+      return node -> List.of();
+    }
+    GraphAlgorithms.Links cached = g.links;
+    if (cached == null) {
+      cached = buildLinks(g);
+      g.links = cached;
+    }
+    return cached;
+  }
+
+  private static GraphAlgorithms.Links buildLinks(Graph g) {
+    Map<String, List<GraphAlgorithms.Link>> out = new HashMap<>();
+    for (Chain<MemoryEdge> c : g.edges.values()) {
+      if (!c.live()) {
+        continue;
+      }
+      MemoryEdge e = c.head().value();
+      double w = e.weight() * e.confidence();
+      out.computeIfAbsent(e.from(), k -> new ArrayList<>())
+          .add(new GraphAlgorithms.Link(e.to(), e.edgeType(), w));
+      if (e.bidirectional()) {
+        out.computeIfAbsent(e.to(), k -> new ArrayList<>())
+            .add(new GraphAlgorithms.Link(e.from(), e.edgeType(), w));
+      }
+    }
+    java.util.Comparator<GraphAlgorithms.Link> order =
+        java.util.Comparator.comparing(GraphAlgorithms.Link::to)
+            .thenComparing(GraphAlgorithms.Link::edgeType);
+    out.values().forEach(l -> l.sort(order));
+    return node -> out.getOrDefault(node, List.of());
+  }
+
+  /**
+   * The distinct {@code pack} attributes of the live nodes of {@code ns} (the empty string for a
+   * node without one), kept until a node changes.
+   */
+  public Set<String> packs(Namespace ns) {
+    Graph g = graphs.get(ns);
+    if (g == null) {
+      return Set.of();
+    }
+    Set<String> cached = g.packs;
+    if (cached == null) {
+      Set<String> out = new HashSet<>();
+      g.nodes.forEach(
+          (id, c) -> {
+            if (c.live()) {
+              out.add(c.head().value().attributes().getOrDefault("pack", ""));
+            }
+          });
+      cached = Set.copyOf(out);
+      g.packs = cached;
+    }
+    return cached;
+  }
+
+  /**
+   * The live nodes among {@code ids}, each once, in the order they were first put (that of {@link
+   * #nodes}). Costs the size of {@code ids}, not of the namespace.
+   */
+  List<String> inPutOrder(Namespace ns, Collection<String> ids) {
+    Graph g = graphs.get(ns);
+    if (g == null) {
+      return List.of();
+    }
+    Map<String, Integer> ordinals = new HashMap<>();
+    for (String id : ids) {
+      Chain<MemoryNode> c = g.nodes.get(id);
+      if (c != null && c.live()) {
+        ordinals.put(id, c.ordinal);
+      }
+    }
+    List<String> out = new ArrayList<>(ordinals.keySet());
+    out.sort(java.util.Comparator.comparingInt(ordinals::get));
+    return out;
+  }
+
+  /** {@code keys} ordered by from, edge type, then to. */
+  static Collection<MemoryEdge.Key> keyOrder(Set<MemoryEdge.Key> keys) {
+    List<MemoryEdge.Key> out = new ArrayList<>(keys);
+    out.sort(KEY_ORDER);
+    return out;
+  }
+
+  private static final java.util.Comparator<MemoryEdge.Key> KEY_ORDER =
+      java.util.Comparator.comparing(MemoryEdge.Key::from)
+          .thenComparing(MemoryEdge.Key::edgeType)
+          .thenComparing(MemoryEdge.Key::to);
+}

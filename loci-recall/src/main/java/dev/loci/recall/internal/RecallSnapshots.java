@@ -1,0 +1,133 @@
+package dev.loci.recall.internal;
+
+import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
+import com.fasterxml.jackson.annotation.JsonPropertyOrder;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import dev.loci.Namespace;
+import dev.loci.recall.MemoryEdge;
+import dev.loci.recall.MemoryNode;
+import dev.loci.recall.RecordVersion;
+import dev.loci.recall.internal.RecallGraph.Graph;
+import java.io.UncheckedIOException;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The recall layer's snapshot records, format version {@value #VERSION}: one JSON object per
+ * version of every node and edge, namespaces in order, each record's versions oldest first: {@code
+ * {"ns", "version", "at", "removed", "node" | "edge"}}.
+ *
+ * <p>Records are written and read with Jackson databind straight between the text and {@link
+ * Record} (no intermediate JSON tree), which is most of what restoring a large graph costs, and the
+ * namespace of consecutive records (all of one namespace come together) is parsed once.
+ *
+ * <p>Not thread-safe: one instance restores one snapshot's records, in order, during recovery.
+ */
+final class RecallSnapshots {
+  /** The format version of the records. */
+  static final int VERSION = 1;
+
+  private final RecallApply.Target target;
+  private String lastNsText = "";
+  private Namespace lastNs;
+
+  /** A reader of records into {@code target}. */
+  RecallSnapshots(RecallApply.Target target) {
+    this.target = target;
+  }
+
+  /** One version of a node or an edge, as a snapshot holds it. */
+  @JsonPropertyOrder({"ns", "version", "at", "removed", "node", "edge"})
+  @JsonIgnoreProperties(ignoreUnknown = true)
+  private record Record(
+      String ns, Integer version, Instant at, Boolean removed, MemoryNode node, MemoryEdge edge) {}
+
+  /**
+   * The records of {@code graph}. Called with shared access; the iterable holds only immutable
+   * values and is consumed later, without access.
+   */
+  static Iterable<String> capture(RecallGraph graph) {
+    List<Record> records = new ArrayList<>();
+    for (Namespace ns : graph.namespaces()) {
+      Graph g = graph.find(ns);
+      g.nodes.values().forEach(c -> c.versions.forEach(v -> records.add(record(ns, v, v.value()))));
+      g.edges.values().forEach(c -> c.versions.forEach(v -> records.add(record(ns, v, v.value()))));
+    }
+    return () -> records.stream().map(RecallSnapshots::write).iterator();
+  }
+
+  private static Record record(Namespace ns, RecordVersion<?> v, Object value) {
+    return new Record(
+        ns.value(),
+        v.version(),
+        v.at(),
+        v.removed(),
+        value instanceof MemoryNode n ? n : null,
+        value instanceof MemoryEdge e ? e : null);
+  }
+
+  private static String write(Record r) {
+    try {
+      return RecallJson.MAPPER.writeValueAsString(r);
+    } catch (JsonProcessingException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /**
+   * Restores one record written by {@link #capture} at snapshot format {@code version} into the
+   * target.
+   *
+   * @throws IllegalArgumentException if the version is unknown or the record cannot be read
+   */
+  void restore(String record, int version) {
+    if (version != VERSION) {
+      throw new IllegalArgumentException(
+          RecallLayer.NAME
+              + " snapshot records of version "
+              + version
+              + " are unknown; this build reads "
+              + VERSION);
+    }
+    try {
+      Record r = RecallJson.MAPPER.readValue(record, Record.class);
+      if (r.ns() == null || r.at() == null) {
+        throw new IllegalArgumentException("a record needs 'ns' and 'at'");
+      }
+      if (r.version() == null || r.version() < 1) {
+        throw new IllegalArgumentException("a record needs a positive 'version'");
+      }
+      int v = r.version();
+      Namespace ns = namespace(r.ns());
+      boolean removed = Boolean.TRUE.equals(r.removed()); // absent: a put
+      if (r.node() != null) {
+        if (removed) {
+          target.removeNode(ns, r.node().id(), v, r.at());
+        } else {
+          target.putNode(ns, r.node(), v, r.at());
+        }
+      } else if (r.edge() != null) {
+        if (removed) {
+          target.removeEdge(ns, r.edge().key(), v, r.at());
+        } else {
+          target.putEdge(ns, r.edge(), v, r.at());
+        }
+      } else {
+        throw new IllegalArgumentException("a record needs a 'node' or an 'edge'");
+      }
+    } catch (JsonProcessingException e) {
+      throw new IllegalArgumentException("unreadable recall record: " + e.getOriginalMessage(), e);
+    } catch (RuntimeException e) {
+      throw new IllegalArgumentException("unreadable recall record: " + e.getMessage(), e);
+    }
+  }
+
+  private Namespace namespace(String text) {
+    if (!text.equals(lastNsText)) {
+      lastNs = Namespace.of(text);
+      lastNsText = text;
+    }
+    return lastNs;
+  }
+}
