@@ -44,6 +44,7 @@ final class AuditLog {
   static final String ZERO_MAC = "0".repeat(64);
   static final long CHECKPOINT_BYTES = 64L << 20;
   private static final byte[] MAC_MARK = ",\"mac\":\"".getBytes(StandardCharsets.UTF_8);
+  private static final byte[] LINE_END = "\"}\n".getBytes(StandardCharsets.UTF_8);
   private static final Pattern FILE = Pattern.compile("[0-9a-f]{64}\\.jsonl");
   private static final int OPEN_FILES = 512;
   private static final int FORCE_THREADS = 16;
@@ -88,15 +89,16 @@ final class AuditLog {
    */
   void appendAll(List<AuditEntry> entries) throws IOException {
     recover();
-    LinkedHashMap<String, List<AuditEntry>> bySubject = new LinkedHashMap<>();
-    entries.forEach(e -> bySubject.computeIfAbsent(e.ref(), k -> new ArrayList<>()).add(e));
-    Signed out = new Signed();
-    for (Map.Entry<String, List<AuditEntry>> s : bySubject.entrySet()) {
-      Tail tail = tail(s.getKey());
-      for (AuditEntry e : s.getValue()) {
-        if (e.n() > tail.n()) {
-          tail = line(s.getKey(), e.head(new StringBuilder(256)), e.n(), tail, out);
-        }
+    Signed out = new Signed(entries.size());
+    StringBuilder head = new StringBuilder(512);
+    for (AuditEntry e : entries) {
+      Tail tail = out.tails.get(e.ref());
+      if (tail == null) {
+        tail = tail(e.ref());
+      }
+      if (e.n() > tail.n()) {
+        head.setLength(0);
+        line(e.ref(), e.head(head), e.n(), tail, out);
       }
     }
     spool(out);
@@ -105,7 +107,7 @@ final class AuditLog {
   /** Records a key rotation at the end of every subject's chain, signed by the new key. */
   void rotated(String oldKey, String newKey) throws IOException {
     materialize();
-    Signed out = new Signed();
+    Signed out = new Signed(tails.size());
     for (String ref : refs()) {
       Tail tail = tail(ref);
       StringBuilder head = new StringBuilder("{\"n\":").append(tail.n());
@@ -119,8 +121,12 @@ final class AuditLog {
 
   /** Lines signed in one append, not yet spooled, and the subjects' tails after them. */
   private static final class Signed {
-    final ByteArrayOutputStream spooled = new ByteArrayOutputStream(1 << 16);
+    final ByteArrayOutputStream spooled;
     final Map<String, Tail> tails = new HashMap<>();
+
+    Signed(int lines) {
+      spooled = new ByteArrayOutputStream(Math.max(1 << 12, Math.min(lines, 1 << 17) * 512));
+    }
   }
 
   /**
@@ -133,11 +139,12 @@ final class AuditLog {
     AuditEntry.field(head, "prev", tail.mac());
     byte[] signed = head.toString().getBytes(StandardCharsets.UTF_8);
     String mac = keys.mac(key, signed);
-    byte[] end = (",\"mac\":\"" + mac + "\"}\n").getBytes(StandardCharsets.UTF_8);
     out.spooled.writeBytes(ref.getBytes(StandardCharsets.US_ASCII));
     out.spooled.write(' ');
     out.spooled.writeBytes(signed);
-    out.spooled.writeBytes(end);
+    out.spooled.writeBytes(MAC_MARK);
+    out.spooled.writeBytes(mac.getBytes(StandardCharsets.US_ASCII));
+    out.spooled.writeBytes(LINE_END);
     Tail after = new Tail(n, mac, key);
     out.tails.put(ref, after);
     return after;
