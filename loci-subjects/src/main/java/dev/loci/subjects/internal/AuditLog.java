@@ -53,6 +53,7 @@ final class AuditLog {
   private final AuditKeys keys;
   private final AuditSpool spool;
   private final Map<String, Tail> tails = new HashMap<>();
+  private final LineBuffer buffer = new LineBuffer(1 << 16); // the lines of one append
   private long materialized; // spool bytes already written to the subject files
   private final Set<String> dirty = new HashSet<>(); // written since the last checkpoint
   private boolean recovered;
@@ -89,7 +90,7 @@ final class AuditLog {
    */
   void appendAll(List<AuditEntry> entries) throws IOException {
     recover();
-    Signed out = new Signed(entries.size());
+    Signed out = new Signed(buffer);
     StringBuilder head = new StringBuilder(512);
     for (AuditEntry e : entries) {
       Tail tail = out.tails.get(e.ref());
@@ -107,7 +108,7 @@ final class AuditLog {
   /** Records a key rotation at the end of every subject's chain, signed by the new key. */
   void rotated(String oldKey, String newKey) throws IOException {
     materialize();
-    Signed out = new Signed(tails.size());
+    Signed out = new Signed(buffer);
     for (String ref : refs()) {
       Tail tail = tail(ref);
       StringBuilder head = new StringBuilder("{\"n\":").append(tail.n());
@@ -121,11 +122,12 @@ final class AuditLog {
 
   /** Lines signed in one append, not yet spooled, and the subjects' tails after them. */
   private static final class Signed {
-    final ByteArrayOutputStream spooled;
+    final LineBuffer spooled;
     final Map<String, Tail> tails = new HashMap<>();
 
-    Signed(int lines) {
-      spooled = new ByteArrayOutputStream(Math.max(1 << 12, Math.min(lines, 1 << 17) * 512));
+    Signed(LineBuffer spooled) {
+      spooled.clear();
+      this.spooled = spooled;
     }
   }
 
@@ -137,14 +139,12 @@ final class AuditLog {
     String key = keys.current();
     AuditEntry.field(head, "key", key);
     AuditEntry.field(head, "prev", tail.mac());
-    byte[] signed = head.toString().getBytes(StandardCharsets.UTF_8);
-    String mac = keys.mac(key, signed);
-    out.spooled.writeBytes(ref.getBytes(StandardCharsets.US_ASCII));
-    out.spooled.write(' ');
-    out.spooled.writeBytes(signed);
-    out.spooled.writeBytes(MAC_MARK);
-    out.spooled.writeBytes(mac.getBytes(StandardCharsets.US_ASCII));
-    out.spooled.writeBytes(LINE_END);
+    LineBuffer b = out.spooled;
+    b.utf8(ref).put((byte) ' ');
+    int start = b.size();
+    b.utf8(head); // the signed bytes, signed where they lie
+    String mac = keys.mac(key, b.array(), start, b.size() - start);
+    b.put(MAC_MARK).utf8(mac).put(LINE_END);
     Tail after = new Tail(n, mac, key);
     out.tails.put(ref, after);
     return after;
@@ -158,7 +158,7 @@ final class AuditLog {
     if (out.spooled.size() == 0) {
       return;
     }
-    spool.append(out.spooled.toByteArray());
+    spool.append(out.spooled.view());
     tails.putAll(out.tails);
     if (spool.size() > CHECKPOINT_BYTES) {
       checkpoint();
@@ -174,12 +174,13 @@ final class AuditLog {
     if (spool.size() <= materialized) {
       return;
     }
-    Map<String, ByteArrayOutputStream> byRef = new LinkedHashMap<>();
+    // each subject's lines are written straight from the buffer the spool was read into
+    Map<String, List<ByteBuffer>> byRef = new LinkedHashMap<>();
     for (AuditSpool.Line l : spool.read(materialized)) {
-      byRef.computeIfAbsent(l.ref(), k -> new ByteArrayOutputStream()).writeBytes(l.line());
+      byRef.computeIfAbsent(l.ref(), k -> new ArrayList<>()).add(l.buffer());
     }
-    for (Map.Entry<String, ByteArrayOutputStream> r : byRef.entrySet()) {
-      write(r.getKey(), r.getValue().toByteArray());
+    for (Map.Entry<String, List<ByteBuffer>> r : byRef.entrySet()) {
+      write(r.getKey(), r.getValue().toArray(new ByteBuffer[0]));
     }
     materialized = spool.size();
   }
@@ -198,11 +199,22 @@ final class AuditLog {
 
   /** Appends {@code lines} to {@code ref}'s file. */
   private void write(String ref, byte[] lines) throws IOException {
-    if (lines.length > 0) {
+    write(ref, new ByteBuffer[] {ByteBuffer.wrap(lines)});
+  }
+
+  /** Appends {@code lines} to {@code ref}'s file, in one gathering write where it can. */
+  private void write(String ref, ByteBuffer[] lines) throws IOException {
+    long left = 0;
+    for (ByteBuffer b : lines) {
+      left += b.remaining();
+    }
+    if (left > 0) {
       FileChannel ch = channel(ref);
-      ByteBuffer buf = ByteBuffer.wrap(lines);
-      while (buf.hasRemaining()) {
-        ch.write(buf);
+      for (int first = 0; left > 0; ) {
+        left -= ch.write(lines, first, lines.length - first);
+        while (first < lines.length && !lines[first].hasRemaining()) {
+          first++;
+        }
       }
       dirty.add(ref);
     }

@@ -241,6 +241,11 @@ public final class SubjectLayer implements Layer, BatchObserver, EgressPolicy {
     return Set.copyOf(index.refsOf(qualified));
   }
 
+  /** How many subject ids the index remembers for their reference now. */
+  int rememberedIds() {
+    return index.rememberedIds();
+  }
+
   /** Whether the erasure with intent id {@code id} has been recorded. */
   boolean completed(String id) {
     return completedIntents.contains(id);
