@@ -92,6 +92,7 @@ final class AuditLog {
     recover();
     Signed out = new Signed(buffer);
     StringBuilder head = new StringBuilder(512);
+    AuditEntry.Times times = new AuditEntry.Times();
     for (AuditEntry e : entries) {
       Tail tail = out.tails.get(e.ref());
       if (tail == null) {
@@ -99,7 +100,7 @@ final class AuditLog {
       }
       if (e.n() > tail.n()) {
         head.setLength(0);
-        line(e.ref(), e.head(head), e.n(), tail, out);
+        line(e.ref(), e.head(head, times), e.n(), tail, out);
       }
     }
     spool(out);
