@@ -55,9 +55,9 @@ class AuditSpoolTest {
     return out;
   }
 
-  private AuditLog.Verification verify(long expected) throws IOException {
+  private AuditChains.Verification verify(long expected) throws IOException {
     Map<String, Long> counts = new HashMap<>(Map.of(A, expected, B, expected));
-    return AuditLog.verify(dir(), keys(), Optional.of(List.of(A, B)), counts);
+    return AuditChains.verify(dir(), keys(), Optional.of(List.of(A, B)), counts);
   }
 
   private long lines(String ref) throws IOException {
@@ -184,6 +184,6 @@ class AuditSpoolTest {
     assertThat(text.lines()).hasSize(5);
     assertThat(text).contains("Zoë Ødegård \u2603 \ud83d\ude00", "\"id\":\"tï3\"");
     Map<String, Long> counts = new HashMap<>(Map.of(A, 5L, B, 3L));
-    assertThat(AuditLog.verify(dir(), keys(), Optional.empty(), counts).problems()).isEmpty();
+    assertThat(AuditChains.verify(dir(), keys(), Optional.empty(), counts).problems()).isEmpty();
   }
 }
