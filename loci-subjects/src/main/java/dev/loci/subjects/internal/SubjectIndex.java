@@ -10,7 +10,6 @@ import java.security.NoSuchAlgorithmException;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Collection;
 import java.util.HashMap;
 import java.util.HexFormat;
 import java.util.LinkedHashSet;
@@ -71,11 +70,6 @@ final class SubjectIndex {
       this.kind = kind;
       this.ns = ns;
       this.id = id;
-    }
-
-    /** The record's key as erasure intents and events name it: {@code layer|ns/id}. */
-    String qualified() {
-      return SubjectLayer.qualified(layer, ns, id);
     }
 
     int holders() {
@@ -223,10 +217,6 @@ final class SubjectIndex {
 
   void forEach(Consumer<Subject> each) {
     subjects.values().forEach(each);
-  }
-
-  Collection<Subject> subjects() {
-    return subjects.values();
   }
 
   /**
