@@ -39,8 +39,13 @@ record AuditEntry(
    * The text is what Jackson writes for the same fields.
    */
   StringBuilder head(StringBuilder out) {
+    return head(out, new Times());
+  }
+
+  /** Like {@link #head(StringBuilder)}, with {@code times} formatting the time. */
+  StringBuilder head(StringBuilder out, Times times) {
     out.append("{\"n\":").append(n).append(",\"seq\":").append(seq).append(",\"at\":\"");
-    Timestamps.append(out, at).append('"');
+    times.append(out, at).append('"');
     field(out, "actor", actor);
     field(out, "ns", namespace);
     field(out, "action", action);
@@ -80,4 +85,41 @@ record AuditEntry(
   }
 
   private static final JsonStringEncoder ESCAPER = JsonStringEncoder.getInstance();
+
+  /**
+   * Formats times as {@link Timestamps#append} does, keeping the text up to the fraction of the
+   * last second it formatted: the entries of one append mostly share their second. Not thread-safe.
+   */
+  static final class Times {
+    private long second = Long.MIN_VALUE;
+    private String upToFraction; // "2026-11-26T06:00:00." of that second
+
+    StringBuilder append(StringBuilder out, Instant t) {
+      if (t.getEpochSecond() != second) {
+        String whole =
+            Timestamps.append(new StringBuilder(32), Instant.ofEpochSecond(t.getEpochSecond()))
+                .toString();
+        int dot = whole.lastIndexOf('.');
+        if (dot < 0 || whole.length() - dot != 8) {
+          return Timestamps.append(out, t); // a year the short form does not cover
+        }
+        second = t.getEpochSecond();
+        upToFraction = whole.substring(0, dot + 1);
+      }
+      int nanos = t.getNano();
+      out.append(upToFraction);
+      if (nanos % 1000 == 0) {
+        digits(out, nanos / 1000, 100_000);
+      } else {
+        digits(out, nanos, 100_000_000);
+      }
+      return out.append('Z');
+    }
+
+    private static void digits(StringBuilder out, int value, int scale) {
+      for (; scale > 0; scale /= 10) {
+        out.append((char) ('0' + value / scale % 10));
+      }
+    }
+  }
 }

@@ -135,7 +135,12 @@ final class AuditKeys {
   }
 
   /** HMAC-SHA256 of {@code data} under key {@code id}, in lower-case hex. */
-  synchronized String mac(String id, byte[] data) {
+  String mac(String id, byte[] data) {
+    return mac(id, data, 0, data.length);
+  }
+
+  /** HMAC-SHA256 of {@code length} bytes of {@code data} from {@code offset}, in lower-case hex. */
+  synchronized String mac(String id, byte[] data, int offset, int length) {
     byte[] key = keys.get(id);
     if (key == null) {
       throw new IllegalArgumentException("unknown audit key '" + id + "'");
@@ -147,7 +152,8 @@ final class AuditKeys {
         mac.init(new SecretKeySpec(key, "HmacSHA256"));
         macs.put(id, mac);
       }
-      return java.util.HexFormat.of().formatHex(mac.doFinal(data)); // doFinal resets the Mac
+      mac.update(data, offset, length);
+      return java.util.HexFormat.of().formatHex(mac.doFinal()); // doFinal resets the Mac
     } catch (GeneralSecurityException e) {
       throw new IllegalStateException("the JDK lacks HmacSHA256", e);
     }

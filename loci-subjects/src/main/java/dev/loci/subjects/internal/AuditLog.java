@@ -16,7 +16,6 @@ import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
@@ -28,7 +27,7 @@ import java.util.stream.Stream;
  * signed it), {@code prev} (the previous line's mac, 64 zeros for the first) and {@code mac}:
  * HMAC-SHA256 under that key of the line's UTF-8 bytes before {@code ,"mac":"}. So an edit,
  * deletion, swap or insertion of a line breaks the chain, and a truncation leaves fewer entries
- * than the subject index counted, which {@link #verify} checks too.
+ * than the subject index counted, which {@link AuditChains#verify} checks too.
  *
  * <p>Lines are signed as they are appended, and go to the {@link AuditSpool} first: one write for
  * every subject's lines of a batch. The subject files are brought up to date from the spool before
@@ -43,7 +42,8 @@ import java.util.stream.Stream;
 final class AuditLog {
   static final String ZERO_MAC = "0".repeat(64);
   static final long CHECKPOINT_BYTES = 64L << 20;
-  private static final byte[] MAC_MARK = ",\"mac\":\"".getBytes(StandardCharsets.UTF_8);
+  static final byte[] MAC_MARK = ",\"mac\":\"".getBytes(StandardCharsets.UTF_8);
+  private static final byte[] LINE_END = "\"}\n".getBytes(StandardCharsets.UTF_8);
   private static final Pattern FILE = Pattern.compile("[0-9a-f]{64}\\.jsonl");
   private static final int OPEN_FILES = 512;
   private static final int FORCE_THREADS = 16;
@@ -52,6 +52,7 @@ final class AuditLog {
   private final AuditKeys keys;
   private final AuditSpool spool;
   private final Map<String, Tail> tails = new HashMap<>();
+  private final LineBuffer buffer = new LineBuffer(1 << 16); // the lines of one append
   private long materialized; // spool bytes already written to the subject files
   private final Set<String> dirty = new HashSet<>(); // written since the last checkpoint
   private boolean recovered;
@@ -88,15 +89,17 @@ final class AuditLog {
    */
   void appendAll(List<AuditEntry> entries) throws IOException {
     recover();
-    LinkedHashMap<String, List<AuditEntry>> bySubject = new LinkedHashMap<>();
-    entries.forEach(e -> bySubject.computeIfAbsent(e.ref(), k -> new ArrayList<>()).add(e));
-    Signed out = new Signed();
-    for (Map.Entry<String, List<AuditEntry>> s : bySubject.entrySet()) {
-      Tail tail = tail(s.getKey());
-      for (AuditEntry e : s.getValue()) {
-        if (e.n() > tail.n()) {
-          tail = line(s.getKey(), e.head(new StringBuilder(256)), e.n(), tail, out);
-        }
+    Signed out = new Signed(buffer);
+    StringBuilder head = new StringBuilder(512);
+    AuditEntry.Times times = new AuditEntry.Times();
+    for (AuditEntry e : entries) {
+      Tail tail = out.tails.get(e.ref());
+      if (tail == null) {
+        tail = tail(e.ref());
+      }
+      if (e.n() > tail.n()) {
+        head.setLength(0);
+        line(e.ref(), e.head(head, times), e.n(), tail, out);
       }
     }
     spool(out);
@@ -105,7 +108,7 @@ final class AuditLog {
   /** Records a key rotation at the end of every subject's chain, signed by the new key. */
   void rotated(String oldKey, String newKey) throws IOException {
     materialize();
-    Signed out = new Signed();
+    Signed out = new Signed(buffer);
     for (String ref : refs()) {
       Tail tail = tail(ref);
       StringBuilder head = new StringBuilder("{\"n\":").append(tail.n());
@@ -119,8 +122,13 @@ final class AuditLog {
 
   /** Lines signed in one append, not yet spooled, and the subjects' tails after them. */
   private static final class Signed {
-    final ByteArrayOutputStream spooled = new ByteArrayOutputStream(1 << 16);
+    final LineBuffer spooled;
     final Map<String, Tail> tails = new HashMap<>();
+
+    Signed(LineBuffer spooled) {
+      spooled.clear();
+      this.spooled = spooled;
+    }
   }
 
   /**
@@ -131,13 +139,12 @@ final class AuditLog {
     String key = keys.current();
     AuditEntry.field(head, "key", key);
     AuditEntry.field(head, "prev", tail.mac());
-    byte[] signed = head.toString().getBytes(StandardCharsets.UTF_8);
-    String mac = keys.mac(key, signed);
-    byte[] end = (",\"mac\":\"" + mac + "\"}\n").getBytes(StandardCharsets.UTF_8);
-    out.spooled.writeBytes(ref.getBytes(StandardCharsets.US_ASCII));
-    out.spooled.write(' ');
-    out.spooled.writeBytes(signed);
-    out.spooled.writeBytes(end);
+    LineBuffer b = out.spooled;
+    b.utf8(ref).put((byte) ' ');
+    int start = b.size();
+    b.utf8(head); // the signed bytes, signed where they lie
+    String mac = keys.mac(key, b.array(), start, b.size() - start);
+    b.put(MAC_MARK).utf8(mac).put(LINE_END);
     Tail after = new Tail(n, mac, key);
     out.tails.put(ref, after);
     return after;
@@ -151,7 +158,7 @@ final class AuditLog {
     if (out.spooled.size() == 0) {
       return;
     }
-    spool.append(out.spooled.toByteArray());
+    spool.append(out.spooled.view());
     tails.putAll(out.tails);
     if (spool.size() > CHECKPOINT_BYTES) {
       checkpoint();
@@ -167,12 +174,13 @@ final class AuditLog {
     if (spool.size() <= materialized) {
       return;
     }
-    Map<String, ByteArrayOutputStream> byRef = new LinkedHashMap<>();
+    // each subject's lines are written straight from the buffer the spool was read into
+    Map<String, List<ByteBuffer>> byRef = new LinkedHashMap<>();
     for (AuditSpool.Line l : spool.read(materialized)) {
-      byRef.computeIfAbsent(l.ref(), k -> new ByteArrayOutputStream()).writeBytes(l.line());
+      byRef.computeIfAbsent(l.ref(), k -> new ArrayList<>()).add(l.buffer());
     }
-    for (Map.Entry<String, ByteArrayOutputStream> r : byRef.entrySet()) {
-      write(r.getKey(), r.getValue().toByteArray());
+    for (Map.Entry<String, List<ByteBuffer>> r : byRef.entrySet()) {
+      write(r.getKey(), r.getValue().toArray(new ByteBuffer[0]));
     }
     materialized = spool.size();
   }
@@ -191,11 +199,22 @@ final class AuditLog {
 
   /** Appends {@code lines} to {@code ref}'s file. */
   private void write(String ref, byte[] lines) throws IOException {
-    if (lines.length > 0) {
+    write(ref, new ByteBuffer[] {ByteBuffer.wrap(lines)});
+  }
+
+  /** Appends {@code lines} to {@code ref}'s file, in one gathering write where it can. */
+  private void write(String ref, ByteBuffer[] lines) throws IOException {
+    long left = 0;
+    for (ByteBuffer b : lines) {
+      left += b.remaining();
+    }
+    if (left > 0) {
       FileChannel ch = channel(ref);
-      ByteBuffer buf = ByteBuffer.wrap(lines);
-      while (buf.hasRemaining()) {
-        ch.write(buf);
+      for (int first = 0; left > 0; ) {
+        left -= ch.write(lines, first, lines.length - first);
+        while (first < lines.length && !lines[first].hasRemaining()) {
+          first++;
+        }
       }
       dirty.add(ref);
     }
@@ -386,127 +405,5 @@ final class AuditLog {
     } catch (IOException e) {
       // nothing was pending: entries are written through
     }
-  }
-
-  private static final java.util.Set<String> ERASURES = java.util.Set.of("erased", "expired");
-
-  /** What {@link #verify} found. */
-  record Verification(int logs, long entries, List<String> problems) {}
-
-  /**
-   * Recomputes the chains of {@code refs} (every log when empty) under {@code keys}, and checks
-   * that each holds exactly the number of entries {@code expected} says (a missing number is not
-   * checked).
-   */
-  static Verification verify(
-      Path dir, AuditKeys keys, Optional<List<String>> refs, Map<String, Long> expected)
-      throws IOException {
-    AuditLog log = new AuditLog(dir, keys);
-    List<String> which = refs.orElse(log.refs());
-    List<String> problems = new ArrayList<>();
-    long entries = 0;
-    for (String ref : which) {
-      Path f = file(dir, ref);
-      long[] count = {0, 0}; // entries, the last entry's number
-      Optional<String> bad = Files.exists(f) ? verifyFile(f, keys, count) : Optional.empty();
-      entries += count[0];
-      if (bad.isPresent()) {
-        problems.add(f.getFileName() + ": " + bad.get());
-      } else if (expected.containsKey(ref) && expected.get(ref) != count[1]) {
-        problems.add(
-            f.getFileName()
-                + ": the log ends at entry "
-                + count[1]
-                + " but the journal records "
-                + expected.get(ref)
-                + " (entries were truncated or are missing)");
-      }
-    }
-    return new Verification(which.size(), entries, problems);
-  }
-
-  /** Checks one file's chain; returns the first problem, naming the line. */
-  private static Optional<String> verifyFile(Path f, AuditKeys keys, long[] count)
-      throws IOException {
-    byte[] bytes = Files.readAllBytes(f);
-    String prevMac = ZERO_MAC;
-    String prevKey = null;
-    long prevN = 0;
-    int lineNo = 0;
-    int start = 0;
-    while (start < bytes.length) {
-      int nl = indexOf(bytes, start, (byte) '\n');
-      if (nl < 0) {
-        return Optional.of("line " + (lineNo + 1) + " is cut short (no line end)");
-      }
-      lineNo++;
-      String where = "line " + lineNo;
-      int mark = indexOf(bytes, start, nl, MAC_MARK);
-      if (mark < 0) {
-        return Optional.of(where + " has no mac");
-      }
-      JsonNode e;
-      try {
-        e = Json.MAPPER.readTree(new String(bytes, start, nl - start, UTF8));
-      } catch (IOException ex) {
-        return Optional.of(where + " is not JSON");
-      }
-      String key = e.path("key").asText();
-      if (!keys.has(key)) {
-        return Optional.of(where + " is signed by unknown key '" + key + "'");
-      }
-      byte[] head = java.util.Arrays.copyOfRange(bytes, start, mark);
-      if (!keys.mac(key, head).equals(e.path("mac").asText())) {
-        return Optional.of(where + " (entry " + e.path("n").asLong() + ") fails its mac: edited");
-      }
-      if (!e.path("prev").asText().equals(prevMac)) {
-        return Optional.of(
-            where + " (entry " + e.path("n").asLong() + ") does not follow the line before it");
-      }
-      boolean rotation = "key_rotated".equals(e.path("action").asText());
-      long n = e.path("n").asLong();
-      // a server that joined a shared journal after an erasure starts the subject's chain at the
-      // erasure's entry (the entries before it named erased records it never saw); its mac covers
-      // n and the empty previous mac, so cutting the head off a chain is still found above
-      boolean joined = prevN == 0 && n > 1 && ERASURES.contains(e.path("action").asText());
-      if (rotation ? n != prevN : n != prevN + 1 && !joined) {
-        return Optional.of(
-            where + " is entry " + n + " where entry " + (prevN + 1) + " was expected");
-      }
-      if (prevKey != null && !prevKey.equals(key) && !rotation) {
-        return Optional.of(where + " changes key without a recorded rotation");
-      }
-      if (!rotation) {
-        count[0]++;
-        count[1] = n;
-      }
-      prevMac = e.path("mac").asText();
-      prevKey = key;
-      prevN = n;
-      start = nl + 1;
-    }
-    return Optional.empty();
-  }
-
-  private static int indexOf(byte[] b, int from, byte v) {
-    for (int i = from; i < b.length; i++) {
-      if (b[i] == v) {
-        return i;
-      }
-    }
-    return -1;
-  }
-
-  private static int indexOf(byte[] b, int from, int to, byte[] mark) {
-    outer:
-    for (int i = to - mark.length; i >= from; i--) {
-      for (int j = 0; j < mark.length; j++) {
-        if (b[i + j] != mark[j]) {
-          continue outer;
-        }
-      }
-      return i;
-    }
-    return -1;
   }
 }

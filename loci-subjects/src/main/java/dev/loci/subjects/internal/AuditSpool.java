@@ -22,8 +22,21 @@ import java.util.List;
 final class AuditSpool {
   static final String NAME = "spool";
 
-  /** One spooled line: the subject's reference and the line (with its line end). */
-  record Line(String ref, byte[] line) {}
+  /**
+   * One spooled line: the subject's reference and the line (with its line end), {@code length}
+   * bytes of {@code bytes} from {@code offset} (a buffer every line of one read shares).
+   */
+  record Line(String ref, byte[] bytes, int offset, int length) {
+    /** The line's bytes. */
+    byte[] line() {
+      return java.util.Arrays.copyOfRange(bytes, offset, offset + length);
+    }
+
+    /** The line's bytes, not copied. */
+    ByteBuffer buffer() {
+      return ByteBuffer.wrap(bytes, offset, length);
+    }
+  }
 
   private final Path file;
   private FileChannel channel;
@@ -38,10 +51,15 @@ final class AuditSpool {
    * next append does not follow half a line).
    */
   void append(byte[] bytes) throws IOException {
+    append(ByteBuffer.wrap(bytes));
+  }
+
+  /** Like {@link #append(byte[])}, of the bytes {@code buf} has remaining. */
+  void append(ByteBuffer buf) throws IOException {
     FileChannel ch = channel();
     long before = size;
+    int length = buf.remaining();
     try {
-      ByteBuffer buf = ByteBuffer.wrap(bytes);
       while (buf.hasRemaining()) {
         ch.write(buf);
       }
@@ -53,7 +71,7 @@ final class AuditSpool {
       }
       throw e;
     }
-    size += bytes.length;
+    size += length;
   }
 
   /** Bytes in the spool. */
@@ -112,8 +130,7 @@ final class AuditSpool {
       int sp = start + 64;
       if (sp < nl && bytes[sp] == ' ') {
         String ref = new String(bytes, start, 64, StandardCharsets.US_ASCII);
-        byte[] line = java.util.Arrays.copyOfRange(bytes, sp + 1, nl + 1);
-        out.add(new Line(ref, line));
+        out.add(new Line(ref, bytes, sp + 1, nl - sp));
       }
       start = nl + 1;
     }

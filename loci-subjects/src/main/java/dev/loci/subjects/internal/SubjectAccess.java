@@ -64,11 +64,11 @@ public final class SubjectAccess {
                   return layer.expectedAuditEntries();
                 });
     try {
-      AuditLog.Verification v;
+      AuditChains.Verification v;
       AuditKeys keys = AuditKeys.read(SubjectLayer.keyFile(dir));
       if (ref.isPresent()) {
         v =
-            AuditLog.verify(
+            AuditChains.verify(
                 SubjectLayer.auditDir(dir),
                 keys,
                 Optional.of(List.of(ref.get())),
@@ -78,7 +78,7 @@ public final class SubjectAccess {
         all.removeIf(r -> expected.get(r) == 0);
         all.addAll(new AuditLog(SubjectLayer.auditDir(dir), keys).refs());
         v =
-            AuditLog.verify(
+            AuditChains.verify(
                 SubjectLayer.auditDir(dir), keys, Optional.of(List.copyOf(all)), expected);
       }
       return new AuditVerification(v.logs(), v.entries(), v.problems());

@@ -21,15 +21,12 @@ import dev.loci.subjects.HeldRecord;
 import dev.loci.subjects.SubjectManifest;
 import dev.loci.subjects.SubjectPolicy;
 import dev.loci.subjects.SubjectsWire;
+import dev.loci.subjects.internal.SubjectIndex.Rec;
+import dev.loci.subjects.internal.SubjectIndex.Subject;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -62,45 +59,12 @@ public final class SubjectLayer implements Layer, BatchObserver, EgressPolicy, E
   static final String NS_POLICY_SET = NAME + ".ns_policy_set";
   static final String ERASED = NAME + ".erased";
   static final String AUDIT_EXPORTED = NAME + ".audit_exported";
-  private static final String LEGAL_READ = "audit.legal_read";
-  private static final Runnable NOTHING = () -> {};
   private static final System.Logger LOG = System.getLogger(SubjectLayer.class.getName());
 
-  /** One subject's state. */
-  static final class Subject {
-    final LinkedHashMap<String, Held> records = new LinkedHashMap<>(); // qualified key -> record
-    SubjectPolicy policy = SubjectPolicy.NONE;
-    Erasure erasure;
-    long auditEntries;
-  }
-
-  /** One record a subject holds, mutable under exclusive access. */
-  static final class Held {
-    final String layer;
-    final String kind;
-    final Namespace ns;
-    final String id;
-    final List<Long> versions = new ArrayList<>();
-    Instant last;
-
-    Held(String layer, String kind, Namespace ns, String id) {
-      this.layer = layer;
-      this.kind = kind;
-      this.ns = ns;
-      this.id = id;
-    }
-
-    HeldRecord view() {
-      return new HeldRecord(layer, kind, ns, id, versions, last);
-    }
-  }
-
-  private final Map<String, Subject> subjects = new HashMap<>();
-  private final Map<String, Set<String>> subjectsOf = new HashMap<>(); // qualified key -> refs
+  private final SubjectIndex index = new SubjectIndex();
+  private final BatchRecorder recorder = new BatchRecorder(index, this::note);
   private final Map<Namespace, SubjectPolicy> nsPolicies = new HashMap<>();
   private final Set<String> completedIntents = new LinkedHashSet<>();
-  private Map<String, Layer> layers = Map.of();
-  private List<String> recordLayers = List.of();
   private Path dataDir;
   private AuditWriter audit;
   private AuditKeys keys;
@@ -117,19 +81,8 @@ public final class SubjectLayer implements Layer, BatchObserver, EgressPolicy, E
 
   /** The reference of subject {@code id}: the SHA-256 of its UTF-8 bytes, in hex. */
   public static String ref(String id) {
-    return HexFormat.of().formatHex(SHA256.get().digest(id.getBytes(StandardCharsets.UTF_8)));
+    return SubjectIndex.ref(id);
   }
-
-  // a digest per thread: looking one up costs more than hashing a short id (ref runs per write)
-  private static final ThreadLocal<MessageDigest> SHA256 =
-      ThreadLocal.withInitial(
-          () -> {
-            try {
-              return MessageDigest.getInstance("SHA-256");
-            } catch (NoSuchAlgorithmException e) {
-              throw new IllegalStateException("the JDK lacks SHA-256", e);
-            }
-          });
 
   static String qualified(String layer, Namespace ns, String id) {
     return layer + "|" + SubjectMention.key(ns, id);
@@ -139,16 +92,7 @@ public final class SubjectLayer implements Layer, BatchObserver, EgressPolicy, E
 
   @Override
   public void bind(List<Layer> all) {
-    Map<String, Layer> byName = new LinkedHashMap<>();
-    List<String> holders = new ArrayList<>();
-    for (Layer l : all) {
-      byName.put(l.name(), l);
-      if (l instanceof SubjectRecords) {
-        holders.add(l.name());
-      }
-    }
-    layers = byName;
-    recordLayers = List.copyOf(holders);
+    recorder.bind(all);
   }
 
   @Override
@@ -218,13 +162,17 @@ public final class SubjectLayer implements Layer, BatchObserver, EgressPolicy, E
    * The manifest of subject {@code id}, limited to the records in namespaces {@code in} accepts.
    */
   public SubjectManifest manifest(String id, java.util.function.Predicate<Namespace> in) {
-    Subject s = subjects.get(ref(id));
+    Subject s = index.get(ref(id));
     if (s == null) {
       return new SubjectManifest(
           id, List.of(), SubjectPolicy.NONE, Optional.empty(), Optional.empty(), 0);
     }
-    List<HeldRecord> held =
-        s.records.values().stream().filter(h -> in.test(h.ns)).map(Held::view).toList();
+    List<HeldRecord> held = new ArrayList<>();
+    for (Rec r : s.records) {
+      if (in.test(r.ns)) {
+        held.add(r.view(s));
+      }
+    }
     Optional<String> vertical = s.policy.vertical();
     for (int i = 0; vertical.isEmpty() && i < held.size(); i++) {
       vertical = namespacePolicy(held.get(i).namespace()).vertical();
@@ -266,21 +214,25 @@ public final class SubjectLayer implements Layer, BatchObserver, EgressPolicy, E
 
   /** The policy of the subject with reference {@code ref}. */
   SubjectPolicy subjectPolicy(String ref) {
-    Subject s = subjects.get(ref);
+    Subject s = index.get(ref);
     return s == null ? SubjectPolicy.NONE : s.policy;
   }
 
   /** Every subject reference with its records, for the retention sweep. */
   Map<String, List<HeldRecord>> allHeld() {
     Map<String, List<HeldRecord>> out = new LinkedHashMap<>();
-    subjects.forEach(
-        (ref, s) -> out.put(ref, s.records.values().stream().map(Held::view).toList()));
+    index.forEach(s -> out.put(s.ref, s.records.stream().map(r -> r.view(s)).toList()));
     return out;
   }
 
   /** The references of the subjects record {@code qualified} names. */
   Set<String> subjectsOf(String qualified) {
-    return Set.copyOf(subjectsOf.getOrDefault(qualified, Set.of()));
+    return Set.copyOf(index.refsOf(qualified));
+  }
+
+  /** How many subject ids the index remembers for their reference now. */
+  int rememberedIds() {
+    return index.rememberedIds();
   }
 
   /** Whether the erasure with intent id {@code id} has been recorded. */
@@ -291,7 +243,7 @@ public final class SubjectLayer implements Layer, BatchObserver, EgressPolicy, E
   /** How many audit entries each subject's log should hold. */
   Map<String, Long> expectedAuditEntries() {
     Map<String, Long> out = new HashMap<>();
-    subjects.forEach((ref, s) -> out.put(ref, s.auditEntries));
+    index.forEach(s -> out.put(s.ref, s.auditEntries));
     return out;
   }
 
@@ -342,9 +294,9 @@ public final class SubjectLayer implements Layer, BatchObserver, EgressPolicy, E
     ObjectNode counts = d.putObject("counts");
     Set<String> affected = new LinkedHashSet<>();
     intent.ref().ifPresent(affected::add);
-    intent.records().forEach(q -> affected.addAll(subjectsOf.getOrDefault(q, Set.of())));
+    intent.records().forEach(q -> affected.addAll(index.refsOf(q)));
     for (String r : affected) {
-      Subject s = subjects.get(r);
+      Subject s = index.get(r);
       counts.put(r, s == null ? 0 : s.auditEntries);
     }
     Set<String> keys = new LinkedHashSet<>();
@@ -391,9 +343,9 @@ public final class SubjectLayer implements Layer, BatchObserver, EgressPolicy, E
           String holder = d.path("holder").asText();
           steps.add(
               () -> {
-                Subject s = subjects.computeIfAbsent(ref, k -> new Subject());
+                Subject s = index.getOrAdd(ref);
                 s.policy = p;
-                note(ref, s, entry, "legal:" + holder, "policy_set", List.of());
+                note(s, entry, "legal:" + holder, "policy_set", List.of());
               });
         }
         case NS_POLICY_SET -> {
@@ -407,8 +359,7 @@ public final class SubjectLayer implements Layer, BatchObserver, EgressPolicy, E
           steps.add(
               () ->
                   note(
-                      ref,
-                      subjects.computeIfAbsent(ref, k -> new Subject()),
+                      index.getOrAdd(ref),
                       entry,
                       "legal:" + holder,
                       "legal_read:audit_export",
@@ -426,120 +377,46 @@ public final class SubjectLayer implements Layer, BatchObserver, EgressPolicy, E
     String action = d.path("action").asText();
     String holder = d.path("holder").asText();
     Optional<String> erasedRef = Optional.ofNullable(d.get("ref")).map(JsonNode::asText);
-    Set<String> gone = Set.copyOf(records);
+    List<Rec> gone = new ArrayList<>(records.size());
+    for (String q : records) {
+      Rec r = index.find(q);
+      if (r != null) {
+        gone.add(r);
+      }
+    }
+    Set<Rec> goneSet = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+    goneSet.addAll(gone);
     completedIntents.add(d.path("intent").asText());
     d.path("counts")
         .fields()
         .forEachRemaining(
             c -> {
-              Subject s = subjects.computeIfAbsent(c.getKey(), k -> new Subject());
+              Subject s = index.getOrAdd(c.getKey());
+              Set<Rec> held =
+                  java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+              s.records.removeIf(r -> goneSet.contains(r) && held.add(r));
               List<AuditEntry.Touched> touched = new ArrayList<>();
-              for (String q : records) {
-                Held h = s.records.remove(q);
-                if (h != null) {
-                  touched.add(new AuditEntry.Touched(h.kind, h.id, 0));
+              for (Rec r : gone) {
+                if (held.remove(r)) {
+                  touched.add(new AuditEntry.Touched(r.kind, r.id, 0));
                 }
               }
               s.auditEntries = c.getValue().asLong();
               if (erasedRef.isPresent() && erasedRef.get().equals(c.getKey())) {
                 s.erasure = new Erasure(entry.ts(), holder, records.size());
               }
-              note(c.getKey(), s, entry, "legal:" + holder, action, touched);
+              note(s, entry, "legal:" + holder, action, touched);
             });
-    gone.forEach(subjectsOf::remove);
+    gone.forEach(index::remove);
+    index.forgetIds(); // no subject id the index saw outlives an erasure in its memory
   }
 
   @Override
   public Runnable observe(JournalEntry entry) {
-    List<Object> found = null;
-    for (Event e : entry.events()) {
-      Layer l = layers.get(e.layer());
-      if (l instanceof SubjectRecords r) {
-        for (SubjectMention m : r.mentions(entry, e)) {
-          if (found == null) {
-            found = new ArrayList<>();
-          }
-          found.add(new Found(l.name(), e.type(), m));
-        }
-      } else if (e.type().equals(LEGAL_READ)) {
-        if (found == null) {
-          found = new ArrayList<>();
-        }
-        found.add(e.data());
-      }
-    }
-    if (found == null) {
-      return NOTHING;
-    }
-    List<Object> all = found;
-    return () -> record(entry, all);
-  }
-
-  private record Found(String layer, String type, SubjectMention mention) {}
-
-  /** What one batch did to each subject: the actions and records, for one audit entry each. */
-  private static final class Touches {
-    final Set<String> actions = new LinkedHashSet<>();
-    final List<AuditEntry.Touched> records = new ArrayList<>();
-    String actor;
-  }
-
-  private void record(JournalEntry entry, List<Object> found) {
-    Map<String, Touches> bySubject = new LinkedHashMap<>();
-    for (Object o : found) {
-      if (o instanceof Found f) {
-        SubjectMention m = f.mention();
-        String q = qualified(f.layer(), entry.namespace(), m.recordId());
-        Set<String> refs = new LinkedHashSet<>();
-        m.subjectIds().forEach(id -> refs.add(ref(id)));
-        refs.addAll(subjectsOf.getOrDefault(q, Set.of()));
-        m.inheritsFrom()
-            .ifPresent(p -> refs.addAll(subjectsOf.getOrDefault(f.layer() + "|" + p, Set.of())));
-        if (refs.isEmpty()) {
-          continue;
-        }
-        subjectsOf.computeIfAbsent(q, k -> new LinkedHashSet<>()).addAll(refs);
-        for (String ref : refs) {
-          Held h =
-              subjects
-                  .computeIfAbsent(ref, k -> new Subject())
-                  .records
-                  .computeIfAbsent(
-                      q, k -> new Held(f.layer(), m.kind(), entry.namespace(), m.recordId()));
-          if (h.versions.isEmpty() || h.versions.get(h.versions.size() - 1) != entry.seq()) {
-            h.versions.add(entry.seq());
-          }
-          h.last = entry.ts();
-          Touches t = bySubject.computeIfAbsent(ref, k -> new Touches());
-          t.actions.add(f.type());
-          t.actor = entry.actor();
-          t.records.add(new AuditEntry.Touched(m.kind(), m.recordId(), m.version()));
-        }
-      } else {
-        JsonNode read = (JsonNode) o;
-        for (JsonNode id : read.path("records")) {
-          for (String layer : recordLayers) {
-            String q = qualified(layer, entry.namespace(), id.asText());
-            for (String ref : subjectsOf.getOrDefault(q, Set.of())) {
-              Touches t = bySubject.computeIfAbsent(ref, k -> new Touches());
-              t.actions.add("legal_read:" + read.path("action").asText());
-              t.actor = "legal:" + read.path("holder").asText();
-              t.records.add(
-                  new AuditEntry.Touched(subjects.get(ref).records.get(q).kind, id.asText(), 0));
-            }
-          }
-        }
-      }
-    }
-    bySubject.forEach(
-        (ref, t) -> {
-          Subject s = subjects.get(ref);
-          note(ref, s, entry, t.actor, String.join(",", t.actions), t.records);
-        });
+    return recorder.observe(entry);
   }
 
   private void note(
-      String ref,
       Subject s,
       JournalEntry entry,
       String actor,
@@ -551,7 +428,7 @@ public final class SubjectLayer implements Layer, BatchObserver, EgressPolicy, E
     }
     audit.add(
         new AuditEntry(
-            ref,
+            s.ref,
             s.auditEntries,
             entry.seq(),
             entry.ts(),
@@ -602,23 +479,21 @@ public final class SubjectLayer implements Layer, BatchObserver, EgressPolicy, E
         throw new dev.loci.StorageException("cannot force the audit logs: " + e.getMessage(), e);
       }
     }
-    return SubjectSnapshots.capture(subjects, completedIntents, nsPolicies);
+    return SubjectSnapshots.capture(index, completedIntents, nsPolicies);
   }
 
   @Override
   public void restore(String record, int version) {
     SubjectSnapshots.restore(
         SnapshotRecords.read(Json.MAPPER, NAME, record, version, 1),
-        subjects,
-        subjectsOf,
+        index,
         completedIntents,
         nsPolicies);
   }
 
   @Override
   public void clear() {
-    subjects.clear();
-    subjectsOf.clear();
+    index.clear();
     nsPolicies.clear();
     if (audit != null) {
       audit.clear();

@@ -10,7 +10,6 @@ import dev.loci.subjects.Erasure;
 import dev.loci.subjects.SubjectPolicy;
 import dev.loci.subjects.SubjectsWire;
 import java.util.ArrayList;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -24,11 +23,9 @@ final class SubjectSnapshots {
   private SubjectSnapshots() {}
 
   static List<String> capture(
-      Map<String, SubjectLayer.Subject> subjects,
-      Set<String> completedIntents,
-      Map<Namespace, SubjectPolicy> nsPolicies) {
+      SubjectIndex index, Set<String> completedIntents, Map<Namespace, SubjectPolicy> nsPolicies) {
     List<String> out = new ArrayList<>();
-    subjects.forEach((ref, s) -> out.add(Json.write(subject(ref, s))));
+    index.forEach(s -> out.add(Json.write(subject(s))));
     completedIntents.forEach(
         id -> {
           ObjectNode n = Json.object();
@@ -47,10 +44,10 @@ final class SubjectSnapshots {
     return out;
   }
 
-  private static ObjectNode subject(String ref, SubjectLayer.Subject s) {
+  private static ObjectNode subject(SubjectIndex.Subject s) {
     ObjectNode n = Json.object();
     n.put("record", "subject");
-    n.put("ref", ref);
+    n.put("ref", s.ref);
     n.set("policy", SubjectsWire.policy(s.policy));
     n.put("audit_entries", s.auditEntries);
     if (s.erasure != null) {
@@ -60,30 +57,28 @@ final class SubjectSnapshots {
       er.put("records", s.erasure.records());
     }
     ArrayNode recs = n.putArray("records");
-    s.records.forEach(
-        (q, h) -> {
-          ObjectNode r = recs.addObject();
-          r.put("layer", h.layer);
-          r.put("kind", h.kind);
-          r.put("ns", h.ns.value());
-          r.put("id", h.id);
-          ArrayNode v = r.putArray("versions");
-          h.versions.forEach(v::add);
-          r.put("last", Timestamps.format(h.last));
-        });
+    for (SubjectIndex.Rec h : s.records) {
+      ObjectNode r = recs.addObject();
+      r.put("layer", h.layer);
+      r.put("kind", h.kind);
+      r.put("ns", h.ns.value());
+      r.put("id", h.id);
+      ArrayNode v = r.putArray("versions");
+      h.versionsOf(s).forEach(v::add);
+      r.put("last", Timestamps.format(h.last));
+    }
     return n;
   }
 
   static void restore(
       JsonNode n,
-      Map<String, SubjectLayer.Subject> subjects,
-      Map<String, Set<String>> subjectsOf,
+      SubjectIndex index,
       Set<String> completedIntents,
       Map<Namespace, SubjectPolicy> nsPolicies) {
     switch (n.path("record").asText()) {
       case "subject" -> {
         String ref = n.path("ref").asText();
-        SubjectLayer.Subject s = subjects.computeIfAbsent(ref, k -> new SubjectLayer.Subject());
+        SubjectIndex.Subject s = index.getOrAdd(ref);
         s.policy = SubjectLayer.policyFrom(n.path("policy"));
         s.auditEntries = n.path("audit_entries").asLong();
         JsonNode er = n.get("erasure");
@@ -95,15 +90,19 @@ final class SubjectSnapshots {
                   er.path("records").asInt());
         }
         for (JsonNode r : n.path("records")) {
-          Namespace ns = Namespace.of(r.path("ns").asText());
-          SubjectLayer.Held h =
-              new SubjectLayer.Held(
-                  r.path("layer").asText(), r.path("kind").asText(), ns, r.path("id").asText());
-          r.path("versions").forEach(v -> h.versions.add(v.asLong()));
-          h.last = Timestamps.parse(r.path("last").asText());
-          String q = SubjectLayer.qualified(h.layer, ns, h.id);
-          s.records.put(q, h);
-          subjectsOf.computeIfAbsent(q, k -> new LinkedHashSet<>()).add(ref);
+          JsonNode vs = r.path("versions");
+          long[] versions = new long[vs.size()];
+          for (int i = 0; i < versions.length; i++) {
+            versions[i] = vs.get(i).asLong();
+          }
+          index.restore(
+              s,
+              r.path("layer").asText(),
+              r.path("kind").asText(),
+              Namespace.of(r.path("ns").asText()),
+              r.path("id").asText(),
+              versions,
+              Timestamps.parse(r.path("last").asText()));
         }
       }
       case "erasure_done" -> completedIntents.add(n.path("intent").asText());

@@ -46,4 +46,26 @@ class AuditEntryTest {
     assertThat(parsed.path("records").size()).isZero();
     assertThat(Json.write(parsed)).isEqualTo(text);
   }
+
+  @Test
+  void times_formatAsTimestampsDo_whenTheyShareASecondAndWhenTheyDoNot() {
+    AuditEntry.Times times = new AuditEntry.Times();
+    Instant base = Instant.parse("2026-11-26T23:59:59Z");
+    List<Instant> all =
+        List.of(
+            base,
+            base.plusNanos(123_456_000),
+            base.plusNanos(123_456_789),
+            base.plusNanos(999_999_999),
+            base.plusSeconds(1), // the next day
+            base.plusSeconds(1).plusNanos(1_000),
+            Instant.EPOCH,
+            Instant.parse("+12026-01-01T00:00:00.5Z"), // a year the short form does not cover
+            base.plusNanos(7));
+    for (Instant t : all) {
+      assertThat(times.append(new StringBuilder(), t).toString())
+          .as("%s", t)
+          .isEqualTo(dev.loci.internal.Timestamps.format(t));
+    }
+  }
 }

@@ -38,18 +38,15 @@ class AuditSpoolTest {
   private static List<AuditEntry> entries(String ref, long from, long to) {
     List<AuditEntry> out = new ArrayList<>();
     for (long n = from; n <= to; n++) {
-      out.add(
-          new AuditEntry(
-              ref,
-              n,
-              n,
-              Instant.parse("2026-11-26T06:00:00Z").plusSeconds(n),
-              "token:t",
-              "ns",
-              "trace.added",
-              List.of(new AuditEntry.Touched("trace", "t" + n, 1))));
+      out.add(entry(ref, n, "token:t", "trace.added", new AuditEntry.Touched("trace", "t" + n, 1)));
     }
     return out;
+  }
+
+  private static AuditEntry entry(
+      String ref, long n, String actor, String action, AuditEntry.Touched touched) {
+    Instant at = Instant.parse("2026-11-26T06:00:00Z").plusSeconds(n);
+    return new AuditEntry(ref, n, n, at, actor, "ns", action, List.of(touched));
   }
 
   private static List<AuditEntry> both(long from, long to) {
@@ -58,9 +55,9 @@ class AuditSpoolTest {
     return out;
   }
 
-  private AuditLog.Verification verify(long expected) throws IOException {
+  private AuditChains.Verification verify(long expected) throws IOException {
     Map<String, Long> counts = new HashMap<>(Map.of(A, expected, B, expected));
-    return AuditLog.verify(dir(), keys(), Optional.of(List.of(A, B)), counts);
+    return AuditChains.verify(dir(), keys(), Optional.of(List.of(A, B)), counts);
   }
 
   private long lines(String ref) throws IOException {
@@ -159,5 +156,34 @@ class AuditSpoolTest {
     assertThat(lines(A)).isEqualTo(4);
     assertThat(verify(3).problems()).isEmpty();
     next.close();
+  }
+
+  @Test
+  void linesWithNonAsciiText_interleavedAcrossSubjects_areSignedAsTheirUtf8Bytes()
+      throws IOException {
+    List<AuditEntry> mixed = new ArrayList<>();
+    for (long n = 1; n <= 3; n++) {
+      for (String ref : List.of(A, B)) {
+        mixed.add(
+            entry(
+                ref,
+                n,
+                "legal:Zoë Ødegård \u2603 \ud83d\ude00",
+                "legal_read:export",
+                new AuditEntry.Touched("trace", "tï" + n, 0)));
+      }
+    }
+    AuditLog log = new AuditLog(dir(), keys());
+    log.appendAll(mixed);
+    log.appendAll(entries(A, 4, 5)); // the buffer kept from the last append starts empty
+    log.checkpoint();
+    log.close();
+
+    assertThat(verify(3).problems()).hasSize(1).allMatch(p -> p.startsWith(A + ".jsonl"));
+    String text = Files.readString(AuditLog.file(dir(), A));
+    assertThat(text.lines()).hasSize(5);
+    assertThat(text).contains("Zoë Ødegård \u2603 \ud83d\ude00", "\"id\":\"tï3\"");
+    Map<String, Long> counts = new HashMap<>(Map.of(A, 5L, B, 3L));
+    assertThat(AuditChains.verify(dir(), keys(), Optional.empty(), counts).problems()).isEmpty();
   }
 }
