@@ -4,7 +4,9 @@
 Starts `java -jar DIST/loci.jar --data TMP serve --port P` (a default server: no loci.toml, the
 default embedding model), posts the document once into a warm-up namespace (model loading and
 JIT), then ROUNDS times into a fresh namespace each (q1, q2, ...), and prints each round's wall
-time, the median and the server's peak resident memory (VmHWM). Every text of the document is
+time and the server process's CPU time over it (user + system, all its threads: what the route
+costs, less sensitive than wall time to other processes on the machine), the medians and the
+server's peak resident memory (VmHWM). Every text of the document is
 embedded in the first round; later rounds find the vectors in the server's embedding cache, so
 round 1 is the cold figure and the median of the rest the warm one.
 
@@ -34,6 +36,12 @@ def post(port, ns, body):
     return time.perf_counter() - t, out
 
 
+def cpu_seconds(pid):
+    with open(f"/proc/{pid}/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def main():
     a = argparse.ArgumentParser()
     a.add_argument("--dist", default="loci-cli/target")
@@ -57,16 +65,22 @@ def main():
         body = document()
         warm, _ = post(port, "warm", body)
         times = []
+        cpus = []
         for r in range(1, args.rounds + 1):
+            before = cpu_seconds(server.pid)
             t, out = post(port, f"q{r}", body)
+            cpu = cpu_seconds(server.pid) - before
             item = out["items"][0]
             times.append(t)
-            print(f"round {r}: {t * 1000:.0f} ms ({item['nodes']} nodes, {item['edges']} edges)")
+            cpus.append(cpu)
+            print(f"round {r}: {t * 1000:.0f} ms, server CPU {cpu * 1000:.0f} ms"
+                  f" ({item['nodes']} nodes, {item['edges']} edges)")
         with open(f"/proc/{server.pid}/status") as f:
             hwm = next(l.split()[1] for l in f if l.startswith("VmHWM"))
         print(f"warm-up (cold model and cache): {warm * 1000:.0f} ms")
         print(f"median of {args.rounds}: {statistics.median(times) * 1000:.0f} ms,"
               f" min {min(times) * 1000:.0f} ms, max {max(times) * 1000:.0f} ms;"
+              f" server CPU median {statistics.median(cpus) * 1000:.0f} ms;"
               f" peak RSS {int(hwm) // 1024} MiB; load {os.getloadavg()[0]:.1f}")
     finally:
         server.terminate()

@@ -11,6 +11,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.PriorityQueue;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.IntSupplier;
 import org.apache.lucene.analysis.standard.StandardAnalyzer;
 import org.apache.lucene.codecs.perfield.PerFieldKnnVectorsFormat;
 import org.apache.lucene.document.Document;
@@ -111,9 +112,9 @@ final class VectorIndex {
     final int dimension;
     final ShardSet shards;
     final Map<Namespace, Map<String, Integer>> pending = new ConcurrentHashMap<>();
-    private final java.util.function.IntSupplier exactBelow;
+    private final IntSupplier exactBelow;
 
-    Model(String id, int dimension, ShardSet shards, java.util.function.IntSupplier exactBelow) {
+    Model(String id, int dimension, ShardSet shards, IntSupplier exactBelow) {
       this.id = id;
       this.dimension = dimension;
       this.shards = shards;
