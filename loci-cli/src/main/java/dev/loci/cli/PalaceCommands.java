@@ -44,7 +44,9 @@ final class PalaceCommands {
         java.util.function.BiConsumer<PrintWriter, T> text) {
       T result;
       try (Loci loci = write ? open() : openExisting()) {
-        result = op.apply(MemoryPalace.of(loci, RecallMemory.of(loci)));
+        RecallMemory recall =
+            RecallMemory.of(loci).withScoring(dev.loci.govern.GovernedScoring.INSTANCE);
+        result = op.apply(MemoryPalace.of(loci, recall));
       }
       PrintWriter out = spec.commandLine().getOut();
       if (main().output().json()) {

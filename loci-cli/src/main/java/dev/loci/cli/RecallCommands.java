@@ -260,7 +260,8 @@ final class RecallCommands {
       PalaceRecallResult result;
       try (Loci loci = openExisting();
           CachingEmbeddingProvider embeddings = embedding.open(loci.dataDir())) {
-        RecallMemory recall = RecallMemory.of(loci, embeddings);
+        RecallMemory recall =
+            RecallMemory.of(loci, embeddings).withScoring(dev.loci.govern.GovernedScoring.INSTANCE);
         result = MemoryPalace.of(loci, recall).recall(ns.ns, query, reinforce);
       }
       PrintWriter out = spec.commandLine().getOut();

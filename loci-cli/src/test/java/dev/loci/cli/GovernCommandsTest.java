@@ -85,6 +85,25 @@ class GovernCommandsTest {
     assertThat(ok("memory", "show", tea, "--ns", "acme").get("items").get(0).get("status").asText())
         .isEqualTo("superseded");
 
+    // recall scores as the HTTP API does: the superseded memory ranks after its successor, though
+    // its words match the question better
+    JsonNode recalled =
+        ok(
+            "--json",
+            "recall",
+            "Alice prefers tea",
+            "--ns",
+            "acme",
+            "--mode",
+            "lexical",
+            "--embedding",
+            "hashing");
+    java.util.List<String> ranked = new java.util.ArrayList<>();
+    recalled.get("items").forEach(i -> ranked.add(i.path("node").path("id").asText()));
+    String coffeeNode = "memory:" + coffee.get("memory").get("id").asText();
+    assertThat(ranked).contains("memory:" + tea, coffeeNode);
+    assertThat(ranked.indexOf("memory:" + tea)).isGreaterThan(ranked.indexOf(coffeeNode));
+
     ok("state", "set", "deadline", "1 March", "--ns", "acme", "--reviewer", "dpo");
     assertThat(ok("state", "get", "deadline", "--ns", "acme").get("value").asText())
         .isEqualTo("1 March");

@@ -5,6 +5,7 @@ import dev.loci.Namespace;
 import dev.loci.govern.GovernedEntities;
 import dev.loci.govern.GovernedMemory;
 import dev.loci.govern.GovernedRecall;
+import dev.loci.govern.GovernedScoring;
 import dev.loci.mcp.internal.EntityTools;
 import dev.loci.mcp.internal.GraphTools;
 import dev.loci.mcp.internal.HttpTransport;
@@ -124,7 +125,12 @@ public final class LociMcpServer {
     Objects.requireNonNull(loci, "loci");
     Objects.requireNonNull(limits, "limits");
     Objects.requireNonNull(defaultNamespace, "defaultNamespace");
-    RecallMemory recall = RecallMemory.of(loci, embeddings).withIngestLimits(limits.ingest());
+    // scored as the HTTP API scores: a superseded or invalid governed memory never outranks its
+    // active successor
+    RecallMemory recall =
+        RecallMemory.of(loci, embeddings)
+            .withIngestLimits(limits.ingest())
+            .withScoring(GovernedScoring.INSTANCE);
     List<ToolSpec> tools = new ArrayList<>();
     MemoryTools memory = new MemoryTools(loci, GovernedMemory.of(loci), recall);
     List<ToolSpec> own = memory.tools();

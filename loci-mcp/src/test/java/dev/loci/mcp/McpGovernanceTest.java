@@ -1,5 +1,6 @@
 package dev.loci.mcp;
 
+import static dev.loci.govern.MemoryType.EPISODIC;
 import static dev.loci.mcp.McpHttpFixture.call;
 import static dev.loci.mcp.McpHttpFixture.credential;
 import static dev.loci.mcp.McpHttpFixture.json;
@@ -137,6 +138,40 @@ class McpGovernanceTest {
       assertThat(json(call(writer, "list_entities", Map.of())).get("items"))
           .extracting(e -> e.get("name").asText())
           .containsExactly("pump supplier");
+    }
+  }
+
+  @Test
+  void recall_ranksASupersededMemoryAfterItsActiveSuccessor_asTheHttpApiDoes() {
+    try (McpHttpFixture http = new McpHttpFixture(dir, List.of())) {
+      dev.loci.govern.GovernedMemory gov = dev.loci.govern.GovernedMemory.of(http.server.loci());
+      dev.loci.Namespace ns = dev.loci.Namespace.of("default");
+      dev.loci.govern.Reviewer reviewer = new dev.loci.govern.Reviewer("dpo@acme");
+      String lunch = "Team lunch at the tea house on Friday with the tea tasting";
+      String old =
+          gov.add(ns, dev.loci.govern.MemoryDraft.of(EPISODIC, lunch, "a"), reviewer).memory().id();
+      String successor =
+          gov.add(
+                  ns,
+                  dev.loci.govern.MemoryDraft.of(
+                      EPISODIC, "Team lunch moved to the pizza place", "a"),
+                  reviewer)
+              .memory()
+              .id();
+      gov.supersede(ns, old, successor, reviewer);
+      McpSyncClient client = http.client(Optional.empty(), Optional.empty());
+
+      // by its words alone the superseded memory is the better match
+      JsonNode items =
+          json(call(
+                  client,
+                  "recall",
+                  Map.of("query", "tea house tea tasting team lunch", "mode", "lexical", "k", 10)))
+              .get("items");
+      List<String> ids = new ArrayList<>();
+      items.forEach(i -> ids.add(i.get("id").asText()));
+      assertThat(ids).contains("memory:" + old, "memory:" + successor);
+      assertThat(ids.indexOf("memory:" + old)).isGreaterThan(ids.indexOf("memory:" + successor));
     }
   }
 }

@@ -62,7 +62,9 @@ public final class LociUi implements WebMount {
           access.checkClient(ctx);
           assets.serve(ctx, ctx.pathParam("name"));
         });
-    RecallMemory recall = RecallMemory.of(loci, embeddings);
+    // as the HTTP API: a superseded or invalid governed memory never outranks its successor
+    RecallMemory recall =
+        RecallMemory.of(loci, embeddings).withScoring(dev.loci.govern.GovernedScoring.INSTANCE);
     GovernedMemory governed = GovernedMemory.of(loci);
     PathwayMemory pathways = PathwayMemory.of(loci);
     new AuthPages(web).register();
