@@ -395,8 +395,12 @@ public final class LociServer implements AutoCloseable {
           owned.add(closeable);
         }
         List<Route> routes = new ArrayList<>(new OpsRoutes(opened, metrics).routes());
-        standardRoutes(opened, provider, config.limits())
-            .forEach(set -> routes.addAll(set.routes()));
+        for (RouteSet set : standardRoutes(opened, provider, config.limits())) {
+          routes.addAll(set.routes());
+          if (set instanceof AutoCloseable background) { // work after a response: first to stop
+            owned.add(0, background);
+          }
+        }
         extraRoutes.forEach(f -> routes.addAll(f.apply(opened, provider).routes()));
         HttpPipeline pipeline = new HttpPipeline(config, routes, accessLog, drain, metrics);
         web.forEach(f -> pipeline.mount(f.apply(opened, provider)));

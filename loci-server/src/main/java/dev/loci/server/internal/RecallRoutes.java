@@ -32,7 +32,7 @@ import java.util.function.Supplier;
  * decision as the write, so a stale write is refused (412) instead of overwriting a change unseen.
  * Edges are named by the query parameters {@code from}, {@code edge_type} and {@code to}.
  */
-public final class RecallRoutes implements RouteSet {
+public final class RecallRoutes implements RouteSet, AutoCloseable {
   static final String NODES = "/v1/ns/{ns}/nodes";
   static final String NODE = NODES + "/{id}";
   static final String EDGES = "/v1/ns/{ns}/edges";
@@ -43,6 +43,7 @@ public final class RecallRoutes implements RouteSet {
   private final dev.loci.recall.MemoryPalace palace;
   private final IngestWaves waves;
   private final int queryTerms;
+  private final IngestEmbedder embedder;
 
   /** Routes over {@code recall}, recalling through {@code palace}; an ingest extracts nothing. */
   public RecallRoutes(RecallMemory recall, dev.loci.recall.MemoryPalace palace) {
@@ -61,6 +62,13 @@ public final class RecallRoutes implements RouteSet {
     this.palace = palace;
     this.waves = java.util.Objects.requireNonNull(waves, "waves");
     this.queryTerms = queryTerms;
+    this.embedder = new IngestEmbedder(recall);
+  }
+
+  /** Stops computing the vectors of earlier ingests ({@link IngestEmbedder#close}). */
+  @Override
+  public void close() {
+    embedder.close();
   }
 
   @Override
@@ -213,7 +221,8 @@ public final class RecallRoutes implements RouteSet {
   /**
    * Ingests into {@code {ns}}; a pack that writes namespaces below it (a conversation per child)
    * needs {@code subtree=true}, so the credential is checked against them before anything is
-   * written. Then the ingestion waves of {@link IngestWaves}, listed as {@code extraction_waves}.
+   * written. Then the ingestion waves of {@link IngestWaves}, listed as {@code extraction_waves};
+   * the new nodes' vectors are computed after the response ({@link IngestEmbedder}).
    */
   private void ingest(Exchange ex) {
     QueryParams.allowOnly(ex, Set.of("subtree", IngestWaves.PARAM));
@@ -222,11 +231,9 @@ public final class RecallRoutes implements RouteSet {
     RecallMemory memory = as(ex);
     List<IngestReport> reports =
         memory.ingest(ex.scope(), request.pack(), request.documents(), RecallMemory.Progress.NONE);
-    // vectors now, so the first recall does not pay for the whole ingest
-    reports.stream()
-        .flatMap(r -> r.namespaces().stream())
-        .distinct()
-        .forEach(ns -> memory.embed(ns, RecallMemory.Progress.NONE));
+    // vectors after the response, so the first recall does not pay for the whole ingest and the
+    // ingest does not wait for the model
+    embedder.embedLater(reports.stream().flatMap(r -> r.namespaces().stream()).toList());
     String extracted = dev.loci.internal.Json.write(extraction.run(reports));
     ex.json(
         200,
