@@ -66,8 +66,8 @@ import java.util.function.Supplier;
  * <p>Nothing unbounded runs in a decision. Every write in every namespace waits for the combiner,
  * so work whose size a caller chooses (redacting free text, parsing or merging JSON, embedding) is
  * done by the facade before it calls {@link #execute}, and the decision only checks current state
- * and assembles events (see {@code PathwayLayer.Redactions}): one slow write must never hold up
- * another namespace's.
+ * and assembles events (see {@code dev.loci.pathway.internal.Redactions}): one slow write must
+ * never hold up another namespace's.
  *
  * <p>Thread-safe. Reads ({@link #read}) run under the shared state lock and may run concurrently
  * with each other and with appends; they wait only while a round is being applied.
