@@ -39,6 +39,7 @@ import org.apache.lucene.search.SearcherManager;
 import org.apache.lucene.store.ByteBuffersDirectory;
 import org.apache.lucene.store.Directory;
 import org.apache.lucene.store.FSDirectory;
+import org.apache.lucene.store.NRTCachingDirectory;
 import org.apache.lucene.util.Bits;
 import org.apache.lucene.util.BytesRef;
 
@@ -67,6 +68,12 @@ import org.apache.lucene.util.BytesRef;
  * wait for it.
  */
 final class IndexShard implements AutoCloseable {
+  /** Segments flushed by a reopen up to this size stay in memory until a commit (MB). */
+  static final double NRT_CACHE_SEGMENT_MB = 2.0;
+
+  /** The most a shard keeps in memory that way (MB); beyond it, flushes go straight to disk. */
+  static final double NRT_CACHE_MB = 16.0;
+
   /**
    * How a shard's writer is set up.
    *
@@ -220,7 +227,7 @@ final class IndexShard implements AutoCloseable {
     try {
       deleteTree(p);
       Files.createDirectories(p);
-      Directory dir = FSDirectory.open(p);
+      Directory dir = onDisk(p);
       return new IndexShard(
           path, format, dir, new IndexWriter(dir, config(analyzer, tuning, graphs)), -1, graphs);
     } catch (IOException e) {
@@ -228,11 +235,21 @@ final class IndexShard implements AutoCloseable {
     }
   }
 
+  /**
+   * The shard's directory on disk, with the small segments a reopen after a write flushes kept in
+   * memory until a commit or a merge writes them out ({@link NRTCachingDirectory}): text search
+   * reopens its reader after every write it must see, and writing each of those one-document
+   * segments to disk cost more than the search itself.
+   */
+  private static Directory onDisk(Path p) throws IOException {
+    return new NRTCachingDirectory(FSDirectory.open(p), NRT_CACHE_SEGMENT_MB, NRT_CACHE_MB);
+  }
+
   private static IndexShard openExisting(
       Path p, String format, Analyzer analyzer, Tuning tuning, AtomicBoolean graphs)
       throws IOException {
     Files.createDirectories(p);
-    Directory dir = FSDirectory.open(p);
+    Directory dir = onDisk(p);
     IndexWriter writer = null;
     try {
       long seq = -1;

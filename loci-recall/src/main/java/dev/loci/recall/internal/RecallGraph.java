@@ -51,7 +51,33 @@ final class RecallGraph {
     final Map<MemoryEdge.Key, Chain<MemoryEdge>> edges = new LinkedHashMap<>();
     final Map<String, Set<MemoryEdge.Key>> incident = new HashMap<>();
     volatile GraphAlgorithms.Links links; // built on first recall, dropped when an edge changes
-    volatile Set<String> packs; // built on first recall, dropped when a node changes
+    volatile Set<String> packs; // built on first recall, dropped when the set of packs changes
+    // live nodes per pack, kept up to date by every node change once built (null: build on the next
+    // read); built under this graph's monitor by a reader, changed with exclusive access
+    Map<String, Integer> packCounts;
+
+    /**
+     * Counts {@code n}'s pack {@code delta} more times, dropping the set when a pack comes or goes.
+     */
+    void countPack(MemoryNode n, int delta) {
+      if (packCounts == null) {
+        return;
+      }
+      String pack = n.attributes().getOrDefault("pack", "");
+      int now = packCounts.getOrDefault(pack, 0) + delta;
+      if (now <= 0) {
+        packCounts.remove(pack);
+        packs = null;
+      } else if (packCounts.put(pack, now) == null) {
+        packs = null;
+      }
+    }
+
+    /** Forgets the pack counts (an erasure rewrote attributes): rebuilt on the next read. */
+    void recountPacks() {
+      packCounts = null;
+      packs = null;
+    }
 
     /** The head version of every live node, by id. */
     Map<String, Integer> liveVersions() {
@@ -76,18 +102,21 @@ final class RecallGraph {
   }
 
   void putNode(Namespace ns, MemoryNode n, int version, Instant at) {
-    Map<String, Chain<MemoryNode>> nodes = graph(ns).nodes;
-    nodes
-        .computeIfAbsent(n.id(), k -> new Chain<>(nodes.size()))
-        .versions
-        .add(new RecordVersion<>(n, version, at, false));
-    graph(ns).packs = null;
+    Graph g = graph(ns);
+    Map<String, Chain<MemoryNode>> nodes = g.nodes;
+    Chain<MemoryNode> c = nodes.computeIfAbsent(n.id(), k -> new Chain<>(nodes.size()));
+    if (!c.versions.isEmpty() && c.live()) {
+      g.countPack(c.head().value(), -1);
+    }
+    c.versions.add(new RecordVersion<>(n, version, at, false));
+    g.countPack(n, 1);
   }
 
   void removeNode(Namespace ns, String id, int version, Instant at) {
-    Chain<MemoryNode> c = graph(ns).nodes.get(id);
+    Graph g = graph(ns);
+    Chain<MemoryNode> c = g.nodes.get(id);
+    g.countPack(c.head().value(), -1);
     c.versions.add(new RecordVersion<>(c.head().value(), version, at, true));
-    graph(ns).packs = null;
   }
 
   void putEdge(Namespace ns, MemoryEdge e, int version, Instant at) {
@@ -395,7 +424,8 @@ final class RecallGraph {
 
   /**
    * The distinct {@code pack} attributes of the live nodes of {@code ns} (the empty string for a
-   * node without one), kept until a node changes.
+   * node without one). Counted once, then kept up to date by every node change, so a recall while
+   * writes arrive does not walk every node of the namespace.
    */
   public Set<String> packs(Namespace ns) {
     Graph g = graphs.get(ns);
@@ -403,15 +433,22 @@ final class RecallGraph {
       return Set.of();
     }
     Set<String> cached = g.packs;
-    if (cached == null) {
-      Set<String> out = new HashSet<>();
-      g.nodes.forEach(
-          (id, c) -> {
-            if (c.live()) {
-              out.add(c.head().value().attributes().getOrDefault("pack", ""));
-            }
-          });
-      cached = Set.copyOf(out);
+    if (cached != null) {
+      return cached;
+    }
+    synchronized (g) { // readers share access: one builds the counts, the others wait for them
+      if (g.packCounts == null) {
+        Map<String, Integer> counts = new HashMap<>();
+        g.nodes.forEach(
+            (id, c) -> {
+              if (c.live()) {
+                counts.merge(
+                    c.head().value().attributes().getOrDefault("pack", ""), 1, Integer::sum);
+              }
+            });
+        g.packCounts = counts;
+      }
+      cached = Set.copyOf(g.packCounts.keySet());
       g.packs = cached;
     }
     return cached;

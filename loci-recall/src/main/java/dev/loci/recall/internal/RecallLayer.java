@@ -409,7 +409,7 @@ public final class RecallLayer implements Layer, SubjectRecords {
           v ->
               new RecordVersion<>(
                   RecallErasure.erased(v.value()), v.version(), v.at(), v.removed()));
-      g.packs = null;
+      g.recountPacks();
       erased.computeIfAbsent(ns, k -> new HashSet<>()).add(id);
     }
     indexes.erased(erased);
