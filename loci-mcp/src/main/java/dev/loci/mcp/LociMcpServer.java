@@ -9,7 +9,6 @@ import dev.loci.govern.GovernedScoring;
 import dev.loci.mcp.internal.EntityTools;
 import dev.loci.mcp.internal.GraphTools;
 import dev.loci.mcp.internal.HttpTransport;
-import dev.loci.mcp.internal.IngestWaveTool;
 import dev.loci.mcp.internal.McpJson;
 import dev.loci.mcp.internal.McpMemoryPack;
 import dev.loci.mcp.internal.MemoryTools;
@@ -137,8 +136,7 @@ public final class LociMcpServer {
     tools.add(own.get(0)); // remember
     GovernedRecall graph =
         GovernedRecall.of(GovernedMemory.of(loci), GovernedEntities.of(loci), recall);
-    tools.addAll(
-        IngestWaveTool.withWaves(new RecallTools(recall, limits).tools(), graph)); // recall, ingest
+    tools.addAll(new RecallTools(recall, limits, graph).tools()); // recall, ingest
     tools.addAll(own.subList(1, own.size()));
     tools.addAll(new EntityTools(GovernedEntities.of(loci)).tools());
     tools.addAll(new GraphTools(recall).tools());

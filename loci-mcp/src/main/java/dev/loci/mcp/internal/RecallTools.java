@@ -14,6 +14,9 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.loci.Namespace;
 import dev.loci.NamespaceScope;
+import dev.loci.govern.EntityWire;
+import dev.loci.govern.GovernedMemory;
+import dev.loci.govern.GovernedRecall;
 import dev.loci.recall.DomainPacks;
 import dev.loci.recall.IngestReport;
 import dev.loci.recall.RecallItem;
@@ -34,8 +37,9 @@ import java.util.Set;
 
 /**
  * The memory-graph tools: {@code recall}, whose items come with their evidence paths rendered
- * compactly, and {@code ingest}, documents read by a domain pack. Requests are read by {@link
- * RecallWire}, as over HTTP, so arguments are checked by the same rules.
+ * compactly, and {@code ingest}, documents read by a domain pack (with the extraction wave the
+ * namespace asks for). Requests are read by {@link RecallWire}, as over HTTP, so arguments are
+ * checked by the same rules.
  */
 public final class RecallTools {
   /** How many items {@code recall} returns unless asked for another number. */
@@ -45,14 +49,19 @@ public final class RecallTools {
 
   private final RecallMemory recall;
   private final RequestLimits limits;
+  private final GovernedRecall graph;
 
   /**
    * Tools over {@code recall}; a {@code recall} query is held to {@code limits}' {@code
-   * recall_query_terms}, by the check the HTTP recall route makes.
+   * recall_query_terms}, by the check the HTTP recall route makes; after an {@code ingest}, {@code
+   * graph} runs the extraction wave of each namespace whose {@value
+   * GovernedMemory#EXTRACT_ON_INGEST} setting is on, as {@code POST ingest} and {@code loci ingest}
+   * do ({@link GovernedRecall#afterIngest}).
    */
-  public RecallTools(RecallMemory recall, RequestLimits limits) {
+  public RecallTools(RecallMemory recall, RequestLimits limits, GovernedRecall graph) {
     this.recall = recall;
     this.limits = limits;
+    this.graph = graph;
   }
 
   /** The tools, in the order {@code tools/list} shows them. */
@@ -89,7 +98,10 @@ public final class RecallTools {
                 + " find them with evidence paths. Re-ingesting an unchanged document writes"
                 + " nothing; units gone from an edited one are removed (history kept). Packs: "
                 + String.join(", ", DomainPacks.names())
-                + ".",
+                + ". A namespace whose governance setting "
+                + GovernedMemory.EXTRACT_ON_INGEST
+                + " is on then gets one extraction wave over what was ingested: its candidates wait"
+                + " in the review queue, listed in extraction_waves.",
             object(
                 true,
                 required(
@@ -195,8 +207,12 @@ public final class RecallTools {
         .flatMap(r -> r.namespaces().stream())
         .distinct()
         .forEach(n -> memory.embed(n, RecallMemory.Progress.NONE));
+    List<GovernedRecall.IngestWave> waves =
+        graph.as(call.caller().actor()).afterIngest(GovernedRecall.ingested(reports));
     ObjectNode out = McpJson.object();
     out.set("reports", McpJson.parse(RecallWire.write(reports)));
+    out.set(
+        "extraction_waves", McpJson.parse(dev.loci.internal.Json.write(EntityWire.waves(waves))));
     return Reply.json(out);
   }
 }
