@@ -83,6 +83,8 @@ public final class RecallMemory {
   private final Optional<dev.loci.recall.internal.PalaceLayer> palace;
   private final java.time.Clock clock;
   private final dev.loci.recall.spi.ScoringStrategy scoring;
+  private final Ingester ingester;
+  private final PendingVectors vectors;
 
   private RecallMemory(
       CommandExecutor engine,
@@ -107,6 +109,8 @@ public final class RecallMemory {
     this.embeddings = embeddings;
     this.legalReads = legalReads;
     this.limits = limits;
+    this.ingester = new Ingester(engine, layer, actor, limits, redaction);
+    this.vectors = new PendingVectors(engine, layer, embeddings, egress);
   }
 
   /** The same memory, with {@code limits} on what one ingest may write. */
@@ -218,8 +222,8 @@ public final class RecallMemory {
     node = Ingester.redacted(redaction.redactor(ns, ContentRedaction.NODE), node);
     RecordVersion<MemoryNode> v =
         write(ns, List.of(node), List.of(), List.of(), List.of()).nodes().get(node.id());
-    if (vectors().mayEmbed(ns)) {
-      vectors().embedPending(ns, Progress.NONE, false);
+    if (vectors.mayEmbed(ns)) {
+      vectors.embedPending(ns, Progress.NONE, false);
     }
     return v;
   }
@@ -399,11 +403,10 @@ public final class RecallMemory {
     Objects.requireNonNull(scope, "scope");
     Objects.requireNonNull(pack, "pack");
     Namespace ns = scope.root();
-    List<Ingestion> read = ingester().readAll(scope, pack, documents);
+    List<Ingestion> read = ingester.readAll(scope, pack, documents);
     List<IngestReport> reports = new ArrayList<>(documents.size());
     for (int i = 0; i < documents.size(); i++) {
-      reports.add(
-          ingester().write(ns, pack, documents.get(i), read.get(i), progress, written -> {}));
+      reports.add(ingester.write(ns, pack, documents.get(i), read.get(i), progress, written -> {}));
     }
     return reports;
   }
@@ -421,14 +424,8 @@ public final class RecallMemory {
   public IngestReport ingest(
       Namespace ns, DomainPack pack, SourceDocument document, Progress progress) {
     Objects.requireNonNull(ns, "ns");
-    return ingester()
-        .write(
-            ns,
-            pack,
-            document,
-            ingester().bounded(ns, "", document, pack),
-            progress,
-            written -> {});
+    return ingester.write(
+        ns, pack, document, ingester.bounded(ns, "", document, pack), progress, written -> {});
   }
 
   /**
@@ -448,7 +445,7 @@ public final class RecallMemory {
     Objects.requireNonNull(ns, "ns");
     Objects.requireNonNull(embedding, "embedding");
     SourceDocument document = new SourceDocument(file.toString(), Ingester.read(file));
-    Ingestion read = ingester().bounded(ns, "", document, pack);
+    Ingestion read = ingester.bounded(ns, "", document, pack);
     // nodes embedded so far per namespace, so that progress counts across the passes
     Map<Namespace, Integer> embedded = new java.util.concurrent.ConcurrentHashMap<>();
     java.util.function.BiConsumer<Namespace, Boolean> pass =
@@ -456,25 +453,17 @@ public final class RecallMemory {
           int before = embedded.getOrDefault(n, 0);
           Progress counted =
               (source, done, total) -> embedding.advanced(source, before + done, before + total);
-          embedded.merge(n, vectors().embedPending(n, counted, untilNone), Integer::sum);
+          embedded.merge(n, vectors.embedPending(n, counted, untilNone), Integer::sum);
         };
     IngestReport report;
     try (EmbeddingOverlap overlap = new EmbeddingOverlap(n -> pass.accept(n, false))) {
-      report = ingester().write(ns, pack, document, read, progress, overlap::written);
+      report = ingester.write(ns, pack, document, read, progress, overlap::written);
       overlap.finish();
     }
     for (Namespace n : report.namespaces()) {
       pass.accept(n, true);
     }
     return report;
-  }
-
-  private PendingVectors vectors() {
-    return new PendingVectors(engine, layer, embeddings, egress);
-  }
-
-  private Ingester ingester() {
-    return new Ingester(engine, layer, actor, limits, redaction);
   }
 
   /** How many node texts {@link #embed} hands the provider per call. */
@@ -493,7 +482,7 @@ public final class RecallMemory {
   public int embed(Namespace ns, Progress progress) {
     Objects.requireNonNull(ns, "ns");
     Objects.requireNonNull(progress, "progress");
-    return vectors().embedPending(ns, progress, true);
+    return vectors.embedPending(ns, progress, true);
   }
 
   // ---------------------------------------------------------------- reads
@@ -643,8 +632,8 @@ public final class RecallMemory {
     Objects.requireNonNull(query, "query");
     Optional<float[]> vector = Optional.empty();
     if (query.mode() != RecallMode.LEXICAL) {
-      vectors().checkEgress(ns);
-      vectors().embedPending(ns, Progress.NONE, false);
+      vectors.checkEgress(ns);
+      vectors.embedPending(ns, Progress.NONE, false);
       vector = Optional.of(RecallLayer.checked(embeddings, embeddings.embedQuery(query.text())));
     }
     Optional<float[]> queryVector = vector;
