@@ -32,8 +32,10 @@ final class McpCommand extends LociCommand {
     PrintStream previous = System.out;
     System.setOut(main().errStream()); // a stray print must never corrupt the JSON-RPC stream
     try (Loci loci = open();
-        CachingEmbeddingProvider embeddings = embedding.open(loci.dataDir())) {
-      LociMcpServer.create(loci, embeddings, ns.ns).serveStdio(main().stdin(), stdout);
+        CachingEmbeddingProvider embeddings = embedding.open(loci.dataDir());
+        LociMcpServer mcp = LociMcpServer.create(loci, embeddings, ns.ns)) {
+      mcp.serveStdio(main().stdin(), stdout); // the server's ingest embedder stops before the rest
+
     } finally {
       System.setOut(previous);
       stdout.flush();

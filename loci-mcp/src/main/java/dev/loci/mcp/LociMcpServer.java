@@ -16,6 +16,7 @@ import dev.loci.mcp.internal.NodeResources;
 import dev.loci.mcp.internal.RecallTools;
 import dev.loci.mcp.internal.ToolRunner;
 import dev.loci.mcp.internal.ToolSpec;
+import dev.loci.recall.IngestEmbedder;
 import dev.loci.recall.RecallMemory;
 import dev.loci.recall.spi.EmbeddingProvider;
 import dev.loci.server.RequestLimits;
@@ -62,7 +63,7 @@ import java.util.concurrent.CountDownLatch;
  * namespace grant, checked per call. Tools translate to the layer facades; every failure is a tool
  * error naming the argument, never a dropped session. Thread-safe.
  */
-public final class LociMcpServer {
+public final class LociMcpServer implements AutoCloseable {
   /** The server name in {@code initialize}. */
   public static final String NAME = "loci";
 
@@ -94,11 +95,17 @@ public final class LociMcpServer {
   private final List<ToolSpec> tools;
   private final NodeResources resources;
   private final Namespace defaultNamespace;
+  private final IngestEmbedder embedder;
 
-  private LociMcpServer(List<ToolSpec> tools, NodeResources resources, Namespace defaultNamespace) {
+  private LociMcpServer(
+      List<ToolSpec> tools,
+      NodeResources resources,
+      Namespace defaultNamespace,
+      IngestEmbedder embedder) {
     this.tools = tools;
     this.resources = resources;
     this.defaultNamespace = defaultNamespace;
+    this.embedder = embedder;
   }
 
   /**
@@ -136,11 +143,24 @@ public final class LociMcpServer {
     tools.add(own.get(0)); // remember
     GovernedRecall graph =
         GovernedRecall.of(GovernedMemory.of(loci), GovernedEntities.of(loci), recall);
-    tools.addAll(new RecallTools(recall, limits, graph).tools()); // recall, ingest
+    IngestEmbedder embedder = new IngestEmbedder(recall);
+    tools.addAll(new RecallTools(recall, limits, graph, embedder).tools()); // recall, ingest
     tools.addAll(own.subList(1, own.size()));
     tools.addAll(new EntityTools(GovernedEntities.of(loci)).tools());
     tools.addAll(new GraphTools(recall).tools());
-    return new LociMcpServer(List.copyOf(tools), new NodeResources(recall), defaultNamespace);
+    return new LociMcpServer(
+        List.copyOf(tools), new NodeResources(recall), defaultNamespace, embedder);
+  }
+
+  /**
+   * Stops computing the vectors of earlier {@code ingest} calls ({@link IngestEmbedder#close}):
+   * call it once no client is served any more and before the {@link Loci} and the embedding
+   * provider close. The route set of {@link #routes()} closes it too, so a {@code LociServer} that
+   * serves those routes closes it when it stops.
+   */
+  @Override
+  public void close() {
+    embedder.close();
   }
 
   /** The names of the tools, in the order {@code tools/list} shows them. */
@@ -239,7 +259,7 @@ public final class LociMcpServer {
                     .toList())
             .build();
     Objects.requireNonNull(server, "server");
-    return () ->
+    List<Route> routes =
         List.of(
             Route.of(
                 Route.Method.POST,
@@ -264,6 +284,16 @@ public final class LociMcpServer {
                 Route.NamespaceAccess.NONE,
                 false,
                 ex -> noStream()));
+    return new ClosingRoutes(routes, this);
+  }
+
+  /** The routes of {@link #routes()}; closing them closes the server ({@link #close()}). */
+  private record ClosingRoutes(List<Route> routes, LociMcpServer server)
+      implements RouteSet, AutoCloseable {
+    @Override
+    public void close() {
+      server.close();
+    }
   }
 
   private static McpCaller caller(McpTransportContext context) {

@@ -42,7 +42,15 @@ final class McpHttpFixture implements AutoCloseable {
 
   /** A server with {@code credentials} and {@code limits}, for HTTP and MCP alike. */
   McpHttpFixture(Path dataDir, List<Credential> credentials, RequestLimits limits) {
-    EmbeddingProvider embeddings = HashingEmbeddingProvider.create();
+    this(dataDir, credentials, limits, HashingEmbeddingProvider.create());
+  }
+
+  /**
+   * A server with {@code credentials} and {@code limits} whose recall embeds with {@code model}.
+   */
+  McpHttpFixture(
+      Path dataDir, List<Credential> credentials, RequestLimits limits, EmbeddingProvider model) {
+    EmbeddingProvider embeddings = model;
     server =
         LociServer.builder(Loci.builder().dataDir(dataDir).durability(Durability.none()))
             .config(

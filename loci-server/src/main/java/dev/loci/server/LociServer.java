@@ -401,7 +401,13 @@ public final class LociServer implements AutoCloseable {
             owned.add(0, background);
           }
         }
-        extraRoutes.forEach(f -> routes.addAll(f.apply(opened, provider).routes()));
+        for (BiFunction<Loci, EmbeddingProvider, RouteSet> f : extraRoutes) {
+          RouteSet set = f.apply(opened, provider);
+          routes.addAll(set.routes());
+          if (set instanceof AutoCloseable background) {
+            owned.add(0, background);
+          }
+        }
         HttpPipeline pipeline = new HttpPipeline(config, routes, accessLog, drain, metrics);
         web.forEach(f -> pipeline.mount(f.apply(opened, provider)));
         Optional<ConfigWatcher> watcher =

@@ -7,19 +7,15 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.loci.Durability;
 import dev.loci.Loci;
 import dev.loci.Namespace;
-import dev.loci.recall.HashingEmbeddingProvider;
+import dev.loci.recall.GatedEmbeddingProvider;
 import dev.loci.recall.RecallMemory;
-import dev.loci.recall.spi.EmbeddingProvider;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.List;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -32,38 +28,6 @@ import org.junit.jupiter.api.io.TempDir;
 class IngestEmbeddingHttpTest {
   private static final ObjectMapper JSON = new ObjectMapper();
   @TempDir Path dir;
-
-  /** The hashing model, whose calls wait at a gate once it is closed. */
-  private static final class GatedModel implements EmbeddingProvider {
-    private final EmbeddingProvider model = HashingEmbeddingProvider.create();
-    final AtomicInteger texts = new AtomicInteger();
-    final CountDownLatch waiting = new CountDownLatch(1);
-    volatile CountDownLatch gate = new CountDownLatch(0);
-
-    @Override
-    public String modelId() {
-      return model.modelId();
-    }
-
-    @Override
-    public int dimension() {
-      return model.dimension();
-    }
-
-    @Override
-    public List<float[]> embedDocuments(List<String> batch) {
-      if (batch.size() > 1) { // a query is one text; an ingest's nodes come in batches
-        waiting.countDown();
-        try {
-          gate.await(60, TimeUnit.SECONDS);
-        } catch (InterruptedException e) {
-          Thread.currentThread().interrupt();
-        }
-      }
-      texts.addAndGet(batch.size());
-      return model.embedDocuments(batch);
-    }
-  }
 
   private static HttpResponse<String> post(HttpClient http, int port, String path, String body)
       throws Exception {
@@ -79,8 +43,7 @@ class IngestEmbeddingHttpTest {
   @Test
   void ingestAnswersBeforeTheModelRuns_recallMeanwhileFindsEveryNode_vectorsFollow()
       throws Exception {
-    GatedModel model = new GatedModel();
-    model.gate = new CountDownLatch(1);
+    GatedEmbeddingProvider model = new GatedEmbeddingProvider();
     StringBuilder text = new StringBuilder("# Sec\\n\\n");
     for (int i = 1; i <= 300; i++) {
       text.append(i).append(". Item ").append(i).append(" ships.\\n\\n");
@@ -107,13 +70,7 @@ class IngestEmbeddingHttpTest {
 
       // then the vectors follow, with no recall asking for them
       model.gate.countDown();
-      long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-      while (model.texts.get() < 300 && System.nanoTime() < deadline) {
-        Thread.sleep(20);
-      }
-      assertThat(model.texts.get()).isEqualTo(300);
-      RecallMemory recall = RecallMemory.of(server.loci(), model);
-      assertThat(recall.embed(Namespace.of("q"), RecallMemory.Progress.NONE)).isZero();
+      assertThat(model.awaitTexts(300)).isEqualTo(300);
 
       JsonNode found =
           JSON.readTree(
@@ -128,6 +85,11 @@ class IngestEmbeddingHttpTest {
     } finally {
       model.gate.countDown();
       server.close();
+    }
+    // closing the server waited for the embedder's pass: every vector was kept
+    try (Loci loci = Loci.builder().dataDir(dir).durability(Durability.none()).open()) {
+      assertThat(RecallMemory.of(loci, model).embed(Namespace.of("q"), RecallMemory.Progress.NONE))
+          .isZero();
     }
   }
 }

@@ -18,6 +18,7 @@ import dev.loci.govern.EntityWire;
 import dev.loci.govern.GovernedMemory;
 import dev.loci.govern.GovernedRecall;
 import dev.loci.recall.DomainPacks;
+import dev.loci.recall.IngestEmbedder;
 import dev.loci.recall.IngestReport;
 import dev.loci.recall.RecallItem;
 import dev.loci.recall.RecallMemory;
@@ -50,18 +51,22 @@ public final class RecallTools {
   private final RecallMemory recall;
   private final RequestLimits limits;
   private final GovernedRecall graph;
+  private final IngestEmbedder embedder;
 
   /**
    * Tools over {@code recall}; a {@code recall} query is held to {@code limits}' {@code
    * recall_query_terms}, by the check the HTTP recall route makes; after an {@code ingest}, {@code
    * graph} runs the extraction wave of each namespace whose {@value
    * GovernedMemory#EXTRACT_ON_INGEST} setting is on, as {@code POST ingest} and {@code loci ingest}
-   * do ({@link GovernedRecall#afterIngest}).
+   * do ({@link GovernedRecall#afterIngest}); the ingested nodes' vectors are computed after the
+   * tool answers, by {@code embedder}, as after {@code POST ingest}.
    */
-  public RecallTools(RecallMemory recall, RequestLimits limits, GovernedRecall graph) {
+  public RecallTools(
+      RecallMemory recall, RequestLimits limits, GovernedRecall graph, IngestEmbedder embedder) {
     this.recall = recall;
     this.limits = limits;
     this.graph = graph;
+    this.embedder = embedder;
   }
 
   /** The tools, in the order {@code tools/list} shows them. */
@@ -203,10 +208,7 @@ public final class RecallTools {
     RecallMemory memory = recall.as(call.caller().actor());
     List<IngestReport> reports =
         memory.ingest(scope, in.pack(), in.documents(), RecallMemory.Progress.NONE);
-    reports.stream()
-        .flatMap(r -> r.namespaces().stream())
-        .distinct()
-        .forEach(n -> memory.embed(n, RecallMemory.Progress.NONE));
+    embedder.embedLater(reports.stream().flatMap(r -> r.namespaces().stream()).toList());
     List<GovernedRecall.IngestWave> waves =
         graph.as(call.caller().actor()).afterIngest(GovernedRecall.ingested(reports));
     ObjectNode out = McpJson.object();

@@ -3,6 +3,7 @@ package dev.loci.server.internal;
 import dev.loci.Namespace;
 import dev.loci.NotFoundException;
 import dev.loci.Page;
+import dev.loci.recall.IngestEmbedder;
 import dev.loci.recall.IngestReport;
 import dev.loci.recall.MemoryEdge;
 import dev.loci.recall.MemoryNode;
