@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.loci.internal.Json;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -45,29 +44,16 @@ final class AuditLog {
   static final byte[] MAC_MARK = ",\"mac\":\"".getBytes(StandardCharsets.UTF_8);
   private static final byte[] LINE_END = "\"}\n".getBytes(StandardCharsets.UTF_8);
   private static final Pattern FILE = Pattern.compile("[0-9a-f]{64}\\.jsonl");
-  private static final int OPEN_FILES = 512;
-  private static final int FORCE_THREADS = 16;
 
   private final Path dir;
   private final AuditKeys keys;
   private final AuditSpool spool;
+  private final SubjectFiles files;
   private final Map<String, Tail> tails = new HashMap<>();
   private final LineBuffer buffer = new LineBuffer(1 << 16); // the lines of one append
   private long materialized; // spool bytes already written to the subject files
   private final Set<String> dirty = new HashSet<>(); // written since the last checkpoint
   private boolean recovered;
-  private boolean dirMade;
-  private final LinkedHashMap<String, FileChannel> open =
-      new LinkedHashMap<>(16, 0.75f, true) {
-        @Override
-        protected boolean removeEldestEntry(Map.Entry<String, FileChannel> eldest) {
-          if (size() > OPEN_FILES) {
-            closeQuietly(eldest.getValue());
-            return true;
-          }
-          return false;
-        }
-      };
 
   /** The last entry of a file: its number and mac, and the key that signed it. */
   private record Tail(long n, String mac, String key) {}
@@ -76,6 +62,7 @@ final class AuditLog {
     this.dir = dir;
     this.keys = keys;
     this.spool = new AuditSpool(dir);
+    this.files = new SubjectFiles(dir);
   }
 
   static Path file(Path dir, String ref) {
@@ -171,71 +158,34 @@ final class AuditLog {
    */
   void materialize() throws IOException {
     recover();
-    if (spool.size() <= materialized) {
-      return;
-    }
-    // each subject's lines are written straight from the buffer the spool was read into
-    Map<String, List<ByteBuffer>> byRef = new LinkedHashMap<>();
-    for (AuditSpool.Line l : spool.read(materialized)) {
-      byRef.computeIfAbsent(l.ref(), k -> new ArrayList<>()).add(l.buffer());
-    }
-    for (Map.Entry<String, List<ByteBuffer>> r : byRef.entrySet()) {
-      write(r.getKey(), r.getValue().toArray(new ByteBuffer[0]));
-    }
-    materialized = spool.size();
+    write(false);
   }
 
   /**
    * Writes the spooled lines, forces every subject file written since the last checkpoint (many at
-   * once: ext4 lets concurrent fsyncs share a journal commit), then empties the spool.
+   * once, see {@link SubjectFiles}), then empties the spool.
    */
   void checkpoint() throws IOException {
-    materialize();
-    forceFiles(List.copyOf(dirty));
-    dirty.clear();
+    recover();
+    write(true);
     spool.truncate();
     materialized = 0;
   }
 
-  /** Appends {@code lines} to {@code ref}'s file. */
-  private void write(String ref, byte[] lines) throws IOException {
-    write(ref, new ByteBuffer[] {ByteBuffer.wrap(lines)});
-  }
-
-  /** Appends {@code lines} to {@code ref}'s file, in one gathering write where it can. */
-  private void write(String ref, ByteBuffer[] lines) throws IOException {
-    long left = 0;
-    for (ByteBuffer b : lines) {
-      left += b.remaining();
+  /**
+   * Appends the lines spooled since {@link #materialized} to their subjects' files, with {@code
+   * force} forcing them and every file written since the last checkpoint.
+   */
+  private void write(boolean force) throws IOException {
+    long size = spool.size();
+    Map<String, byte[]> lines = size > materialized ? spool.readByRef(materialized) : Map.of();
+    files.append(lines, force, dirty);
+    materialized = size;
+    if (force) {
+      dirty.clear();
+    } else {
+      dirty.addAll(lines.keySet());
     }
-    if (left > 0) {
-      FileChannel ch = channel(ref);
-      for (int first = 0; left > 0; ) {
-        left -= ch.write(lines, first, lines.length - first);
-        while (first < lines.length && !lines[first].hasRemaining()) {
-          first++;
-        }
-      }
-      dirty.add(ref);
-    }
-  }
-
-  private FileChannel channel(String ref) throws IOException {
-    FileChannel ch = open.get(ref);
-    if (ch == null) {
-      if (!dirMade) {
-        Files.createDirectories(dir);
-        dirMade = true;
-      }
-      ch =
-          FileChannel.open(
-              file(dir, ref),
-              StandardOpenOption.CREATE,
-              StandardOpenOption.WRITE,
-              StandardOpenOption.APPEND);
-      open.put(ref, ch);
-    }
-    return ch;
   }
 
   /**
@@ -258,6 +208,7 @@ final class AuditLog {
     }
     Map<String, List<byte[]>> byRef = new LinkedHashMap<>();
     lines.forEach(l -> byRef.computeIfAbsent(l.ref(), k -> new ArrayList<>()).add(l.line()));
+    Map<String, byte[]> toAppend = new LinkedHashMap<>();
     for (Map.Entry<String, List<byte[]>> r : byRef.entrySet()) {
       Tail tail = tail(r.getKey());
       ByteArrayOutputStream add = new ByteArrayOutputStream();
@@ -277,57 +228,14 @@ final class AuditLog {
           tail = new Tail(e.path("n").asLong(), e.path("mac").asText(), e.path("key").asText());
         }
       }
-      write(r.getKey(), add.toByteArray());
+      if (add.size() > 0) {
+        toAppend.put(r.getKey(), add.toByteArray());
+      }
       tails.put(r.getKey(), tail);
     }
-    materialized = spool.size(); // every spooled line is in its file now
-    checkpoint();
-  }
-
-  /** Forces {@code refs}' files, open or not, on several threads. */
-  private void forceFiles(List<String> refs) throws IOException {
-    if (refs.isEmpty()) {
-      return;
-    }
-    if (refs.size() == 1) {
-      force(refs.get(0));
-      return;
-    }
-    java.util.concurrent.ExecutorService pool =
-        java.util.concurrent.Executors.newFixedThreadPool(
-            Math.min(FORCE_THREADS, refs.size()),
-            r -> {
-              Thread t = new Thread(r, "loci-audit-force");
-              t.setDaemon(true);
-              return t;
-            });
-    try {
-      List<java.util.concurrent.Future<?>> done = new ArrayList<>();
-      for (String ref : refs) {
-        done.add(
-            pool.submit(
-                () -> {
-                  force(ref);
-                  return null;
-                }));
-      }
-      for (java.util.concurrent.Future<?> f : done) {
-        f.get();
-      }
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new java.io.InterruptedIOException("interrupted forcing the audit logs");
-    } catch (java.util.concurrent.ExecutionException e) {
-      throw e.getCause() instanceof IOException io ? io : new IOException(e.getCause());
-    } finally {
-      pool.shutdown();
-    }
-  }
-
-  private void force(String ref) throws IOException {
-    try (FileChannel ch = FileChannel.open(file(dir, ref), StandardOpenOption.WRITE)) {
-      ch.force(false);
-    }
+    files.append(toAppend, true, Set.of());
+    spool.truncate(); // every spooled line is in its file now, forced
+    materialized = 0;
   }
 
   private Tail tail(String ref) throws IOException {
@@ -394,16 +302,6 @@ final class AuditLog {
   }
 
   void close() {
-    open.values().forEach(AuditLog::closeQuietly);
-    open.clear();
     spool.close();
-  }
-
-  private static void closeQuietly(FileChannel ch) {
-    try {
-      ch.close();
-    } catch (IOException e) {
-      // nothing was pending: entries are written through
-    }
   }
 }

@@ -8,7 +8,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * The audit logs' write-ahead file, {@code <audit dir>/spool}: every signed audit line is appended
@@ -21,6 +24,7 @@ import java.util.List;
  */
 final class AuditSpool {
   static final String NAME = "spool";
+  private static final int CHUNK = 1 << 20;
 
   /**
    * One spooled line: the subject's reference and the line (with its line end), {@code length}
@@ -29,12 +33,7 @@ final class AuditSpool {
   record Line(String ref, byte[] bytes, int offset, int length) {
     /** The line's bytes. */
     byte[] line() {
-      return java.util.Arrays.copyOfRange(bytes, offset, offset + length);
-    }
-
-    /** The line's bytes, not copied. */
-    ByteBuffer buffer() {
-      return ByteBuffer.wrap(bytes, offset, length);
+      return Arrays.copyOfRange(bytes, offset, offset + length);
     }
   }
 
@@ -100,24 +99,34 @@ final class AuditSpool {
   /** Like {@link #read()}, from byte {@code from} of the spool (the start of a line). */
   List<Line> read(long from) throws IOException {
     List<Line> out = new ArrayList<>();
-    if (!Files.exists(file)) {
-      return out;
-    }
-    byte[] bytes;
-    try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
-      long length = ch.size() - from;
-      if (length <= 0) {
-        return out;
-      }
-      if (length > Integer.MAX_VALUE - 8) {
-        throw new IOException("audit spool " + file + " is too large to read: " + length);
-      }
-      ByteBuffer buf = ByteBuffer.allocate((int) length);
-      while (buf.hasRemaining() && ch.read(buf, from + buf.position()) >= 0) {
-        // positional reads until the buffer is full
-      }
-      bytes = buf.array();
-    }
+    byte[] bytes = bytes(from);
+    lines(bytes, (ref, start, length) -> out.add(new Line(ref, bytes, start, length)));
+    return out;
+  }
+
+  /**
+   * The whole lines from byte {@code from} on (the start of a line), each subject's in one array in
+   * order, the subjects in the order of their first line: what is appended to each subject's file.
+   */
+  Map<String, byte[]> readByRef(long from) throws IOException {
+    byte[] bytes = bytes(from);
+    Map<String, LineBuffer> byRef = new LinkedHashMap<>();
+    lines(
+        bytes,
+        (ref, start, length) ->
+            byRef.computeIfAbsent(ref, k -> new LineBuffer(length * 8)).put(bytes, start, length));
+    Map<String, byte[]> out = new LinkedHashMap<>(byRef.size() * 2);
+    byRef.forEach((ref, b) -> out.put(ref, Arrays.copyOf(b.array(), b.size())));
+    return out;
+  }
+
+  /** Where {@link #lines} hands each line: its subject and where its bytes lie. */
+  private interface LineSink {
+    void line(String ref, int start, int length);
+  }
+
+  /** Hands each whole line of {@code bytes} to {@code sink}; a torn last line is left out. */
+  private static void lines(byte[] bytes, LineSink sink) {
     int start = 0;
     while (start < bytes.length) {
       int nl = start;
@@ -129,12 +138,35 @@ final class AuditSpool {
       }
       int sp = start + 64;
       if (sp < nl && bytes[sp] == ' ') {
-        String ref = new String(bytes, start, 64, StandardCharsets.US_ASCII);
-        out.add(new Line(ref, bytes, sp + 1, nl - sp));
+        sink.line(new String(bytes, start, 64, StandardCharsets.US_ASCII), sp + 1, nl - sp);
       }
       start = nl + 1;
     }
-    return out;
+  }
+
+  /** The spool's bytes from {@code from} on, read in chunks (no direct buffer of its size). */
+  private byte[] bytes(long from) throws IOException {
+    if (!Files.exists(file)) {
+      return new byte[0];
+    }
+    try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
+      long length = ch.size() - from;
+      if (length <= 0) {
+        return new byte[0];
+      }
+      if (length > Integer.MAX_VALUE - 8) {
+        throw new IOException("audit spool " + file + " is too large to read: " + length);
+      }
+      byte[] bytes = new byte[(int) length];
+      for (int at = 0; at < bytes.length; ) {
+        int n = ch.read(ByteBuffer.wrap(bytes, at, Math.min(CHUNK, bytes.length - at)), from + at);
+        if (n < 0) {
+          return Arrays.copyOf(bytes, at); // cut meanwhile: what was read
+        }
+        at += n;
+      }
+      return bytes;
+    }
   }
 
   /** Empties the spool, durably: called once every line in it is forced in its subject's file. */

@@ -48,9 +48,14 @@ final class LineBuffer {
   }
 
   LineBuffer put(byte[] b) {
-    ensure(b.length);
-    System.arraycopy(b, 0, bytes, size, b.length);
-    size += b.length;
+    return put(b, 0, b.length);
+  }
+
+  /** Appends {@code length} bytes of {@code b} from {@code offset}. */
+  LineBuffer put(byte[] b, int offset, int length) {
+    ensure(length);
+    System.arraycopy(b, offset, bytes, size, length);
+    size += length;
     return this;
   }
 
