@@ -549,7 +549,7 @@ public final class JournalBenchmark {
   }
 
   /** Writes {@code events} one-trace batches with {@code none} durability and no snapshot. */
-  private static void build(Path dir, BenchRecords records, long events) {
+  static void build(Path dir, BenchRecords records, long events) {
     int threads = Math.max(1, Runtime.getRuntime().availableProcessors());
     try (Loci loci = openNone(dir)) {
       ThroughputRun.runCount("replay-build", lociWriters(loci, records, threads), events);

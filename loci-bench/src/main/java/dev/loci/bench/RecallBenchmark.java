@@ -59,7 +59,7 @@ public final class RecallBenchmark {
   static final int PART = 10_000;
 
   static final int K = 10;
-  private static final Namespace NS = Namespace.of("bench.recall");
+  static final Namespace NS = Namespace.of("bench.recall");
   private static final int VOCABULARY = 5_000;
 
   private RecallBenchmark() {}
@@ -294,6 +294,11 @@ public final class RecallBenchmark {
     final String[] words = new String[VOCABULARY];
 
     Corpus(int n, int queryCount, long seed) {
+      this(n, queryCount, seed, true);
+    }
+
+    /** The corpus; without {@code embed} its vectors are not computed (the array stays empty). */
+    Corpus(int n, int queryCount, long seed, boolean embed) {
       SplittableRandom r = new SplittableRandom(seed);
       for (int w = 0; w < VOCABULARY; w++) {
         words[w] = word(w);
@@ -307,8 +312,8 @@ public final class RecallBenchmark {
         queries.add(sentence(r, 3 + r.nextInt(4)));
       }
       HashingEmbeddingProvider hashing = HashingEmbeddingProvider.create();
-      vectors = new float[n][];
-      for (int i = 0; i < n; i += 1000) {
+      vectors = new float[embed ? n : 0][];
+      for (int i = 0; embed && i < n; i += 1000) {
         List<float[]> v =
             hashing.embedDocuments(Arrays.asList(texts).subList(i, Math.min(n, i + 1000)));
         for (int j = 0; j < v.size(); j++) {
@@ -316,7 +321,7 @@ public final class RecallBenchmark {
           byText.put(texts[i + j], v.get(j));
         }
       }
-      for (String q : queries) {
+      for (String q : embed ? queries : List.<String>of()) {
         byText.put(q, hashing.embedQuery(q));
       }
     }

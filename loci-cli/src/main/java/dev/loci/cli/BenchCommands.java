@@ -41,6 +41,7 @@ import picocli.CommandLine.Option;
       BenchCommands.SubjectsBench.class,
       IsolationBench.class,
       HeapBench.class,
+      ReopenBench.class,
       McpBenchCommand.class,
       HnswBenchCommand.class
     })

@@ -156,19 +156,7 @@ public final class Engine implements CommandExecutor, AutoCloseable {
     if (snapshots.isPresent()) {
       for (Path file : snapshots.get().list()) {
         try {
-          SnapshotStore.Header header = SnapshotStore.check(file);
-          for (String layer : header.layers().keySet()) {
-            if (!layers.containsKey(layer)) {
-              throw new StorageException(
-                  "snapshot " + file + " holds layer '" + layer + "' that this Loci build lacks");
-            }
-          }
-          layers.values().forEach(Layer::clear);
-          SnapshotStore.load(
-              file,
-              (layer, record) ->
-                  layers.get(layer).restore(record, header.layers().getOrDefault(layer, 0)));
-          fromSnapshot = header.seq();
+          fromSnapshot = SnapshotStore.restore(file, h -> restoring(file, h)).seq();
           break;
         } catch (CorruptJournalException e) {
           layers.values().forEach(Layer::clear);
@@ -196,8 +184,9 @@ public final class Engine implements CommandExecutor, AutoCloseable {
           LOG.log(System.Logger.Level.WARNING, "journal: " + d);
           damage.add(d);
         });
-    if (journal.lastSeq() < fromSnapshot) {
-      journal.advanceTo(fromSnapshot);
+    // the journal found its last number at its tail; a line out of order may have held a higher one
+    if (journal.lastSeq() < Math.max(fromSnapshot, last[0])) {
+      journal.advanceTo(Math.max(fromSnapshot, last[0]));
     }
     appliedSeq = Math.max(journal.lastSeq(), last[0]);
     layers.values().forEach(l -> l.recovered(appliedSeq));
@@ -207,6 +196,19 @@ public final class Engine implements CommandExecutor, AutoCloseable {
       eraseApplied(erased);
       replaceStaleSnapshots();
     }
+  }
+
+  /** Where the records of snapshot {@code file} go, once its header is read: each its layer. */
+  private SnapshotStore.RecordSink restoring(Path file, SnapshotStore.Header header) {
+    for (String layer : header.layers().keySet()) {
+      if (!layers.containsKey(layer)) {
+        throw new StorageException(
+            "snapshot " + file + " holds layer '" + layer + "' that this Loci build lacks");
+      }
+    }
+    layers.values().forEach(Layer::clear);
+    return (layer, buf, off, len) ->
+        layers.get(layer).restore(buf, off, len, header.layers().getOrDefault(layer, 0));
   }
 
   private void applyReplayed(JournalEntry entry, List<Damage> damage) {

@@ -26,7 +26,7 @@ final class JournalReader {
    *     damage
    * @param everything if true, every line of every segment is checked and every good batch passed
    *     on, even below {@code fromSeq} (verification); if false, segments and lines below {@code
-   *     fromSeq} are skipped (opening)
+   *     fromSeq} are skipped (opening), most of them unread ({@link SegmentSeek})
    */
   public static void read(
       Path dir,
@@ -44,7 +44,8 @@ final class JournalReader {
         continue;
       }
       state.file = segments.get(i);
-      LineScanner.scan(state.file, state::line);
+      long from = everything ? 0 : SegmentSeek.lineBelow(state.file, fromSeq);
+      LineScanner.scan(state.file, from, state::line);
       state.endOfSegment(i == segments.size() - 1);
     }
   }

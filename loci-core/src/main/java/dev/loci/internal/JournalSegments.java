@@ -139,11 +139,14 @@ final class JournalSegments {
   }
 
   /**
-   * What the end of a segment looks like: its highest good sequence number and the torn region, if
-   * any. The torn region starts at the first bad line after the last good one and runs to the end
-   * of the file: the unsynced tail a crash can leave, as partial lines, zeros, or both. A line that
-   * holds a complete batch with a valid checksum (even run together with another) is never part of
-   * it, because a cut-short write cannot produce one.
+   * What the end of a segment looks like: the sequence number of its last good line and the torn
+   * region, if any. The torn region starts at the first bad line after the last good one and runs
+   * to the end of the file: the unsynced tail a crash can leave, as partial lines, zeros, or both.
+   * A line that holds a complete batch with a valid checksum (even run together with another) is
+   * never part of it, because a cut-short write cannot produce one. The segment is read from its
+   * end back to its last good line only, so opening a large journal does not read it all; lines are
+   * in sequence order, so the last good line holds the highest sequence number (a line out of order
+   * is damage that replay reports, and the engine then moves past the highest number it saw).
    */
   static final class TailState {
     long size;
@@ -157,7 +160,7 @@ final class JournalSegments {
       TailState t = new TailState();
       t.size = Files.size(segment);
       Map<String, Namespace> namespaces = JournalLines.namespaceCache();
-      LineScanner.scan(
+      LineScanner.scanBackward(
           segment,
           (offset, buf, off, len, terminated) -> {
             OptionalLong peek = JournalLines.peekSeq(buf, off, len);
@@ -189,17 +192,14 @@ final class JournalSegments {
               }
             }
             if (problem == null) {
-              t.maxSeq = Math.max(t.maxSeq, good);
-              t.tornAt = -1;
-              t.tornLines = 0;
-            } else {
-              if (t.tornAt < 0) {
-                t.tornAt = offset;
-                t.tornSeq = peek;
-                t.tornDetail = problem;
-              }
-              t.tornLines++;
+              t.maxSeq = good;
+              return false; // the last good line: what comes before it is not the tail
             }
+            t.tornAt = offset; // the earliest bad line after the last good one, so far
+            t.tornSeq = peek;
+            t.tornDetail = problem;
+            t.tornLines++;
+            return true;
           });
       return t;
     }

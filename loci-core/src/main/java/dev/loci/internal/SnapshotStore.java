@@ -204,79 +204,54 @@ public final class SnapshotStore {
    * @throws StorageException if the file is of a format or version this build does not read
    */
   public static Header check(Path file) {
-    Header[] header = new Header[1];
-    long[] records = {0};
-    CRC32C crc = new CRC32C();
-    String[] footer = new String[1];
-    long[] footerOffset = {-1};
-    try {
-      LineScanner.scan(
-          file,
-          (offset, buf, off, len, terminated) -> {
-            if (footer[0] != null) {
-              throw new CorruptJournalException(file, offset, "data after the end line");
-            }
-            if (!terminated) {
-              throw new CorruptJournalException(file, offset, "file ends without its end line");
-            }
-            if (header[0] == null) {
-              header[0] = parseHeader(file, buf, off, len);
-            } else if (startsWith(buf, off, len, FOOTER_START)) {
-              footer[0] = new String(buf, off, len, UTF_8);
-              footerOffset[0] = offset;
-              return;
-            } else {
-              records[0]++;
-            }
-            crc.update(buf, off, len);
-            crc.update('\n');
-          });
-    } catch (IOException e) {
-      throw new StorageException("cannot read snapshot " + file + ": " + e.getMessage(), e);
-    }
-    if (header[0] == null) {
+    return restore(file, h -> null);
+  }
+
+  /** The checks of a whole file read: header, end line, checksum, record count, then version. */
+  private static void checkEnd(
+      Path file, Header header, long records, CRC32C crc, String footer, long footerOffset) {
+    if (header == null) {
       throw new CorruptJournalException(file, 0, "empty file, no header");
     }
-    if (footer[0] == null) {
+    if (footer == null) {
       throw new CorruptJournalException(file, -1, "no end line: the file is incomplete");
     }
     JsonNode end;
     try {
-      end = Json.MAPPER.readTree(footer[0]);
+      end = Json.MAPPER.readTree(footer);
     } catch (IOException e) {
-      throw new CorruptJournalException(file, footerOffset[0], "end line is not JSON");
+      throw new CorruptJournalException(file, footerOffset, "end line is not JSON");
     }
     String expected = String.format("%08x", crc.getValue());
     if (!expected.equals(end.path("crc32c").asText())) {
       throw new CorruptJournalException(
           file,
-          footerOffset[0],
+          footerOffset,
           "crc32c mismatch: end line says "
               + end.path("crc32c").asText()
               + ", content is "
               + expected);
     }
-    if (end.path("records").asLong(-1) != records[0]) {
+    if (end.path("records").asLong(-1) != records) {
       throw new CorruptJournalException(
           file,
-          footerOffset[0],
-          "end line counts " + end.path("records").asLong(-1) + " records, file has " + records[0]);
+          footerOffset,
+          "end line counts " + end.path("records").asLong(-1) + " records, file has " + records);
     }
     // only an intact file can be of an unknown version; a damaged version digit is damage
-    if (header[0].version() != VERSION) {
+    if (header.version() != VERSION) {
       throw new StorageException(
           "snapshot "
               + file
               + " is format "
               + FORMAT
               + " version "
-              + header[0].version()
+              + header.version()
               + "; this Loci reads version "
               + VERSION
               + " only. Use a Loci release that reads it, or move the file away to rebuild from"
               + " the journal");
     }
-    return header[0];
   }
 
   private static Header parseHeader(Path file, byte[] buf, int off, int len) {
@@ -313,35 +288,125 @@ public final class SnapshotStore {
     return true;
   }
 
+  /** Receives the records of a snapshot as they are read. */
+  @FunctionalInterface
+  public interface RecordSink {
+    /**
+     * One record of {@code layer}: its JSON text is {@code len} UTF-8 bytes of {@code buf} from
+     * {@code off}, valid only during the call.
+     */
+    void record(String layer, byte[] buf, int off, int len);
+  }
+
   /**
-   * Reads the records of a snapshot already {@link #check checked}, passing each with its layer
-   * name.
+   * Reads a snapshot in one pass, checking it as {@link #check} does while it passes the records
+   * on: {@code start} gets the header (of a version this build reads) and returns where the records
+   * go. Each record's bytes are passed from the read buffer, not copied. If the file turns out
+   * damaged, records were passed before that was known: the caller forgets them when this throws
+   * {@link CorruptJournalException}. A failure of {@code start} or of the sink is thrown once the
+   * file is known to be intact (a damaged file is reported as damaged, whatever its records did).
+   *
+   * @throws CorruptJournalException if the file is damaged or incomplete
+   * @throws StorageException if the file is of a format or version this build does not read
    */
-  public static void load(Path file, BiConsumer<String, String> records) {
-    boolean[] first = {true};
+  public static Header restore(Path file, java.util.function.Function<Header, RecordSink> start) {
+    Header[] header = new Header[1];
+    long[] records = {0};
+    CRC32C crc = new CRC32C();
+    String[] footer = new String[1];
+    long[] footerOffset = {-1};
+    RecordSink[] sink = new RecordSink[1];
+    RuntimeException[] failed = new RuntimeException[1];
+    String[] layer = {""};
     try {
       LineScanner.scan(
           file,
           (offset, buf, off, len, terminated) -> {
-            if (first[0]) {
-              first[0] = false;
+            if (footer[0] != null) {
+              throw new CorruptJournalException(file, offset, "data after the end line");
+            }
+            if (!terminated) {
+              throw new CorruptJournalException(file, offset, "file ends without its end line");
+            }
+            if (header[0] == null) {
+              header[0] = parseHeader(file, buf, off, len);
+              if (header[0].version() == VERSION) {
+                try {
+                  sink[0] = start.apply(header[0]);
+                } catch (RuntimeException e) {
+                  failed[0] = e;
+                }
+              }
+            } else if (startsWith(buf, off, len, FOOTER_START)) {
+              footer[0] = new String(buf, off, len, UTF_8);
+              footerOffset[0] = offset;
               return;
+            } else {
+              records[0]++;
+              if (sink[0] != null && failed[0] == null) {
+                try {
+                  pass(file, offset, buf, off, len, layer, sink[0]);
+                } catch (RuntimeException e) {
+                  failed[0] = e;
+                }
+              }
             }
-            if (startsWith(buf, off, len, FOOTER_START)) {
-              return;
-            }
-            String line = new String(buf, off, len, UTF_8);
-            int data = line.indexOf(DATA_START);
-            if (!line.startsWith(LAYER_START) || data < 0 || !line.endsWith("}")) {
-              throw new CorruptJournalException(file, offset, "not a snapshot record line");
-            }
-            records.accept(
-                line.substring(LAYER_START.length(), data),
-                line.substring(data + DATA_START.length(), line.length() - 1));
+            crc.update(buf, off, len);
+            crc.update('\n');
           });
     } catch (IOException e) {
       throw new StorageException("cannot read snapshot " + file + ": " + e.getMessage(), e);
     }
+    checkEnd(file, header[0], records[0], crc, footer[0], footerOffset[0]);
+    if (failed[0] != null) {
+      throw failed[0];
+    }
+    return header[0];
+  }
+
+  /** Passes one record line to {@code sink}; {@code layer} caches the last layer name. */
+  private static void pass(
+      Path file, long offset, byte[] buf, int off, int len, String[] layer, RecordSink sink) {
+    int nameStart = off + LAYER_START.length();
+    int nameEnd = nameStart;
+    while (nameEnd < off + len && buf[nameEnd] != '"') {
+      nameEnd++;
+    }
+    int data = nameEnd + DATA_START.length();
+    if (!startsWith(buf, off, len, LAYER_START)
+        || !startsWith(buf, nameEnd, off + len - nameEnd, DATA_START)
+        || data >= off + len
+        || buf[off + len - 1] != '}') {
+      throw new CorruptJournalException(file, offset, "not a snapshot record line");
+    }
+    String name = layer[0];
+    if (!sameAscii(name, buf, nameStart, nameEnd)) {
+      name = new String(buf, nameStart, nameEnd - nameStart, UTF_8);
+      layer[0] = name;
+    }
+    sink.record(name, buf, data, off + len - 1 - data);
+  }
+
+  private static boolean sameAscii(String s, byte[] buf, int from, int to) {
+    if (s.length() != to - from) {
+      return false;
+    }
+    for (int i = 0; i < s.length(); i++) {
+      if (buf[from + i] != s.charAt(i)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /**
+   * Reads the records of a snapshot, checking it as {@link #restore} does, passing each as text
+   * with its layer name.
+   */
+  public static void load(Path file, BiConsumer<String, String> records) {
+    restore(
+        file,
+        h -> (layer, buf, off, len) -> records.accept(layer, new String(buf, off, len, UTF_8)));
   }
 
   /** Deletes every snapshot older than {@code seq}; returns how many. */

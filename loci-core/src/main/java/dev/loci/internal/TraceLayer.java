@@ -402,7 +402,7 @@ public final class TraceLayer implements Layer, SubjectRecords {
     Map<Long, String> skipped = new LinkedHashMap<>();
     for (ImportOp op : ops) {
       try {
-        applyTo(overlay, ns, op.event());
+        applyTo(overlay, ns, op.event(), new java.util.IdentityHashMap<>(1));
         events.add(op.event());
         keys.add(op.uid());
       } catch (IllegalStateException e) {
@@ -417,9 +417,11 @@ public final class TraceLayer implements Layer, SubjectRecords {
   @Override
   public Runnable prepare(JournalEntry entry, List<Event> events) {
     Map<String, Trace> overlay = new LinkedHashMap<>();
+    Map<Event, Trace> traces = new java.util.IdentityHashMap<>(events.size());
     for (Event e : events) {
-      applyTo(overlay, entry.namespace(), e);
+      applyTo(overlay, entry.namespace(), e, traces);
     }
+    parsed = new Parsed(entry, traces); // for mentions of the same batch, asked next
     Namespace ns = entry.namespace();
     return () -> {
       Shelf shelf = shelves.computeIfAbsent(ns, k -> new Shelf());
@@ -432,11 +434,13 @@ public final class TraceLayer implements Layer, SubjectRecords {
    * decided carry the resulting trace ({@link Event#decoded()}), which saves parsing their data;
    * events read from the journal are parsed.
    */
-  private void applyTo(Map<String, Trace> overlay, Namespace ns, Event e) {
+  private void applyTo(
+      Map<String, Trace> overlay, Namespace ns, Event e, Map<Event, Trace> parsed) {
     Trace hint = (Trace) e.decoded().orElse(null);
     switch (e.type()) {
       case ADDED, REVISED -> {
         Trace t = hint != null ? hint : TraceRecords.parseEvent(e.json(), ns);
+        parsed.put(e, t);
         if (overlay.containsKey(t.uid()) || find(ns, t.uid()).isPresent()) {
           throw new IllegalStateException("trace '" + t.uid() + "' already exists in " + ns);
         }
@@ -515,8 +519,20 @@ public final class TraceLayer implements Layer, SubjectRecords {
    */
   @Override
   public List<SubjectMention> mentions(JournalEntry entry, Event e) {
-    return TraceSubjects.mentions(entry, e);
+    Parsed p = parsed;
+    Trace t = p != null && p.entry() == entry ? p.traces().get(e) : null;
+    return TraceSubjects.mentions(entry, e, Optional.ofNullable(t));
   }
+
+  /**
+   * The traces {@link #prepare} parsed from the events of {@code entry} (replayed events carry no
+   * decoded trace), so that the subject layer asking for the same batch's mentions right after does
+   * not parse them again. Replaced whole, never changed, so a reader on another thread sees one
+   * batch's or another's.
+   */
+  private record Parsed(JournalEntry entry, Map<Event, Trace> traces) {}
+
+  private volatile Parsed parsed;
 
   /** An erased trace: see {@link TraceSubjects#scrub}. */
   @Override

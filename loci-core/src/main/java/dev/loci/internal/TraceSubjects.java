@@ -30,8 +30,8 @@ final class TraceSubjects {
    * A trace names subjects by a top-level {@code subject_ids} array of strings in its content; its
    * revisions and updates keep the subjects of what they revise.
    */
-  static List<SubjectMention> mentions(JournalEntry entry, Event e) {
-    Trace hint = (Trace) e.decoded().orElse(null);
+  static List<SubjectMention> mentions(JournalEntry entry, Event e, Optional<Trace> parsed) {
+    Trace hint = (Trace) e.decoded().orElse(parsed.orElse(null));
     return switch (e.type()) {
       case TraceLayer.ADDED, TraceLayer.REVISED -> {
         Trace t = hint != null ? hint : TraceRecords.parseEvent(e.json(), entry.namespace());

@@ -45,6 +45,17 @@ public interface Layer {
    */
   void restore(String record, int version);
 
+  /**
+   * Restores one record as {@link #restore(String, int)} does, from {@code len} UTF-8 bytes of
+   * {@code buf} at {@code off}, which are valid only during the call: a layer that parses bytes
+   * directly overrides this to spare the copy into a string. By default decodes the string.
+   *
+   * @throws IllegalArgumentException if the record cannot be read
+   */
+  default void restore(byte[] buf, int off, int len, int version) {
+    restore(new String(buf, off, len, java.nio.charset.StandardCharsets.UTF_8), version);
+  }
+
   /** Forgets all state, before a restore or a replay from the start. */
   void clear();
 

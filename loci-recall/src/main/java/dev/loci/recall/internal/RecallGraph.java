@@ -79,6 +79,17 @@ final class RecallGraph {
       packs = null;
     }
 
+    /** How many nodes are live. */
+    int liveCount() {
+      int n = 0;
+      for (Chain<MemoryNode> c : nodes.values()) {
+        if (c.live()) {
+          n++;
+        }
+      }
+      return n;
+    }
+
     /** The head version of every live node, by id. */
     Map<String, Integer> liveVersions() {
       Map<String, Integer> out = new HashMap<>();

@@ -317,13 +317,13 @@ final class RecallIndexes {
   /** Brings the text shard of {@code ns} in step with its graph at {@code seq}. */
   private void reconcileText(Namespace ns, long seq) {
     Graph g = graph.find(ns);
-    Map<String, Integer> live = g == null ? Map.of() : g.liveVersions();
     count(
         text.shards()
             .reconcile(
                 ns,
                 seq,
-                live,
+                g == null ? 0 : g.liveCount(),
+                () -> g == null ? Map.of() : g.liveVersions(),
                 true,
                 (id, v) -> text.put(ns, id, v, g.nodes.get(id).head().value().content())));
   }
@@ -334,7 +334,12 @@ final class RecallIndexes {
         (ns, g) ->
             count(
                 m.shards.reconcile(
-                    ns, seq, g.liveVersions(), false, (id, v) -> m.pending(ns).put(id, v))));
+                    ns,
+                    seq,
+                    g.liveCount(),
+                    g::liveVersions,
+                    false,
+                    (id, v) -> m.pending(ns).put(id, v))));
   }
 
   private void count(ShardSet.Outcome o) {

@@ -42,7 +42,7 @@ public final class RecallJson {
         });
     module.addDeserializer(RecallMode.class, new FromText<>(RecallMode.class, RecallMode::parse));
     module.addDeserializer(
-        java.time.Instant.class, new FromText<>(java.time.Instant.class, java.time.Instant::parse));
+        java.time.Instant.class, new FromText<>(java.time.Instant.class, new LastInstant()));
     module.addDeserializer(
         dev.loci.Namespace.class, new FromText<>(dev.loci.Namespace.class, dev.loci.Namespace::of));
     module.addSerializer(java.time.Instant.class, ToStringSerializer.instance);
@@ -54,7 +54,34 @@ public final class RecallJson {
         .setSerializationInclusion(JsonInclude.Include.NON_ABSENT)
         .disable(SerializationFeature.FAIL_ON_EMPTY_BEANS)
         .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
-        .enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES);
+        .enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES)
+        // correctly rounded like Double.parseDouble, several times faster (replay, restore)
+        .enable(
+            com.fasterxml.jackson.core.StreamReadFeature.USE_FAST_DOUBLE_PARSER.mappedFeature());
+  }
+
+  /**
+   * {@link java.time.Instant#parse}, remembering the last text: the records of one batch share its
+   * timestamp, and a snapshot or a replay of a large graph reads millions of them in a row, where
+   * parsing each costs more than the rest of the record. Thread-safe (one immutable pair, replaced
+   * whole).
+   */
+  private static final class LastInstant
+      implements java.util.function.Function<String, java.time.Instant> {
+    private record Parsed(String text, java.time.Instant instant) {}
+
+    private volatile Parsed last = new Parsed("", java.time.Instant.EPOCH);
+
+    @Override
+    public java.time.Instant apply(String text) {
+      Parsed p = last;
+      if (p.text().equals(text)) {
+        return p.instant();
+      }
+      java.time.Instant parsed = java.time.Instant.parse(text);
+      last = new Parsed(text, parsed);
+      return parsed;
+    }
   }
 
   /** Reads a value from its JSON string with {@code parse}, the reverse of its string form. */

@@ -428,6 +428,11 @@ public final class RecallLayer implements Layer, SubjectRecords {
     snapshots.restore(record, version);
   }
 
+  @Override
+  public void restore(byte[] buf, int off, int len, int version) {
+    snapshots.restore(buf, off, len, version);
+  }
+
   /**
    * Forgets the graph. Called only during recovery, so the indexes are left for {@link #recovered}
    * to reconcile.

@@ -82,6 +82,31 @@ final class RecallSnapshots {
    * @throws IllegalArgumentException if the version is unknown or the record cannot be read
    */
   void restore(String record, int version) {
+    checkVersion(version);
+    try {
+      apply(RecallJson.MAPPER.readValue(record, Record.class));
+    } catch (JsonProcessingException e) {
+      throw new IllegalArgumentException("unreadable recall record: " + e.getOriginalMessage(), e);
+    } catch (RuntimeException e) {
+      throw new IllegalArgumentException("unreadable recall record: " + e.getMessage(), e);
+    }
+  }
+
+  /** Restores one record from {@code len} UTF-8 bytes of {@code buf}, as {@link #restore} does. */
+  void restore(byte[] buf, int off, int len, int version) {
+    checkVersion(version);
+    try {
+      apply(RecallJson.MAPPER.readValue(buf, off, len, Record.class));
+    } catch (JsonProcessingException e) {
+      throw new IllegalArgumentException("unreadable recall record: " + e.getOriginalMessage(), e);
+    } catch (java.io.IOException e) {
+      throw new UncheckedIOException(e); // reading a byte array does no I/O
+    } catch (RuntimeException e) {
+      throw new IllegalArgumentException("unreadable recall record: " + e.getMessage(), e);
+    }
+  }
+
+  private static void checkVersion(int version) {
     if (version != VERSION) {
       throw new IllegalArgumentException(
           RecallLayer.NAME
@@ -90,36 +115,32 @@ final class RecallSnapshots {
               + " are unknown; this build reads "
               + VERSION);
     }
-    try {
-      Record r = RecallJson.MAPPER.readValue(record, Record.class);
-      if (r.ns() == null || r.at() == null) {
-        throw new IllegalArgumentException("a record needs 'ns' and 'at'");
-      }
-      if (r.version() == null || r.version() < 1) {
-        throw new IllegalArgumentException("a record needs a positive 'version'");
-      }
-      int v = r.version();
-      Namespace ns = namespace(r.ns());
-      boolean removed = Boolean.TRUE.equals(r.removed()); // absent: a put
-      if (r.node() != null) {
-        if (removed) {
-          target.removeNode(ns, r.node().id(), v, r.at());
-        } else {
-          target.putNode(ns, r.node(), v, r.at());
-        }
-      } else if (r.edge() != null) {
-        if (removed) {
-          target.removeEdge(ns, r.edge().key(), v, r.at());
-        } else {
-          target.putEdge(ns, r.edge(), v, r.at());
-        }
+  }
+
+  private void apply(Record r) {
+    if (r.ns() == null || r.at() == null) {
+      throw new IllegalArgumentException("a record needs 'ns' and 'at'");
+    }
+    if (r.version() == null || r.version() < 1) {
+      throw new IllegalArgumentException("a record needs a positive 'version'");
+    }
+    int v = r.version();
+    Namespace ns = namespace(r.ns());
+    boolean removed = Boolean.TRUE.equals(r.removed()); // absent: a put
+    if (r.node() != null) {
+      if (removed) {
+        target.removeNode(ns, r.node().id(), v, r.at());
       } else {
-        throw new IllegalArgumentException("a record needs a 'node' or an 'edge'");
+        target.putNode(ns, r.node(), v, r.at());
       }
-    } catch (JsonProcessingException e) {
-      throw new IllegalArgumentException("unreadable recall record: " + e.getOriginalMessage(), e);
-    } catch (RuntimeException e) {
-      throw new IllegalArgumentException("unreadable recall record: " + e.getMessage(), e);
+    } else if (r.edge() != null) {
+      if (removed) {
+        target.removeEdge(ns, r.edge().key(), v, r.at());
+      } else {
+        target.putEdge(ns, r.edge(), v, r.at());
+      }
+    } else {
+      throw new IllegalArgumentException("a record needs a 'node' or an 'edge'");
     }
   }
 

@@ -79,24 +79,29 @@ final class ShardSet {
    * emptied when it is new, was unreadable or recorded more. Every live node without a document of
    * its version is then passed to {@code missing}.
    *
+   * @param liveCount how many nodes {@code live} holds
+   * @param liveVersions the live nodes, made only if the shard is not reused as it is (a map of
+   *     every node of a large namespace costs more than the rest of the check)
    * @param complete whether a shard in step holds every live node (text), or only those computed so
    *     far (vectors), which decides whether a missing document means the shard was behind
    */
   Outcome reconcile(
       Namespace ns,
       long seq,
-      Map<String, Integer> live,
+      int liveCount,
+      java.util.function.Supplier<Map<String, Integer>> liveVersions,
       boolean complete,
       BiConsumer<String, Integer> missing) {
     IndexShard shard = shard(ns);
     long recorded = shard.recordedSeq();
+    if (recorded >= 0 && recorded == seq && shard.size() == liveCount) {
+      return Outcome.REUSED;
+    }
+    Map<String, Integer> live = liveVersions.get();
     if (recorded < 0 || recorded > seq) {
       shard.removeAll();
       live.forEach(missing);
       return Outcome.REBUILT;
-    }
-    if (recorded == seq && shard.size() == live.size()) {
-      return Outcome.REUSED;
     }
     boolean changed = false;
     Map<String, Integer> have = shard.versions();
