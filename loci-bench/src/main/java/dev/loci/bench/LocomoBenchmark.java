@@ -10,6 +10,7 @@ import dev.loci.recall.RecallQuery;
 import dev.loci.recall.ScoreWeights;
 import dev.loci.recall.internal.EnrichedConversationPack;
 import dev.loci.recall.internal.EntityLinks;
+import dev.loci.recall.internal.Retriever;
 import dev.loci.recall.spi.EmbeddingProvider;
 import dev.loci.recall.spi.Ingestion;
 import dev.loci.recall.spi.SourceDocument;
@@ -35,7 +36,8 @@ import java.util.function.Predicate;
  * Recall quality on LoCoMo: each conversation is ingested with the {@code conversation} pack into
  * its own namespace, every question with usable evidence is asked in each Loci mode and of each
  * peer (plain Lucene BM25, SQLite FTS5, an exact dense scan, all over the raw turns), and the
- * ranked turn ids are scored against the gold evidence at turn and session level.
+ * ranked turn ids are scored against the gold evidence at turn and session level (see {@link
+ * #LEVELS}).
  *
  * <p>Conversations 1-5 are the tuning split (every default knob of this class was chosen on them
  * alone); conversations 6-10 are held out and always reported separately. Run with {@code loci
@@ -54,6 +56,13 @@ public final class LocomoBenchmark {
   static final int ENTITY_DEPTH = 100;
 
   static final String HELD_OUT = "held_out";
+
+  /**
+   * The levels every system is scored at: turns; the sessions the first k turns reach ({@code
+   * session}); and the first k sessions of the session ranking, each session ranked by its best
+   * turn ({@code session_ranking}, read from the first {@link Options#rankDepth()} turns).
+   */
+  static final List<String> LEVELS = List.of("turn", "session", "session_ranking");
 
   private LocomoBenchmark() {}
 
@@ -201,9 +210,19 @@ public final class LocomoBenchmark {
       return new EnrichedConversationPack(dated, window, termEdges, entityEdges, resolveDates);
     }
 
-    /** How deep every ranking goes: the largest cut-off, at least the nDCG cut-off. */
+    /** How deep the turn metrics read a ranking: the largest cut-off, at least nDCG's. */
     int depth() {
       return Math.max(ks.get(ks.size() - 1), LocomoMetrics.NDCG_K);
+    }
+
+    /**
+     * How many turns every system ranks: the turn depth, at least Loci's candidate pool, so that
+     * the session ranking reaches enough distinct sessions; asking Loci for the pool changes none
+     * of its first {@link #depth()} items (the pool is what {@code hybrid} fuses at any k up to
+     * it).
+     */
+    int rankDepth() {
+      return Math.max(depth(), Retriever.POOL);
     }
   }
 
@@ -245,7 +264,7 @@ public final class LocomoBenchmark {
       for (String split : List.of(TUNING, HELD_OUT, "all")) {
         Predicate<Asked> inSplit = a -> split.equals("all") || a.split().equals(split);
         Map<String, Map<String, Map<String, Map<String, Double>>>> levels = new LinkedHashMap<>();
-        for (String level : List.of("turn", "session")) {
+        for (String level : LEVELS) {
           Map<String, Map<String, Map<String, Double>>> bySystem = new LinkedHashMap<>();
           for (String system : systems) {
             Map<String, Map<String, Double>> byCategory = new LinkedHashMap<>();
@@ -299,10 +318,22 @@ public final class LocomoBenchmark {
 
   /** Every metric of one question for one system at one level. */
   static Map<String, Double> scores(Asked a, String system, String level, List<Integer> ks) {
-    List<String> ranked = a.ranked().get(system);
+    List<String> deep = a.ranked().get(system);
+    int depth = Math.max(ks.get(ks.size() - 1), LocomoMetrics.NDCG_K);
+    List<String> ranked = deep.subList(0, Math.min(depth, deep.size()));
     Set<String> gold = new LinkedHashSet<>(a.question().evidence());
     Map<String, Double> out = new LinkedHashMap<>();
-    if (level.equals("turn")) {
+    if (level.equals("session_ranking")) {
+      Set<String> sessions = new LinkedHashSet<>(LocomoMetrics.sessions(gold));
+      List<String> bySession = LocomoMetrics.sessions(deep);
+      for (int k : ks) {
+        out.put("recall_any@" + k, LocomoMetrics.recallAny(bySession, sessions, k));
+        out.put("recall_all@" + k, LocomoMetrics.recallAll(bySession, sessions, k));
+        out.put("recall@" + k, LocomoMetrics.recall(bySession, sessions, k));
+      }
+      out.put("ndcg@10", LocomoMetrics.ndcg(bySession, sessions, LocomoMetrics.NDCG_K));
+      out.put("mrr", LocomoMetrics.reciprocalRank(bySession, sessions));
+    } else if (level.equals("turn")) {
       for (int k : ks) {
         out.put("recall_any@" + k, LocomoMetrics.recallAny(ranked, gold, k));
         out.put("recall_all@" + k, LocomoMetrics.recallAll(ranked, gold, k));
@@ -413,7 +444,7 @@ public final class LocomoBenchmark {
           for (LocomoVariant v : options.variants()) {
             RecallQuery.Builder query =
                 RecallQuery.builder(q.text(), v.mode())
-                    .k(options.entityEdges() ? ENTITY_DEPTH : options.depth())
+                    .k(options.entityEdges() ? ENTITY_DEPTH : options.rankDepth())
                     .seeds(options.seeds())
                     .hops(options.hops())
                     .lexicalShare(v.lexicalShare())
@@ -423,11 +454,11 @@ public final class LocomoBenchmark {
                 v.name(),
                 recall.recall(ns, query.build()).ids().stream()
                     .filter(id -> !EntityLinks.isEntity(id))
-                    .limit(options.depth())
+                    .limit(options.rankDepth())
                     .toList());
           }
           for (LocomoPeers.Peer p : peers) {
-            ranked.put(p.name(), p.rank(q.text(), options.depth()));
+            ranked.put(p.name(), p.rank(q.text(), options.rankDepth()));
           }
           asked.add(new Asked(q, c.number(), ranked));
           progress.advance();
