@@ -425,6 +425,9 @@ public final class LocomoBenchmark {
         String label = label(c.sampleId());
         Namespace ns = Namespace.of(root.value() + "." + label);
         Map<String, String> turns = rawTurns.getOrDefault(label, Map.of());
+        // questions are asked from the conversation's last day, as if right after it
+        Optional<java.time.LocalDate> askedOn =
+            CandidateDump.lastDay(rawNodes.getOrDefault(label, List.of()));
         peers.forEach(p -> p.index(turns));
         dumped.ifPresent(
             d -> {
@@ -450,6 +453,7 @@ public final class LocomoBenchmark {
                     .lexicalShare(v.lexicalShare())
                     .sessionCap(v.sessionCap());
             options.weights().ifPresent(query::weights);
+            askedOn.ifPresent(query::asOf);
             ranked.put(
                 v.name(),
                 recall.recall(ns, query.build()).ids().stream()
