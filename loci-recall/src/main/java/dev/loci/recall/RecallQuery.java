@@ -19,8 +19,8 @@ import java.util.Optional;
  * @param threshold the activation below which spreading stops, at least 0
  * @param restart the restart probability of {@code ppr} (1 - damping), in (0, 1)
  * @param lexicalShare how much the lexical ranking counts against the embedding one where both are
- *     fused (the weight of each list's z-scores in {@code hybrid}, and of each list's scores
- *     divided by its best in the graph modes' semantic score), in [0, 1]; 0.5 weighs them evenly
+ *     fused (the weight of each list's z-scores in {@code hybrid} and in the graph modes' semantic
+ *     score), in [0, 1]; 0.5 weighs them evenly
  * @param sessionCap how many items sharing one value of the node attribute {@value #SESSION} may
  *     stand before an item of another session; the rest move down the ranking (not out of it), 0 to
  *     {@value #MAX_K}; 0 is no cap
