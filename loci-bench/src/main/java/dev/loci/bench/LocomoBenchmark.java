@@ -197,10 +197,10 @@ public final class LocomoBenchmark {
      * The lexical share in fusion chosen on conversations 1-5 for each embedding provider (see
      * docs/benchmarks.md): the hashing vectors only lowered recall when they had any say; with
      * all-MiniLM-L6-v2, 0.9 beat 1.0, 0.8, 0.7 and 0.5 on tuning {@code recall_all@5} for ppr. With
-     * bge-small, leave-one-conversation-out chose 0.9 on LoCoMo and 0.5 on the second development
-     * set, every fold; 0.9 lowers {@code hybrid} on the second set below its embedding input, so it
-     * stays at 0.5, even weights (docs/benchmarks.md, "With bge-small-en-v1.5"; hybrid fuses by
-     * z-score since).
+     * bge-small, since the graph modes seed from the z-score fusion, leave-one-conversation-out
+     * chooses 0.5 (even weights) for every mode in every fold of LoCoMo 1-5, and on the second
+     * development set for {@code hybrid} and {@code weighted_graph} in 11 of 12 folds ({@code ppr}:
+     * 0.9 in 4 of 6); docs/benchmarks.md, "Graph seeds from z-score fusion".
      */
     static final Map<String, Double> TUNED_LEXICAL_SHARE =
         Map.of("hashing", 1.0, "onnx", 0.9, "bge-small", 0.5, "bge-small-q", 0.5);
@@ -322,38 +322,30 @@ public final class LocomoBenchmark {
     int depth = Math.max(ks.get(ks.size() - 1), LocomoMetrics.NDCG_K);
     List<String> ranked = deep.subList(0, Math.min(depth, deep.size()));
     Set<String> gold = new LinkedHashSet<>(a.question().evidence());
+    Set<String> sessions = new LinkedHashSet<>(LocomoMetrics.sessions(gold));
     Map<String, Double> out = new LinkedHashMap<>();
-    if (level.equals("session_ranking")) {
-      Set<String> sessions = new LinkedHashSet<>(LocomoMetrics.sessions(gold));
-      List<String> bySession = LocomoMetrics.sessions(deep);
-      for (int k : ks) {
-        out.put("recall_any@" + k, LocomoMetrics.recallAny(bySession, sessions, k));
-        out.put("recall_all@" + k, LocomoMetrics.recallAll(bySession, sessions, k));
-        out.put("recall@" + k, LocomoMetrics.recall(bySession, sessions, k));
-      }
-      out.put("ndcg@10", LocomoMetrics.ndcg(bySession, sessions, LocomoMetrics.NDCG_K));
-      out.put("mrr", LocomoMetrics.reciprocalRank(bySession, sessions));
-    } else if (level.equals("turn")) {
-      for (int k : ks) {
-        out.put("recall_any@" + k, LocomoMetrics.recallAny(ranked, gold, k));
-        out.put("recall_all@" + k, LocomoMetrics.recallAll(ranked, gold, k));
-        out.put("recall@" + k, LocomoMetrics.recall(ranked, gold, k));
-      }
-      out.put("ndcg@10", LocomoMetrics.ndcg(ranked, gold, LocomoMetrics.NDCG_K));
-      out.put("mrr", LocomoMetrics.reciprocalRank(ranked, gold));
-    } else {
-      Set<String> sessions = new LinkedHashSet<>(LocomoMetrics.sessions(gold));
-      for (int k : ks) {
-        List<String> within = LocomoMetrics.sessionsWithin(ranked, k);
-        out.put("recall_any@" + k, LocomoMetrics.recallAny(within, sessions, within.size()));
-        out.put("recall_all@" + k, LocomoMetrics.recallAll(within, sessions, within.size()));
-        out.put("recall@" + k, LocomoMetrics.recall(within, sessions, within.size()));
-      }
-      List<String> all = LocomoMetrics.sessions(ranked);
-      out.put("ndcg@10", LocomoMetrics.ndcg(all, sessions, LocomoMetrics.NDCG_K));
-      out.put("mrr", LocomoMetrics.reciprocalRank(all, sessions));
+    // what is ranked, against what gold, at each level; k cuts turns except in the session ranking
+    List<String> list =
+        switch (level) {
+          case "turn" -> ranked;
+          case "session_ranking" -> LocomoMetrics.sessions(deep);
+          default -> LocomoMetrics.sessions(ranked);
+        };
+    Set<String> relevant = level.equals("turn") ? gold : sessions;
+    for (int k : ks) {
+      List<String> cut =
+          level.equals("session") ? LocomoMetrics.sessionsWithin(ranked, k) : head(list, k);
+      out.put("recall_any@" + k, LocomoMetrics.recallAny(cut, relevant, cut.size()));
+      out.put("recall_all@" + k, LocomoMetrics.recallAll(cut, relevant, cut.size()));
+      out.put("recall@" + k, LocomoMetrics.recall(cut, relevant, cut.size()));
     }
+    out.put("ndcg@10", LocomoMetrics.ndcg(list, relevant, LocomoMetrics.NDCG_K));
+    out.put("mrr", LocomoMetrics.reciprocalRank(list, relevant));
     return out;
+  }
+
+  private static List<String> head(List<String> list, int k) {
+    return list.subList(0, Math.min(k, list.size()));
   }
 
   /** The namespace label the {@code conversation} pack gives a sample id. */

@@ -45,6 +45,13 @@ public final class Retriever {
   /** How {@code hybrid} fuses its two lists, for reports. */
   public static final String HYBRID_FUSION = "z-score (CombSUM of standardized scores)";
 
+  /** How the graph modes score their candidates, for reports. */
+  public static final String SEED_SCORE = "hybrid's z-score fusion, rescaled to [0, 1]";
+
+  /** What a day or period named in the question does, for reports. */
+  public static final String QUERY_TIME =
+      "in a named period (by session_time): a third z-score list, weight 1/3";
+
   /** How many hits of each flat ranking feed fusion and the graph modes. */
   public static final int POOL = 50;
 
