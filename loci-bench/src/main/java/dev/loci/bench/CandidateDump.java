@@ -52,20 +52,26 @@ final class CandidateDump implements AutoCloseable {
   void conversation(int number, List<MemoryNode> turns) {
     Map<String, String> days = new LinkedHashMap<>();
     for (MemoryNode t : turns) {
-      TimeExpressions.readDate(t.attributes().getOrDefault("session_time", ""))
-          .ifPresent(
-              d -> {
-                days.put(t.id(), d.toString());
-                if (d.isAfter(anchor)) {
-                  anchor = d;
-                }
-              });
+      TimeExpressions.readDate(t.attributes().getOrDefault(RecallQuery.TIME, ""))
+          .ifPresent(d -> days.put(t.id(), d.toString()));
     }
+    anchor = lastDay(turns).orElse(anchor);
     Map<String, Object> line = new LinkedHashMap<>();
     line.put("conversation", number);
     line.put("anchor", anchor.toString());
     line.put("days", days);
     write(line);
+  }
+
+  /**
+   * The last day {@code turns} are dated ({@link RecallQuery#TIME}): the day a conversation's
+   * questions are asked from.
+   */
+  static java.util.Optional<LocalDate> lastDay(List<MemoryNode> turns) {
+    return turns.stream()
+        .map(t -> t.attributes().getOrDefault(RecallQuery.TIME, ""))
+        .flatMap(t -> TimeExpressions.readDate(t).stream())
+        .max(LocalDate::compareTo);
   }
 
   /** Forgets the last conversation's anchor. */

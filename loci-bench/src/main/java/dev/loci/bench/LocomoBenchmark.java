@@ -10,6 +10,7 @@ import dev.loci.recall.RecallQuery;
 import dev.loci.recall.ScoreWeights;
 import dev.loci.recall.internal.EnrichedConversationPack;
 import dev.loci.recall.internal.EntityLinks;
+import dev.loci.recall.internal.Retriever;
 import dev.loci.recall.spi.EmbeddingProvider;
 import dev.loci.recall.spi.Ingestion;
 import dev.loci.recall.spi.SourceDocument;
@@ -35,7 +36,8 @@ import java.util.function.Predicate;
  * Recall quality on LoCoMo: each conversation is ingested with the {@code conversation} pack into
  * its own namespace, every question with usable evidence is asked in each Loci mode and of each
  * peer (plain Lucene BM25, SQLite FTS5, an exact dense scan, all over the raw turns), and the
- * ranked turn ids are scored against the gold evidence at turn and session level.
+ * ranked turn ids are scored against the gold evidence at turn and session level (see {@link
+ * #LEVELS}).
  *
  * <p>Conversations 1-5 are the tuning split (every default knob of this class was chosen on them
  * alone); conversations 6-10 are held out and always reported separately. Run with {@code loci
@@ -54,6 +56,13 @@ public final class LocomoBenchmark {
   static final int ENTITY_DEPTH = 100;
 
   static final String HELD_OUT = "held_out";
+
+  /**
+   * The levels every system is scored at: turns; the sessions the first k turns reach ({@code
+   * session}); and the first k sessions of the session ranking, each session ranked by its best
+   * turn ({@code session_ranking}, read from the first {@link Options#rankDepth()} turns).
+   */
+  static final List<String> LEVELS = List.of("turn", "session", "session_ranking");
 
   private LocomoBenchmark() {}
 
@@ -188,10 +197,10 @@ public final class LocomoBenchmark {
      * The lexical share in fusion chosen on conversations 1-5 for each embedding provider (see
      * docs/benchmarks.md): the hashing vectors only lowered recall when they had any say; with
      * all-MiniLM-L6-v2, 0.9 beat 1.0, 0.8, 0.7 and 0.5 on tuning {@code recall_all@5} for ppr. With
-     * bge-small, leave-one-conversation-out chose 0.9 on LoCoMo and 0.5 on the second development
-     * set, every fold; 0.9 lowers {@code hybrid} on the second set below its embedding input, so it
-     * stays at 0.5, even weights (docs/benchmarks.md, "With bge-small-en-v1.5"; hybrid fuses by
-     * z-score since).
+     * bge-small, since the graph modes seed from the z-score fusion, leave-one-conversation-out
+     * chooses 0.5 (even weights) for every mode in every fold of LoCoMo 1-5, and on the second
+     * development set for {@code hybrid} and {@code weighted_graph} in 11 of 12 folds ({@code ppr}:
+     * 0.9 in 4 of 6); docs/benchmarks.md, "Graph seeds from z-score fusion".
      */
     static final Map<String, Double> TUNED_LEXICAL_SHARE =
         Map.of("hashing", 1.0, "onnx", 0.9, "bge-small", 0.5, "bge-small-q", 0.5);
@@ -201,9 +210,19 @@ public final class LocomoBenchmark {
       return new EnrichedConversationPack(dated, window, termEdges, entityEdges, resolveDates);
     }
 
-    /** How deep every ranking goes: the largest cut-off, at least the nDCG cut-off. */
+    /** How deep the turn metrics read a ranking: the largest cut-off, at least nDCG's. */
     int depth() {
       return Math.max(ks.get(ks.size() - 1), LocomoMetrics.NDCG_K);
+    }
+
+    /**
+     * How many turns every system ranks: the turn depth, at least Loci's candidate pool, so that
+     * the session ranking reaches enough distinct sessions; asking Loci for the pool changes none
+     * of its first {@link #depth()} items (the pool is what {@code hybrid} fuses at any k up to
+     * it).
+     */
+    int rankDepth() {
+      return Math.max(depth(), Retriever.POOL);
     }
   }
 
@@ -245,7 +264,7 @@ public final class LocomoBenchmark {
       for (String split : List.of(TUNING, HELD_OUT, "all")) {
         Predicate<Asked> inSplit = a -> split.equals("all") || a.split().equals(split);
         Map<String, Map<String, Map<String, Map<String, Double>>>> levels = new LinkedHashMap<>();
-        for (String level : List.of("turn", "session")) {
+        for (String level : LEVELS) {
           Map<String, Map<String, Map<String, Double>>> bySystem = new LinkedHashMap<>();
           for (String system : systems) {
             Map<String, Map<String, Double>> byCategory = new LinkedHashMap<>();
@@ -299,30 +318,34 @@ public final class LocomoBenchmark {
 
   /** Every metric of one question for one system at one level. */
   static Map<String, Double> scores(Asked a, String system, String level, List<Integer> ks) {
-    List<String> ranked = a.ranked().get(system);
+    List<String> deep = a.ranked().get(system);
+    int depth = Math.max(ks.get(ks.size() - 1), LocomoMetrics.NDCG_K);
+    List<String> ranked = deep.subList(0, Math.min(depth, deep.size()));
     Set<String> gold = new LinkedHashSet<>(a.question().evidence());
+    Set<String> sessions = new LinkedHashSet<>(LocomoMetrics.sessions(gold));
     Map<String, Double> out = new LinkedHashMap<>();
-    if (level.equals("turn")) {
-      for (int k : ks) {
-        out.put("recall_any@" + k, LocomoMetrics.recallAny(ranked, gold, k));
-        out.put("recall_all@" + k, LocomoMetrics.recallAll(ranked, gold, k));
-        out.put("recall@" + k, LocomoMetrics.recall(ranked, gold, k));
-      }
-      out.put("ndcg@10", LocomoMetrics.ndcg(ranked, gold, LocomoMetrics.NDCG_K));
-      out.put("mrr", LocomoMetrics.reciprocalRank(ranked, gold));
-    } else {
-      Set<String> sessions = new LinkedHashSet<>(LocomoMetrics.sessions(gold));
-      for (int k : ks) {
-        List<String> within = LocomoMetrics.sessionsWithin(ranked, k);
-        out.put("recall_any@" + k, LocomoMetrics.recallAny(within, sessions, within.size()));
-        out.put("recall_all@" + k, LocomoMetrics.recallAll(within, sessions, within.size()));
-        out.put("recall@" + k, LocomoMetrics.recall(within, sessions, within.size()));
-      }
-      List<String> all = LocomoMetrics.sessions(ranked);
-      out.put("ndcg@10", LocomoMetrics.ndcg(all, sessions, LocomoMetrics.NDCG_K));
-      out.put("mrr", LocomoMetrics.reciprocalRank(all, sessions));
+    // what is ranked, against what gold, at each level; k cuts turns except in the session ranking
+    List<String> list =
+        switch (level) {
+          case "turn" -> ranked;
+          case "session_ranking" -> LocomoMetrics.sessions(deep);
+          default -> LocomoMetrics.sessions(ranked);
+        };
+    Set<String> relevant = level.equals("turn") ? gold : sessions;
+    for (int k : ks) {
+      List<String> cut =
+          level.equals("session") ? LocomoMetrics.sessionsWithin(ranked, k) : head(list, k);
+      out.put("recall_any@" + k, LocomoMetrics.recallAny(cut, relevant, cut.size()));
+      out.put("recall_all@" + k, LocomoMetrics.recallAll(cut, relevant, cut.size()));
+      out.put("recall@" + k, LocomoMetrics.recall(cut, relevant, cut.size()));
     }
+    out.put("ndcg@10", LocomoMetrics.ndcg(list, relevant, LocomoMetrics.NDCG_K));
+    out.put("mrr", LocomoMetrics.reciprocalRank(list, relevant));
     return out;
+  }
+
+  private static List<String> head(List<String> list, int k) {
+    return list.subList(0, Math.min(k, list.size()));
   }
 
   /** The namespace label the {@code conversation} pack gives a sample id. */
@@ -394,6 +417,9 @@ public final class LocomoBenchmark {
         String label = label(c.sampleId());
         Namespace ns = Namespace.of(root.value() + "." + label);
         Map<String, String> turns = rawTurns.getOrDefault(label, Map.of());
+        // questions are asked from the conversation's last day, as if right after it
+        Optional<java.time.LocalDate> askedOn =
+            CandidateDump.lastDay(rawNodes.getOrDefault(label, List.of()));
         peers.forEach(p -> p.index(turns));
         dumped.ifPresent(
             d -> {
@@ -413,21 +439,22 @@ public final class LocomoBenchmark {
           for (LocomoVariant v : options.variants()) {
             RecallQuery.Builder query =
                 RecallQuery.builder(q.text(), v.mode())
-                    .k(options.entityEdges() ? ENTITY_DEPTH : options.depth())
+                    .k(options.entityEdges() ? ENTITY_DEPTH : options.rankDepth())
                     .seeds(options.seeds())
                     .hops(options.hops())
                     .lexicalShare(v.lexicalShare())
                     .sessionCap(v.sessionCap());
             options.weights().ifPresent(query::weights);
+            askedOn.ifPresent(query::asOf);
             ranked.put(
                 v.name(),
                 recall.recall(ns, query.build()).ids().stream()
                     .filter(id -> !EntityLinks.isEntity(id))
-                    .limit(options.depth())
+                    .limit(options.rankDepth())
                     .toList());
           }
           for (LocomoPeers.Peer p : peers) {
-            ranked.put(p.name(), p.rank(q.text(), options.depth()));
+            ranked.put(p.name(), p.rank(q.text(), options.rankDepth()));
           }
           asked.add(new Asked(q, c.number(), ranked));
           progress.advance();

@@ -44,6 +44,9 @@ final class LocomoConfig {
     k.put("session_caps", o.sessionCaps());
     k.put("weights", o.weights().map(w -> (Object) w.asMap()).orElse(o.pack().weights().asMap()));
     k.put("hybrid_fusion", Retriever.HYBRID_FUSION);
+    k.put("graph_seed_score", Retriever.SEED_SCORE);
+    k.put("query_time", Retriever.QUERY_TIME);
+    k.put("questions_asked_on", "each conversation's last session day");
     k.put("candidate_pool", Retriever.POOL);
     k.put("ppr_restart", defaults.restart());
     k.put("spreading_decay", defaults.decay());

@@ -25,13 +25,19 @@ final class LocomoCrossValidation {
   /** The family of every fusing Loci variant. */
   static final String BEST = "best hybrid or graph";
 
+  /** How many figures each question gets, in the order of {@link #metrics()}. */
+  private static final int METRICS = 6;
+
   private final LocomoBenchmark.Report report;
   private final int k0;
   private final int k1;
   private final List<Integer> folds;
   private final Map<String, List<String>> families = new LinkedHashMap<>();
 
-  /** Per system, per question id: turn all@k0, multi-hop all@k1 (NaN if not multi-hop), session. */
+  /**
+   * Per system, per question id: turn all@k0, multi-hop all@k1 (NaN if not multi-hop), session
+   * all@k0 and all@k1, session ranking all@k0 and all@k1.
+   */
   private final Map<String, Map<String, double[]>> scores = new LinkedHashMap<>();
 
   /** One fold's outcome for a family. */
@@ -71,13 +77,16 @@ final class LocomoCrossValidation {
       for (LocomoBenchmark.Asked a : report.asked()) {
         Map<String, Double> turn = LocomoBenchmark.scores(a, s, "turn", ks);
         Map<String, Double> session = LocomoBenchmark.scores(a, s, "session", ks);
+        Map<String, Double> ranking = LocomoBenchmark.scores(a, s, "session_ranking", ks);
         bySystem.put(
             a.question().id(),
             new double[] {
               turn.get("recall_all@" + k0),
               a.question().category() == 1 ? turn.get("recall_all@" + k1) : Double.NaN,
               session.get("recall_all@" + k0),
-              session.get("recall_all@" + k1)
+              session.get("recall_all@" + k1),
+              ranking.get("recall_all@" + k0),
+              ranking.get("recall_all@" + k1)
             });
       }
       scores.put(s, bySystem);
@@ -90,7 +99,9 @@ final class LocomoCrossValidation {
         "turn recall_all@" + k0,
         "multi-hop recall_all@" + k1,
         "session recall_all@" + k0,
-        "session recall_all@" + k1);
+        "session recall_all@" + k1,
+        "session ranking recall_all@" + k0,
+        "session ranking recall_all@" + k1);
   }
 
   /** Each family's folds, in conversation order. */
@@ -117,22 +128,22 @@ final class LocomoCrossValidation {
 
   /** Mean metrics of {@code system} on conversation {@code c} (inside) or on all others. */
   private double[] mean(String system, int c, boolean inside) {
-    double[] sum = new double[4];
-    int[] n = new int[4];
+    double[] sum = new double[METRICS];
+    int[] n = new int[METRICS];
     for (LocomoBenchmark.Asked a : report.asked()) {
       if ((a.conversation() == c) != inside) {
         continue;
       }
       double[] v = scores.get(system).get(a.question().id());
-      for (int i = 0; i < 4; i++) {
+      for (int i = 0; i < METRICS; i++) {
         if (!Double.isNaN(v[i])) {
           sum[i] += v[i];
           n[i]++;
         }
       }
     }
-    double[] out = new double[4];
-    for (int i = 0; i < 4; i++) {
+    double[] out = new double[METRICS];
+    for (int i = 0; i < METRICS; i++) {
       out[i] = n[i] == 0 ? Double.NaN : sum[i] / n[i];
     }
     return out;
@@ -140,15 +151,15 @@ final class LocomoCrossValidation {
 
   /** The pooled figure: every question scored with its own fold's choice. */
   double[] pooled(List<Fold> folds) {
-    double[] sum = new double[4];
-    int[] n = new int[4];
+    double[] sum = new double[METRICS];
+    int[] n = new int[METRICS];
     for (Fold f : folds) {
       for (LocomoBenchmark.Asked a : report.asked()) {
         if (a.conversation() != f.conversation()) {
           continue;
         }
         double[] v = scores.get(f.chosen()).get(a.question().id());
-        for (int i = 0; i < 4; i++) {
+        for (int i = 0; i < METRICS; i++) {
           if (!Double.isNaN(v[i])) {
             sum[i] += v[i];
             n[i]++;
@@ -156,8 +167,8 @@ final class LocomoCrossValidation {
         }
       }
     }
-    double[] out = new double[4];
-    for (int i = 0; i < 4; i++) {
+    double[] out = new double[METRICS];
+    for (int i = 0; i < METRICS; i++) {
       out[i] = n[i] == 0 ? Double.NaN : sum[i] / n[i];
     }
     return out;
@@ -235,8 +246,9 @@ final class LocomoCrossValidation {
           "Lucene",
           "FTS5",
           "multi-hop all@" + k1,
-          "session all@" + k0);
-      Format.row(b, "---:", "---:", "---", "---:", "---:", "---:", "---:", "---:");
+          "session all@" + k0,
+          "session ranking all@" + k0);
+      Format.row(b, "---:", "---:", "---", "---:", "---:", "---:", "---:", "---:", "---:");
       Map<Integer, Fold> lucene = byFold(all.get("peer:lucene_bm25"));
       Map<Integer, Fold> fts = byFold(all.get("peer:sqlite_fts5"));
       for (Fold f : best) {
@@ -253,7 +265,8 @@ final class LocomoCrossValidation {
                 ? Format.fixed(fts.get(f.conversation()).mean()[0], 3)
                 : "-",
             Format.fixed(f.mean()[1], 3),
-            Format.fixed(f.mean()[2], 3));
+            Format.fixed(f.mean()[2], 3),
+            Format.fixed(f.mean()[4], 3));
       }
       b.append('\n');
     }

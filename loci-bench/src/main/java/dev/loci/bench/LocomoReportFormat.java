@@ -58,7 +58,7 @@ final class LocomoReportFormat {
     int k0 = options.ks().get(0);
     int k1 = options.ks().size() > 1 ? options.ks().get(1) : k0;
     for (String split : List.of(LocomoBenchmark.HELD_OUT, LocomoBenchmark.TUNING)) {
-      for (String level : List.of("turn", "session")) {
+      for (String level : LocomoBenchmark.LEVELS) {
         var bySystem = summary.get(split).get(level);
         int questions =
             bySystem.isEmpty()
@@ -74,8 +74,11 @@ final class LocomoReportFormat {
                     ? "Held out (conversations 6-10)"
                     : "Tuning (conversations 1-5)")
             .append(", ")
-            .append(level)
-            .append(" level, ")
+            .append(
+                level.equals("session_ranking")
+                    ? "session ranking (each session by its best turn)"
+                    : level + " level")
+            .append(", ")
             .append(questions)
             .append(" questions\n\n");
         List<String> cols = new ArrayList<>();

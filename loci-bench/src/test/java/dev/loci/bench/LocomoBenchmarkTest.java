@@ -71,6 +71,30 @@ class LocomoBenchmarkTest {
   }
 
   @Test
+  void scores_sessionRanking_ranksEachSessionByItsBestTurnBeyondTheTurnCutOff() {
+    // three turns of D1 fill the top 3, so the sessions of the top 3 turns miss D2 and D3, while
+    // the session ranking (D1, D2, D3, ...) has both gold sessions among its first 3
+    List<String> ranked = List.of("D1:1", "D1:2", "D1:3", "D2:4", "D1:5", "D3:1", "D4:2");
+    LocomoBenchmark.Asked asked =
+        new LocomoBenchmark.Asked(
+            new LocomoData.Question("q", 1, "which?", List.of("D2:4", "D3:1")),
+            6,
+            java.util.Map.of("s", ranked));
+
+    var session = LocomoBenchmark.scores(asked, "s", "session", List.of(3, 5));
+    var ranking = LocomoBenchmark.scores(asked, "s", "session_ranking", List.of(3, 5));
+
+    assertThat(session).containsEntry("recall_all@3", 0.0).containsEntry("recall_all@5", 0.0);
+    assertThat(ranking)
+        .containsEntry("recall_all@3", 1.0)
+        .containsEntry("recall_any@3", 1.0)
+        .containsEntry("mrr", 0.5);
+    assertThat(LocomoBenchmark.scores(asked, "s", "session_ranking", List.of(2)))
+        .containsEntry("recall_all@2", 0.0)
+        .containsEntry("recall@2", 0.5);
+  }
+
+  @Test
   void run_syntheticConversations_scoresEveryQuestionOfEverySystemAndSplit() throws IOException {
     Path work = dir.resolve("work");
     LocomoBenchmark.Options options =
@@ -125,6 +149,10 @@ class LocomoBenchmarkTest {
     assertThat(markdown)
         .contains("### Held out (conversations 6-10), turn level, 2 questions")
         .contains("### Tuning (conversations 1-5), session level, 10 questions")
+        .contains(
+            "### Tuning (conversations 1-5), session ranking (each session by its best turn),"
+                + " 10 questions")
+        .contains("session ranking recall_all@1 pooled")
         .contains("| peer:sqlite_fts5 |")
         .contains("### Goal on held-out conversations");
     JsonNode json = MAPPER.readTree(report.toJson());

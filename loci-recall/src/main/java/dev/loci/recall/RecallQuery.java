@@ -19,11 +19,15 @@ import java.util.Optional;
  * @param threshold the activation below which spreading stops, at least 0
  * @param restart the restart probability of {@code ppr} (1 - damping), in (0, 1)
  * @param lexicalShare how much the lexical ranking counts against the embedding one where both are
- *     fused (the weight of each list's z-scores in {@code hybrid}, and of each list's scores
- *     divided by its best in the graph modes' semantic score), in [0, 1]; 0.5 weighs them evenly
+ *     fused (the weight of each list's z-scores in {@code hybrid} and in the graph modes' semantic
+ *     score), in [0, 1]; 0.5 weighs them evenly
  * @param sessionCap how many items sharing one value of the node attribute {@value #SESSION} may
  *     stand before an item of another session; the rest move down the ranking (not out of it), 0 to
  *     {@value #MAX_K}; 0 is no cap
+ * @param asOf the day the question is asked from, which dates without a year ("in June") and
+ *     relative ones ("last year") in the question count back from; absent means today (UTC). When
+ *     the question names a day or period ({@link QueryDates}), items dated in it by the node
+ *     attribute {@value #TIME} rank higher in fusion (a soft boost, not a filter)
  */
 public record RecallQuery(
     String text,
@@ -36,12 +40,19 @@ public record RecallQuery(
     double threshold,
     double restart,
     double lexicalShare,
-    int sessionCap) {
+    int sessionCap,
+    Optional<java.time.LocalDate> asOf) {
   /** The largest {@code k} accepted. */
   public static final int MAX_K = 1000;
 
   /** The node attribute that groups items for {@link #sessionCap()}. */
   public static final String SESSION = "session";
+
+  /**
+   * The node attribute that dates an item for the periods a question names: a date {@link
+   * TimeExpressions#readDate} reads, as the {@code conversation} pack's session time.
+   */
+  public static final String TIME = "session_time";
 
   /** Validates every field; the exception names the offending one. */
   public RecallQuery {
@@ -78,6 +89,7 @@ public record RecallQuery(
       throw new InvalidRequestException(
           "session_cap", "expected 0 (no cap) to " + MAX_K + ", found " + sessionCap);
     }
+    Objects.requireNonNull(asOf, "asOf");
   }
 
   /** Starts a query in {@code mode} with k 10 and the default knobs. */
@@ -98,6 +110,7 @@ public record RecallQuery(
     private double restart = 0.15;
     private double lexicalShare = 0.5;
     private int sessionCap;
+    private Optional<java.time.LocalDate> asOf = Optional.empty();
 
     private Builder(String text, RecallMode mode) {
       this.text = text;
@@ -158,6 +171,12 @@ public record RecallQuery(
       return this;
     }
 
+    /** The day the question is asked from; default today (UTC). */
+    public Builder asOf(java.time.LocalDate asOf) {
+      this.asOf = Optional.of(asOf);
+      return this;
+    }
+
     /**
      * Builds the query.
      *
@@ -165,7 +184,18 @@ public record RecallQuery(
      */
     public RecallQuery build() {
       return new RecallQuery(
-          text, mode, k, weights, seeds, hops, decay, threshold, restart, lexicalShare, sessionCap);
+          text,
+          mode,
+          k,
+          weights,
+          seeds,
+          hops,
+          decay,
+          threshold,
+          restart,
+          lexicalShare,
+          sessionCap,
+          asOf);
     }
   }
 }

@@ -5,11 +5,15 @@ import dev.loci.recall.EvidenceRef;
 import dev.loci.recall.MemoryNode;
 import dev.loci.recall.MemoryPath;
 import dev.loci.recall.PathStep;
+import dev.loci.recall.QueryDates;
 import dev.loci.recall.RecallItem;
 import dev.loci.recall.RecallQuery;
 import dev.loci.recall.RecallResult;
 import dev.loci.recall.ScoreWeights;
+import dev.loci.recall.TimeExpressions;
 import dev.loci.recall.spi.EmbeddingProvider;
+import java.time.LocalDate;
+import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -26,10 +30,10 @@ import java.util.Set;
  * lexical share, see {@link GraphAlgorithms#zScore}), then for the graph modes the seeds, the graph
  * algorithm of the mode, and the paths that explain each item.
  *
- * <p>The graph modes share one candidate step: the best {@value #POOL} lexical and embedding hits,
- * each score divided by its list's best, averaged into a semantic score in [0, 1]; the {@code
- * seeds} nodes with the highest semantic score (ties by id) are where the graph walk starts. Must
- * run under the engine's shared lock.
+ * <p>The graph modes share one candidate step: the best {@value #POOL} lexical and embedding hits
+ * fused as {@code hybrid} fuses them, the fused score rescaled to a semantic score in [0, 1]; the
+ * {@code seeds} nodes with the highest semantic score (ties by id) are where the graph walk starts.
+ * Must run under the engine's shared lock.
  *
  * <p>Per-query work follows what the query touches, not the namespace: {@code ppr} runs on the
  * subgraph of the live nodes within {@code max(hops, }{@value #PPR_MIN_HOPS}{@code )} positive
@@ -40,6 +44,13 @@ import java.util.Set;
 public final class Retriever {
   /** How {@code hybrid} fuses its two lists, for reports. */
   public static final String HYBRID_FUSION = "z-score (CombSUM of standardized scores)";
+
+  /** How the graph modes score their candidates, for reports. */
+  public static final String SEED_SCORE = "hybrid's z-score fusion, rescaled to [0, 1]";
+
+  /** What a day or period named in the question does, for reports. */
+  public static final String QUERY_TIME =
+      "in a named period (by session_time): a third z-score list, weight 1/3";
 
   /** How many hits of each flat ranking feed fusion and the graph modes. */
   public static final int POOL = 50;
@@ -200,13 +211,8 @@ public final class Retriever {
   }
 
   private RecallResult hybrid() {
-    int pool = Math.max(q.k(), POOL);
-    double share = q.lexicalShare();
     List<GraphAlgorithms.Fused> fused =
-        GraphAlgorithms.zScore(
-            List.of(share > 0 ? lexical(pool) : Map.of(), share < 1 ? embedding(pool) : Map.of()),
-            new double[] {share, 1 - share});
-    fused = diversified(fused, GraphAlgorithms.Fused::id);
+        diversified(fused(Math.max(q.k(), POOL)), GraphAlgorithms.Fused::id);
     List<RecallItem> items = new ArrayList<>();
     for (GraphAlgorithms.Fused f : fused.subList(0, Math.min(q.k(), fused.size()))) {
       Map<String, Double> parts = new LinkedHashMap<>();
@@ -220,26 +226,75 @@ public final class Retriever {
   // ---------------------------------------------------------------- candidates and seeds
 
   /**
-   * Semantic scores of the candidates: BM25 and cosine, each divided by its list's best, weighted
-   * by the query's lexical share and the rest (an even average by default).
+   * The best {@code pool} lexical and embedding hits fused by z-score ({@link
+   * GraphAlgorithms#zScore}), weighted by the query's lexical share, best first; a list with no
+   * weight is not searched. When the question names days or periods (see {@link #inPeriod}),
+   * whether a hit is dated in one of them is a third list, fused with a third of the weight.
    */
-  private Map<String, Double> semantic() {
-    Map<String, Double> out = new HashMap<>();
+  private List<GraphAlgorithms.Fused> fused(int pool) {
     double share = q.lexicalShare();
-    if (share > 0) {
-      addNormalized(out, lexical(POOL), share);
+    Map<String, Double> lexical = share > 0 ? lexical(pool) : Map.of();
+    Map<String, Double> embedding = share < 1 ? embedding(pool) : Map.of();
+    Optional<Map<String, Double>> time = inPeriod(lexical.keySet(), embedding.keySet());
+    if (time.isEmpty()) {
+      return GraphAlgorithms.zScore(List.of(lexical, embedding), new double[] {share, 1 - share});
     }
-    if (share < 1) {
-      addNormalized(out, embedding(POOL), 1 - share);
-    }
-    return out;
+    return GraphAlgorithms.zScore(
+        List.of(lexical, embedding, time.get()),
+        new double[] {share * 2 / 3, (1 - share) * 2 / 3, 1.0 / 3});
   }
 
-  private static void addNormalized(Map<String, Double> out, Map<String, Double> hits, double w) {
-    double max = hits.values().stream().mapToDouble(Double::doubleValue).max().orElse(0);
-    if (max > 0) {
-      hits.forEach((id, s) -> out.merge(id, w * s / max, Double::sum));
+  /**
+   * Query-side time: when the question names days or periods ({@link QueryDates}, counted from the
+   * query's day), 1 for each hit whose {@value RecallQuery#TIME} falls in one of them and 0 for the
+   * others; empty when it names none or when all hits or none are in them (nothing to tell apart).
+   * As a list of its own in the z-score fusion it needs no weight of its own to be fitted: a period
+   * that few hits fall in stands out more (the z-score of a 1 is {@code sqrt((1 - p) / p)} for a
+   * share {@code p} of hits in it), so a broad period counts for little.
+   */
+  private Optional<Map<String, Double>> inPeriod(Set<String> lexical, Set<String> embedding) {
+    List<TimeExpressions.Resolved> periods =
+        QueryDates.read(q.text(), q.asOf().orElseGet(() -> LocalDate.now(ZoneOffset.UTC)));
+    if (periods.isEmpty()) {
+      return Optional.empty();
     }
+    Set<String> ids = new LinkedHashSet<>(lexical);
+    ids.addAll(embedding);
+    Map<String, Double> out = new HashMap<>();
+    int in = 0;
+    for (String id : ids) {
+      Optional<LocalDate> day =
+          node(id)
+              .map(n -> n.attributes().getOrDefault(RecallQuery.TIME, ""))
+              .flatMap(TimeExpressions::readDate);
+      boolean inside =
+          day.isPresent()
+              && periods.stream()
+                  .anyMatch(p -> !day.get().isBefore(p.start()) && !day.get().isAfter(p.end()));
+      out.put(id, inside ? 1.0 : 0.0);
+      in += inside ? 1 : 0;
+    }
+    return in == 0 || in == ids.size() ? Optional.empty() : Optional.of(out);
+  }
+
+  /**
+   * Semantic scores of the candidates: {@code hybrid}'s z-score fusion of the best {@value #POOL}
+   * of each list, rescaled to [0, 1] (the best candidate 1, the worst 0, all 1 when they tie), so
+   * the graph modes start from the same evidence {@code hybrid} ranks by, on the scale their edge
+   * weights multiply.
+   */
+  private Map<String, Double> semantic() {
+    List<GraphAlgorithms.Fused> fused = fused(POOL);
+    Map<String, Double> out = new HashMap<>();
+    if (fused.isEmpty()) {
+      return out;
+    }
+    double max = fused.get(0).score();
+    double min = fused.get(fused.size() - 1).score();
+    for (GraphAlgorithms.Fused f : fused) {
+      out.put(f.id(), max > min ? (f.score() - min) / (max - min) : 1.0);
+    }
+    return out;
   }
 
   private static Map<String, Double> seeds(Map<String, Double> semantic, int n) {
