@@ -40,18 +40,18 @@ final class ActiveSegment {
   }
 
   /**
-   * Writes {@code line} at {@code pos} of the active segment. An interrupt of the calling thread
-   * must not cost the journal its channel (the JDK closes an interruptible channel when a thread
-   * blocked in it is interrupted): the interrupt status is set aside during the write, and if an
-   * interrupt still closes the channel, it is reopened and the positional write repeated. The
-   * caller's interrupt status is restored afterwards.
+   * Writes {@code lines} (from its position to its limit) at {@code pos} of the active segment. An
+   * interrupt of the calling thread must not cost the journal its channel (the JDK closes an
+   * interruptible channel when a thread blocked in it is interrupted): the interrupt status is set
+   * aside during the write, and if an interrupt still closes the channel, it is reopened and the
+   * positional write repeated. The caller's interrupt status is restored afterwards.
    */
-  void writeAt(byte[] line, long pos) throws IOException {
+  void writeAt(ByteBuffer lines, long pos) throws IOException {
     boolean interrupted = Thread.interrupted();
     try {
       for (int attempt = 0; ; attempt++) {
         try {
-          ByteBuffer buffer = ByteBuffer.wrap(line);
+          ByteBuffer buffer = lines.duplicate();
           long at = pos;
           while (buffer.hasRemaining()) {
             at += channel.write(buffer, at);

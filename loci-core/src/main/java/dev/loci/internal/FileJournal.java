@@ -86,6 +86,7 @@ public final class FileJournal implements Journal {
   private final java.util.concurrent.locks.Condition synced = syncLock.newCondition();
   private boolean syncing; // guarded by syncLock
   private final ActiveSegment active; // its fields guarded by writeLock
+  private final LineBuffer lines = new LineBuffer(64 << 10); // guarded by writeLock
   private long lastSeq; // guarded by writeLock
   private volatile long durableSeq;
   private volatile int generation; // bumped by each rollback: an append of an older one was cut
@@ -187,10 +188,6 @@ public final class FileJournal implements Journal {
     if (batches.isEmpty()) {
       throw new IllegalArgumentException("batches must hold at least one batch, found none");
     }
-    String[] events = new String[batches.size()];
-    for (int i = 0; i < events.length; i++) {
-      events[i] = JournalLines.encodeEvents(batches.get(i).events());
-    }
     // An interrupt must not cost the journal its channel (the JDK closes an interruptible channel
     // when a thread blocked in it is interrupted): set it aside while this call does I/O.
     boolean interrupted = Thread.interrupted();
@@ -198,27 +195,29 @@ public final class FileJournal implements Journal {
     try {
       checkUsable();
       long seq = lastSeq + 1;
-      byte[] first = JournalLines.encode(seq, batches.get(0), events[0]);
-      if (active.segmentSize > 0 && active.segmentSize + first.length > segmentBytes) {
-        rollLocked(seq);
-      }
-      List<byte[]> lines = new ArrayList<>(batches.size());
-      lines.add(first);
-      long total = first.length;
-      for (int i = 1; i < events.length; i++) {
-        byte[] line = JournalLines.encode(seq + i, batches.get(i), events[i]);
-        if (active.segmentSize + total + line.length > segmentBytes
-            || total + line.length > MAX_GATHERED_BYTES) {
-          break; // the rest goes in the caller's next call (to the next segment if it is full)
+      LineBuffer out = lines;
+      out.clear();
+      int count = 0;
+      for (Batch batch : batches) {
+        int start = out.size();
+        JournalLines.encode(out, seq + count, batch);
+        long length = out.size() - start;
+        if (count == 0) {
+          if (active.segmentSize > 0 && active.segmentSize + length > segmentBytes) {
+            rollLocked(seq);
+          }
+        } else if (active.segmentSize + out.size() > segmentBytes
+            || out.size() > MAX_GATHERED_BYTES) {
+          out.truncate(start); // the rest goes in the caller's next call (or the next segment)
+          break;
         }
-        lines.add(line);
-        total += line.length;
+        count++;
       }
-      byte[] bytes = lines.size() == 1 ? first : concat(lines, (int) total);
+      long total = out.size();
       long before = active.segmentSize;
       active.preallocate(before + total);
       try {
-        active.writeAt(bytes, before);
+        active.writeAt(out.view(), before);
       } catch (IOException e) {
         String detail =
             "journal write to "
@@ -232,7 +231,7 @@ public final class FileJournal implements Journal {
         } catch (IOException cleanup) {
           e.addSuppressed(cleanup);
           failure = e; // a cut-short line is no batch (it fails its checksum): dropped on open
-          if (lines.size() > 1) {
+          if (count > 1) {
             // but the whole lines before it, if the write got that far, are batches: their outcome
             // is unknown until resume() cuts back to the last fsync, or a reopen reads them
             throw new StorageException(
@@ -241,7 +240,7 @@ public final class FileJournal implements Journal {
                     + " failed: "
                     + e.getMessage()
                     + "; it could not be cut back, so whether the first of these "
-                    + lines.size()
+                    + count
                     + " batches are kept is unknown; writes are stopped until the journal is"
                     + " resumed or reopened",
                 e);
@@ -254,10 +253,11 @@ public final class FileJournal implements Journal {
       }
       active.segmentSize = before + total;
       active.allocated = Math.max(active.allocated, active.segmentSize);
-      lastSeq = seq + lines.size() - 1;
+      lastSeq = seq + count - 1;
       full = null;
-      List<Appended> written = new ArrayList<>(lines.size());
-      for (int i = 0; i < lines.size(); i++) {
+      out.clear();
+      List<Appended> written = new ArrayList<>(count);
+      for (int i = 0; i < count; i++) {
         written.add(new Written(seq + i, generation));
       }
       return written;
@@ -267,16 +267,6 @@ public final class FileJournal implements Journal {
         Thread.currentThread().interrupt();
       }
     }
-  }
-
-  private static byte[] concat(List<byte[]> lines, int total) {
-    byte[] all = new byte[total];
-    int at = 0;
-    for (byte[] line : lines) {
-      System.arraycopy(line, 0, all, at, line.length);
-      at += line.length;
-    }
-    return all;
   }
 
   private final class Written implements Appended {

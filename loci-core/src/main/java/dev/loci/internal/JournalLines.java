@@ -57,46 +57,41 @@ public final class JournalLines {
     }
   }
 
-  /** Serializes events to the JSON array that goes into a line. */
-  public static String encodeEvents(List<Event> events) {
-    StringBuilder sb = new StringBuilder(256);
-    sb.append('[');
+  private static final byte[] TS_MARK = ",\"ts\":\"".getBytes(UTF_8);
+  private static final byte[] NS_MARK = "\",\"ns\":\"".getBytes(UTF_8);
+  private static final byte[] ACTOR_MARK = "\",\"actor\":".getBytes(UTF_8);
+  private static final byte[] EVENTS_MARK = ",\"events\":[".getBytes(UTF_8);
+  private static final byte[] TYPE_MARK = "{\"type\":\"".getBytes(UTF_8);
+  private static final byte[] DATA_MARK = "\",\"data\":".getBytes(UTF_8);
+
+  /** Builds a complete line, newline included. */
+  public static byte[] encode(long seq, Batch batch) {
+    LineBuffer out = new LineBuffer(512);
+    encode(out, seq, batch);
+    return out.copy(0);
+  }
+
+  /**
+   * Appends the complete line of {@code batch} at {@code seq}, newline included, to {@code out},
+   * encoding each field straight into it: no string of the line is built.
+   */
+  static void encode(LineBuffer out, long seq, Batch batch) {
+    int start = out.size();
+    out.put(SEQ_MARK).number(seq).put(TS_MARK).utf8(Timestamps.format(batch.ts()));
+    out.put(NS_MARK).utf8(batch.namespace().value()).put(ACTOR_MARK);
+    out.utf8(Json.quote(batch.actor())).put(EVENTS_MARK);
+    List<Event> events = batch.events();
     for (int i = 0; i < events.size(); i++) {
       Event e = events.get(i);
       if (i > 0) {
-        sb.append(',');
+        out.put((byte) ',');
       }
       // event types are [a-z0-9_.] only, so they need no escaping
-      sb.append("{\"type\":\"")
-          .append(e.type())
-          .append("\",\"data\":")
-          .append(e.json())
-          .append('}');
+      out.put(TYPE_MARK).utf8(e.type()).put(DATA_MARK).utf8(e.json()).put((byte) '}');
     }
-    return sb.append(']').toString();
-  }
-
-  /** Builds a complete line, newline included. */
-  public static byte[] encode(long seq, Batch batch, String eventsJson) {
-    StringBuilder sb = new StringBuilder(eventsJson.length() + 128);
-    sb.append("{\"seq\":").append(seq).append(",\"ts\":\"");
-    Timestamps.append(sb, batch.ts()).append("\",\"ns\":\"").append(batch.namespace().value());
-    sb.append("\",\"actor\":");
-    Json.appendQuoted(sb, batch.actor()).append(",\"events\":").append(eventsJson);
-    byte[] head = sb.toString().getBytes(UTF_8);
-    CRC32C crc = new CRC32C();
-    crc.update(head, 0, head.length);
-    byte[] line = new byte[head.length + SUFFIX_LENGTH + 1];
-    System.arraycopy(head, 0, line, 0, head.length);
-    int p = head.length;
-    System.arraycopy(CRC_MARK, 0, line, p, CRC_MARK.length);
-    p += CRC_MARK.length;
-    writeHex(line, p, (int) crc.getValue());
-    p += 8;
-    line[p++] = '"';
-    line[p++] = '}';
-    line[p] = '\n';
-    return line;
+    out.put((byte) ']');
+    int crc = out.crc32c(start);
+    out.put(CRC_MARK).hex(crc, 8).put((byte) '"').put((byte) '}').put((byte) '\n');
   }
 
   /** Returns true if the line's checksum suffix is well formed and matches its prefix. */
@@ -319,15 +314,6 @@ public final class JournalLines {
   /** A fresh namespace cache for one read pass. */
   public static Map<String, Namespace> namespaceCache() {
     return new HashMap<>();
-  }
-
-  private static final byte[] HEX = "0123456789abcdef".getBytes(UTF_8);
-
-  private static void writeHex(byte[] out, int at, int value) {
-    for (int i = 7; i >= 0; i--) {
-      out[at + i] = HEX[value & 0xF];
-      value >>>= 4;
-    }
   }
 
   private static long readHex(byte[] buf, int at) {

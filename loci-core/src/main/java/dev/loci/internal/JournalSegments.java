@@ -89,7 +89,7 @@ final class JournalSegments {
             Optional<List<Event>> events = entry == null ? Optional.empty() : scrub.apply(entry);
             if (events.isPresent()) {
               Batch b = new Batch(entry.ts(), entry.namespace(), entry.actor(), events.get());
-              line = JournalLines.encode(entry.seq(), b, JournalLines.encodeEvents(events.get()));
+              line = JournalLines.encode(entry.seq(), b);
               changed[0]++;
             }
           } catch (JournalLines.BadLineException e) {

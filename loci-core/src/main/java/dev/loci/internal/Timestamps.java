@@ -24,8 +24,25 @@ public final class Timestamps {
    * (only imported timestamps do).
    */
   public static String format(Instant t) {
-    return append(new StringBuilder(30), t).toString();
+    int slot = (int) (t.getEpochSecond() * 31 + t.getNano() / 1000) & (RECENT.length - 1);
+    Formatted recent = RECENT[slot];
+    if (recent != null && recent.at().equals(t)) {
+      return recent.text();
+    }
+    String text = append(new StringBuilder(30), t).toString();
+    RECENT[slot] = new Formatted(t, text);
+    return text;
   }
+
+  /**
+   * Instants formatted lately, with their text, by a hash of the instant: the write path formats
+   * each command's time three times (the trace's two timestamps, then the journal line's, after the
+   * rest of its round is decided). Shared by every thread without locks: an entry is immutable, so
+   * a thread sees a whole one or a stale one, and a miss only costs a format.
+   */
+  private record Formatted(Instant at, String text) {}
+
+  private static final Formatted[] RECENT = new Formatted[64];
 
   /** Appends {@link #format(Instant)} of {@code t} without building intermediate strings. */
   public static StringBuilder append(StringBuilder sb, Instant t) {

@@ -264,17 +264,39 @@ public final class TraceLayer implements Layer, SubjectRecords {
    * and without duplicates. Checking needs no state, so it happens before a command takes the
    * engine's locks.
    */
-  public record Draft(String content, List<String> tags) {
+  public static final class Draft {
+    private final String content;
+    private final List<String> tags;
+    final String quotedContent; // content as a JSON string: encoded on the caller's thread
+    final String tagsJson;
+
+    private Draft(String content, List<String> tags) {
+      this.content = content;
+      this.tags = tags;
+      this.quotedContent = Json.quote(content);
+      this.tagsJson = TraceRecords.appendTags(new StringBuilder(), tags).toString();
+    }
+
     /** Checks and normalizes {@code content} and {@code tags}. */
     public static Draft of(String content, List<String> tags) {
       return new Draft(Json.compactValue(content, "content"), checkTags(tags));
+    }
+
+    /** The content: one JSON value in compact form. */
+    public String content() {
+      return content;
+    }
+
+    /** The tags, valid and without duplicates. */
+    public List<String> tags() {
+      return tags;
     }
   }
 
   /** Add: a new trace with a fresh UUID v7, replay count 1. */
   public Decision<Trace> decideAdd(CommandContext ctx, Namespace ns, Draft draft) {
     Trace t = fresh(ctx.newId(), ns, draft.content(), Optional.empty(), ctx.now(), draft.tags());
-    return new Decision<>(List.of(TraceRecords.event(ADDED, t)), Set.of(t.uid()), t);
+    return new Decision<>(List.of(TraceRecords.event(ADDED, t, draft)), Set.of(t.uid()), t);
   }
 
   /**
@@ -289,7 +311,7 @@ public final class TraceLayer implements Layer, SubjectRecords {
           "uid: a trace with uid '" + uid + "' already exists in namespace " + ns);
     }
     Trace t = fresh(uid, ns, draft.content(), Optional.empty(), ctx.now(), draft.tags());
-    return new Decision<>(List.of(TraceRecords.event(ADDED, t)), Set.of(uid), t);
+    return new Decision<>(List.of(TraceRecords.event(ADDED, t, draft)), Set.of(uid), t);
   }
 
   /**
@@ -305,7 +327,7 @@ public final class TraceLayer implements Layer, SubjectRecords {
           List.of(TraceRecords.uidEvent(REPLAYED, replayed)), Set.of(uid), replayed);
     }
     Trace t = fresh(uid, ns, draft.content(), Optional.empty(), ctx.now(), draft.tags());
-    return new Decision<>(List.of(TraceRecords.event(ADDED, t)), Set.of(uid), t);
+    return new Decision<>(List.of(TraceRecords.event(ADDED, t, draft)), Set.of(uid), t);
   }
 
   /**
@@ -367,7 +389,7 @@ public final class TraceLayer implements Layer, SubjectRecords {
         fresh(
             ctx.newId(), ns, draft.content(), Optional.of(predecessorUid), ctx.now(), draft.tags());
     return new Decision<>(
-        List.of(TraceRecords.event(REVISED, t)), Set.of(predecessorUid, t.uid()), t);
+        List.of(TraceRecords.event(REVISED, t, draft)), Set.of(predecessorUid, t.uid()), t);
   }
 
   /**

@@ -145,6 +145,17 @@ public final class TraceRecords {
     return Event.ofJson(type, appendJson(new StringBuilder(256), t, false).toString(), t);
   }
 
+  /**
+   * The event of a trace made from {@code draft}, whose content and tags the caller's thread has
+   * already encoded ({@link TraceLayer.Draft}): deciding it costs a few bulk copies.
+   */
+  static Event event(String type, Trace t, TraceLayer.Draft draft) {
+    int length = draft.quotedContent.length() + draft.tagsJson.length() + 192;
+    StringBuilder sb = new StringBuilder(length);
+    return Event.ofJson(
+        type, appendJson(sb, t, false, draft.quotedContent, draft.tagsJson).toString(), t);
+  }
+
   static Event uidEvent(String type, Trace result) {
     StringBuilder data = new StringBuilder(48).append("{\"uid\":");
     return Event.ofJson(type, Json.appendQuoted(data, result.uid()).append('}').toString(), result);
@@ -156,24 +167,53 @@ public final class TraceRecords {
    * retired}, {@code replay_count}, {@code tags}, and {@code ns} in snapshots.
    */
   static StringBuilder appendJson(StringBuilder sb, Trace t, boolean withNamespace) {
+    return appendJson(sb, t, withNamespace, null, null);
+  }
+
+  /**
+   * {@link #appendJson(StringBuilder, Trace, boolean)} with the content and the tags already
+   * encoded, if not null: {@code quotedContent} the content as a JSON string, {@code tagsJson} the
+   * tags as a JSON array.
+   */
+  private static StringBuilder appendJson(
+      StringBuilder sb, Trace t, boolean withNamespace, String quotedContent, String tagsJson) {
     sb.append("{\"uid\":");
     Json.appendQuoted(sb, t.uid()).append(",\"content\":");
-    Json.appendQuoted(sb, t.content());
+    if (quotedContent != null) {
+      sb.append(quotedContent);
+    } else {
+      Json.appendQuoted(sb, t.content());
+    }
     if (t.predecessorUid().isPresent()) {
       Json.appendQuoted(sb.append(",\"predecessor_uid\":"), t.predecessorUid().get());
     }
-    Timestamps.append(sb.append(",\"created_at\":\""), t.createdAt());
-    Timestamps.append(sb.append("\",\"updated_at\":\""), t.updatedAt());
-    sb.append("\",\"retired\":").append(t.retired());
-    sb.append(",\"replay_count\":").append(t.replayCount()).append(",\"tags\":[");
-    for (int i = 0; i < t.tags().size(); i++) {
-      Json.appendQuoted(i == 0 ? sb : sb.append(','), t.tags().get(i));
+    if (withNamespace) { // a snapshot record: a million distinct times, so none is kept
+      Timestamps.append(sb.append(",\"created_at\":\""), t.createdAt());
+      Timestamps.append(sb.append("\",\"updated_at\":\""), t.updatedAt());
+    } else { // an event: its line formats the same time again
+      sb.append(",\"created_at\":\"").append(Timestamps.format(t.createdAt()));
+      sb.append("\",\"updated_at\":\"").append(Timestamps.format(t.updatedAt()));
     }
-    sb.append(']');
+    sb.append("\",\"retired\":").append(t.retired());
+    sb.append(",\"replay_count\":").append(t.replayCount()).append(",\"tags\":");
+    if (tagsJson != null) {
+      sb.append(tagsJson);
+    } else {
+      appendTags(sb, t.tags());
+    }
     if (withNamespace) {
       sb.append(",\"ns\":\"").append(t.namespace().value()).append('"');
     }
     return sb.append('}');
+  }
+
+  /** Appends {@code tags} as a JSON array of strings. */
+  static StringBuilder appendTags(StringBuilder sb, List<String> tags) {
+    sb.append('[');
+    for (int i = 0; i < tags.size(); i++) {
+      Json.appendQuoted(i == 0 ? sb : sb.append(','), tags.get(i));
+    }
+    return sb.append(']');
   }
 
   static String text(JsonNode d, String field) {

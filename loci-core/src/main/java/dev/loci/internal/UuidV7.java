@@ -14,6 +14,10 @@ import java.util.UUID;
  */
 public final class UuidV7 {
   private final SecureRandom random = drbg();
+  // random bytes drawn from the generator a block at a time: one call to it per id cost more than
+  // the rest of making the id
+  private final byte[] pool = new byte[4096];
+  private int pooled;
   private long lastMillis = -1;
   private int counter;
 
@@ -34,17 +38,31 @@ public final class UuidV7 {
     long millis = at.toEpochMilli();
     if (millis > lastMillis) {
       lastMillis = millis;
-      counter = random.nextInt(1 << 11); // leave headroom before the 12-bit field overflows
+      counter = (int) randomBits(2) & 0x7FF; // leave headroom before the 12-bit field overflows
     } else {
       counter++;
       if (counter >= 1 << 12) {
         lastMillis++;
-        counter = random.nextInt(1 << 11);
+        counter = (int) randomBits(2) & 0x7FF;
       }
     }
     long msb = (lastMillis & 0xFFFF_FFFF_FFFFL) << 16 | 0x7000L | counter;
-    long lsb = random.nextLong() & 0x3FFF_FFFF_FFFF_FFFFL | 0x8000_0000_0000_0000L;
+    long lsb = randomBits(8) & 0x3FFF_FFFF_FFFF_FFFFL | 0x8000_0000_0000_0000L;
     return new UUID(msb, lsb);
+  }
+
+  /** The next {@code bytes} random bytes (at most 8) as a number; call while synchronized. */
+  private long randomBits(int bytes) {
+    if (pooled < bytes) {
+      random.nextBytes(pool);
+      pooled = pool.length;
+    }
+    long v = 0;
+    for (int i = 0; i < bytes; i++) {
+      v = v << 8 | (pool[--pooled] & 0xFF);
+      pool[pooled] = 0; // a byte is used once, and does not stay in memory once used
+    }
+    return v;
   }
 
   /** Returns true if {@code text} is a lower-case UUID string of version 7. */

@@ -5,7 +5,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.regex.Pattern;
 
 /**
  * One change inside a journal batch: a type such as {@code trace.added}, whose first label names
@@ -19,10 +18,10 @@ import java.util.regex.Pattern;
  * <p>Immutable in effect and thread-safe.
  */
 public final class Event {
-  private static final Pattern TYPE = Pattern.compile("[a-z][a-z0-9_]*(\\.[a-z][a-z0-9_]*)+");
   private static final ObjectMapper MAPPER = new ObjectMapper();
 
   private final String type;
+  private final String layer;
   private volatile String json;
   private volatile JsonNode tree;
   private final Object decoded;
@@ -35,6 +34,7 @@ public final class Event {
    */
   public Event(String type, JsonNode data) {
     this.type = checkType(type);
+    this.layer = type.substring(0, type.indexOf('.'));
     this.tree = Objects.requireNonNull(data, "data");
     this.json = null;
     this.decoded = null;
@@ -42,6 +42,7 @@ public final class Event {
 
   private Event(String type, String json, Object decoded) {
     this.type = checkType(type);
+    this.layer = type.substring(0, type.indexOf('.'));
     this.json = Objects.requireNonNull(json, "json");
     this.decoded = decoded;
   }
@@ -64,11 +65,35 @@ public final class Event {
 
   private static String checkType(String type) {
     Objects.requireNonNull(type, "type");
-    if (!TYPE.matcher(type).matches()) {
+    if (!isType(type)) {
       throw new IllegalArgumentException(
           "event type must look like 'layer.verb' in lower case, found '" + type + "'");
     }
     return type;
+  }
+
+  /**
+   * Whether {@code type} matches {@code [a-z][a-z0-9_]*(\.[a-z][a-z0-9_]*)+}; by hand, since every
+   * event made or read checks it.
+   */
+  private static boolean isType(String type) {
+    int labels = 0;
+    boolean labelStart = true;
+    for (int i = 0; i < type.length(); i++) {
+      char c = type.charAt(i);
+      if (labelStart) {
+        if (c < 'a' || c > 'z') {
+          return false;
+        }
+        labelStart = false;
+        labels++;
+      } else if (c == '.') {
+        labelStart = true;
+      } else if (!(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '_')) {
+        return false;
+      }
+    }
+    return !labelStart && labels >= 2;
   }
 
   /** The type, {@code <layer>.<verb>}. */
@@ -78,7 +103,7 @@ public final class Event {
 
   /** The name of the layer that applies this event: the type up to its first dot. */
   public String layer() {
-    return type.substring(0, type.indexOf('.'));
+    return layer;
   }
 
   /** The data as a tree; do not mutate it. */

@@ -13,7 +13,7 @@ public final class JournalLine {
 
   /** The line of {@code batch} at sequence number {@code seq}, newline included. */
   public static byte[] encode(long seq, Batch batch) {
-    return JournalLines.encode(seq, batch, JournalLines.encodeEvents(batch.events()));
+    return JournalLines.encode(seq, batch);
   }
 
   /**

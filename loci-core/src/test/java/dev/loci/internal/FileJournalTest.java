@@ -53,8 +53,7 @@ class FileJournalTest {
 
   @Test
   void encode_line_matchesTheDesignFormatAndChecksum() {
-    byte[] line =
-        JournalLines.encode(42, batch("u"), JournalLines.encodeEvents(batch("u").events()));
+    byte[] line = JournalLines.encode(42, batch("u"));
     String text = new String(line, UTF_8);
 
     assertThat(text)
@@ -72,8 +71,8 @@ class FileJournalTest {
   void salvage_mergedLinesWhoseDataHoldsASeqKey_recoversBothBatches() {
     Batch withSeqKey =
         new Batch(TS, NS, "test", List.of(Event.ofJson("trace.retired", "{\"x\":{\"seq\":9}}")));
-    byte[] a = JournalLines.encode(1, withSeqKey, JournalLines.encodeEvents(withSeqKey.events()));
-    byte[] b = JournalLines.encode(2, batch("u"), JournalLines.encodeEvents(batch("u").events()));
+    byte[] a = JournalLines.encode(1, withSeqKey);
+    byte[] b = JournalLines.encode(2, batch("u"));
     byte[] merged = new byte[a.length + b.length - 1];
     System.arraycopy(a, 0, merged, 0, a.length);
     merged[a.length - 1] = '*'; // the damaged line break
@@ -88,8 +87,7 @@ class FileJournalTest {
 
   @Test
   void decode_flippedByte_rejectedAsChecksumMismatch() {
-    byte[] line =
-        JournalLines.encode(7, batch("u"), JournalLines.encodeEvents(batch("u").events()));
+    byte[] line = JournalLines.encode(7, batch("u"));
     line[30] ^= 0x01;
     assertThat(JournalLines.checksumMatches(line, 0, line.length - 1)).isFalse();
   }
@@ -121,9 +119,7 @@ class FileJournalTest {
     for (int i = 0; i < 12; i++) {
       batches.add(batch("gathered-" + i + "-" + "x".repeat(200))); // lines of ~400 bytes
     }
-    int line =
-        JournalLines.encode(1, batches.get(0), JournalLines.encodeEvents(batches.get(0).events()))
-            .length;
+    int line = JournalLines.encode(1, batches.get(0)).length;
     long segmentBytes = 5L * line + line / 2; // five lines fit, the sixth does not
     List<Long> seqs = new ArrayList<>();
     List<Integer> callSizes = new ArrayList<>();
@@ -237,14 +233,8 @@ class FileJournalTest {
             "hand-edit",
             List.of(new Event("trace.retired", ok), new Event("trace.retired", missing)));
     Path segment = FileJournal.segments(data.resolve("journal")).get(0);
-    Files.write(
-        segment,
-        JournalLines.encode(2, bad, JournalLines.encodeEvents(bad.events())),
-        StandardOpenOption.APPEND);
-    Files.write(
-        segment,
-        JournalLines.encode(3, batch("kept"), JournalLines.encodeEvents(batch("kept").events())),
-        StandardOpenOption.APPEND);
+    Files.write(segment, JournalLines.encode(2, bad), StandardOpenOption.APPEND);
+    Files.write(segment, JournalLines.encode(3, batch("kept")), StandardOpenOption.APPEND);
 
     try (Loci loci = Loci.builder().dataDir(data).snapshotAfter(0).open()) {
       assertThat(loci.openDamage())

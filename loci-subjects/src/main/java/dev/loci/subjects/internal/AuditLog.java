@@ -2,6 +2,7 @@ package dev.loci.subjects.internal;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.loci.internal.Json;
+import dev.loci.internal.LineBuffer;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.channels.FileChannel;

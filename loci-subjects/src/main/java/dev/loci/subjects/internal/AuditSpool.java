@@ -1,5 +1,6 @@
 package dev.loci.subjects.internal;
 
+import dev.loci.internal.LineBuffer;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
