@@ -15,7 +15,6 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 
 /**
  * The recall layer's apply: checks a batch's events against the graph, then applies them in batch
@@ -115,7 +114,7 @@ final class RecallApply {
     nodeLive.forEach(
         (id, live) -> {
           if (!live && g != null) {
-            for (MemoryEdge.Key k : g.incident.getOrDefault(id, Set.of())) {
+            for (MemoryEdge.Key k : RecallGraph.incident(g, id)) {
               if (edgeLive.getOrDefault(k, true)) {
                 throw new IllegalStateException("node " + id + " removed with edge " + k + " live");
               }

@@ -122,7 +122,7 @@ final class RecallDecisions {
     }
     if (g != null) {
       for (String id : nodesGone) {
-        for (MemoryEdge.Key k : RecallGraph.keyOrder(g.incident.getOrDefault(id, Set.of()))) {
+        for (MemoryEdge.Key k : RecallGraph.keyOrder(RecallGraph.incident(g, id))) {
           edgesGone.add(k);
         }
       }

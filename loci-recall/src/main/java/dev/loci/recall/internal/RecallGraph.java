@@ -45,11 +45,69 @@ final class RecallGraph {
     }
   }
 
+  /**
+   * The live edges touching one node: an array while they are few (most nodes have a handful, and a
+   * set per node cost more than the node's own record when a large graph is restored), a set once
+   * they are many (a hub), so that adding stays cheap either way. Order is not kept.
+   */
+  static final class Incident {
+    private static final int ARRAY_MAX = 16;
+    private MemoryEdge.Key[] keys = new MemoryEdge.Key[4];
+    private int size;
+    private Set<MemoryEdge.Key> many; // once past ARRAY_MAX keys; keys is then unused
+
+    void add(MemoryEdge.Key k) {
+      if (many != null) {
+        many.add(k);
+        return;
+      }
+      for (int i = 0; i < size; i++) {
+        if (keys[i].equals(k)) {
+          return;
+        }
+      }
+      if (size == ARRAY_MAX) {
+        many = new HashSet<>(keys());
+        many.add(k);
+        keys = null;
+        size = 0;
+        return;
+      }
+      if (size == keys.length) {
+        keys = java.util.Arrays.copyOf(keys, Math.min(ARRAY_MAX, size * 2));
+      }
+      keys[size++] = k;
+    }
+
+    void remove(MemoryEdge.Key k) {
+      if (many != null) {
+        many.remove(k);
+        return;
+      }
+      for (int i = 0; i < size; i++) {
+        if (keys[i].equals(k)) {
+          System.arraycopy(keys, i + 1, keys, i, size - i - 1);
+          keys[--size] = null;
+          return;
+        }
+      }
+    }
+
+    boolean isEmpty() {
+      return many != null ? many.isEmpty() : size == 0;
+    }
+
+    /** The keys, a view that is valid until the next change. */
+    Collection<MemoryEdge.Key> keys() {
+      return many != null ? many : java.util.Arrays.asList(keys).subList(0, size);
+    }
+  }
+
   /** The records of one namespace. */
   static final class Graph {
     final Map<String, Chain<MemoryNode>> nodes = new LinkedHashMap<>();
     final Map<MemoryEdge.Key, Chain<MemoryEdge>> edges = new LinkedHashMap<>();
-    final Map<String, Set<MemoryEdge.Key>> incident = new HashMap<>();
+    final Map<String, Incident> incident = new HashMap<>();
     volatile GraphAlgorithms.Links links; // built on first recall, dropped when an edge changes
     volatile Set<String> packs; // built on first recall, dropped when the set of packs changes
     // live nodes per pack, kept up to date by every node change once built (null: build on the next
@@ -137,8 +195,8 @@ final class RecallGraph {
         .computeIfAbsent(k, x -> new Chain<>(g.edges.size()))
         .versions
         .add(new RecordVersion<>(e, version, at, false));
-    g.incident.computeIfAbsent(k.from(), x -> new HashSet<>()).add(k);
-    g.incident.computeIfAbsent(k.to(), x -> new HashSet<>()).add(k);
+    g.incident.computeIfAbsent(k.from(), x -> new Incident()).add(k);
+    g.incident.computeIfAbsent(k.to(), x -> new Incident()).add(k);
     g.links = null;
   }
 
@@ -152,7 +210,7 @@ final class RecallGraph {
   }
 
   private static void unlink(Graph g, String id, MemoryEdge.Key k) {
-    Set<MemoryEdge.Key> s = g.incident.get(id);
+    Incident s = g.incident.get(id);
     if (s != null) {
       s.remove(k);
       if (s.isEmpty()) {
@@ -162,6 +220,12 @@ final class RecallGraph {
   }
 
   // ---------------------------------------------------------------- versions
+
+  /** The live edges touching node {@code id} of {@code g}, in no order. */
+  static Collection<MemoryEdge.Key> incident(Graph g, String id) {
+    Incident s = g.incident.get(id);
+    return s == null ? List.of() : s.keys();
+  }
 
   static int headVersion(Graph g, String id) {
     Chain<MemoryNode> c = g == null ? null : g.nodes.get(id);
@@ -301,7 +365,7 @@ final class RecallGraph {
       return List.of();
     }
     List<MemoryEdge> out = new ArrayList<>();
-    for (MemoryEdge.Key k : keyOrder(g.incident.getOrDefault(id, Set.of()))) {
+    for (MemoryEdge.Key k : keyOrder(incident(g, id))) {
       out.add(g.edges.get(k).head().value());
     }
     return out;
@@ -487,7 +551,7 @@ final class RecallGraph {
   }
 
   /** {@code keys} ordered by from, edge type, then to. */
-  static Collection<MemoryEdge.Key> keyOrder(Set<MemoryEdge.Key> keys) {
+  static Collection<MemoryEdge.Key> keyOrder(Collection<MemoryEdge.Key> keys) {
     List<MemoryEdge.Key> out = new ArrayList<>(keys);
     out.sort(KEY_ORDER);
     return out;
