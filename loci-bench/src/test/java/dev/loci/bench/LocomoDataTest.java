@@ -32,7 +32,7 @@ class LocomoDataTest {
 
     assertThat(data.conversations()).hasSize(6);
     assertThat(data.conversations().stream().mapToInt(c -> c.questions().size()).sum())
-        .isEqualTo(210);
+        .isEqualTo(240);
     assertThat(data.conversations().stream().mapToInt(c -> c.turns().size()).sum()).isEqualTo(361);
     assertThat(data.skipped()).isEmpty();
     assertThat(data.conversations())

@@ -53,7 +53,8 @@ public final class RecallWire {
           "threshold",
           "restart",
           "lexical_share",
-          "session_cap");
+          "session_cap",
+          "as_of");
 
   private RecallWire() {}
 
@@ -149,6 +150,8 @@ public final class RecallWire {
     out.put("threshold", query.threshold());
     out.put("restart", query.restart());
     out.put("lexical_share", query.lexicalShare());
+    out.put("session_cap", query.sessionCap());
+    query.asOf().ifPresent(d -> out.put("as_of", d.toString()));
     return out.toString();
   }
 
@@ -244,9 +247,10 @@ public final class RecallWire {
   /**
    * Reads a recall request: {@code {"query": "...", "mode": "hybrid", "k": 10, "weights":
    * {"semantic": 0.6}, "seeds": 3, "hops": 2, "decay": 0.7, "threshold": 0.05, "restart": 0.15,
-   * "lexical_share": 0.5, "session_cap": 2}}. Only {@code query} is required; {@code mode} defaults
-   * to {@code hybrid}, the rest to the defaults of {@link RecallQuery#builder}; weights not named
-   * in {@code weights} are those of {@link ScoreWeights#DEFAULT}.
+   * "lexical_share": 0.5, "session_cap": 2, "as_of": "2024-05-13"}}. Only {@code query} is
+   * required; {@code mode} defaults to {@code hybrid}, the rest to the defaults of {@link
+   * RecallQuery#builder}; weights not named in {@code weights} are those of {@link
+   * ScoreWeights#DEFAULT}.
    *
    * @throws InvalidRequestException naming the offending member
    */
@@ -263,6 +267,15 @@ public final class RecallWire {
     number(in, "restart", b::restart);
     number(in, "lexical_share", b::lexicalShare);
     integer(in, "session_cap", b::sessionCap);
+    if (in.has("as_of")) {
+      String day = requireString(in, "as_of");
+      try {
+        b.asOf(java.time.LocalDate.parse(day));
+      } catch (java.time.format.DateTimeParseException e) {
+        throw new InvalidRequestException(
+            "as_of", "expected a day as YYYY-MM-DD, found '" + day + "'");
+      }
+    }
     JsonNode weights = in.get("weights");
     if (weights != null) {
       if (!weights.isObject()) {

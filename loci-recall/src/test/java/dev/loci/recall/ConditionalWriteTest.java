@@ -269,6 +269,11 @@ class ConditionalWriteTest {
     assertThat(RecallWire.readQuery("{\"query\":\"q\",\"session_cap\":2}").sessionCap())
         .isEqualTo(2);
     assertField(() -> RecallWire.readQuery("{\"query\":\"q\",\"session_cap\":-1}"), "session_cap");
+    RecallQuery dated = RecallWire.readQuery("{\"query\":\"q\",\"as_of\":\"2024-05-13\"}");
+    assertThat(dated.asOf()).contains(java.time.LocalDate.of(2024, 5, 13));
+    assertThat(RecallWire.readQuery(RecallWire.writeQuery(dated))).isEqualTo(dated);
+    assertField(() -> RecallWire.readQuery("{\"query\":\"q\",\"as_of\":\"13 May\"}"), "as_of");
+    assertField(() -> RecallWire.readQuery("{\"query\":\"q\",\"as_of\":20240513}"), "as_of");
     assertField(
         () ->
             RecallWire.readIngest(
