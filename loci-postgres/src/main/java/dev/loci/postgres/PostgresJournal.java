@@ -16,6 +16,7 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.SQLWarning;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -76,6 +77,7 @@ public final class PostgresJournal implements Journal {
   private volatile long knownHead; // the highest sequence number seen in the database
   private volatile Optional<String> unavailable = Optional.empty(); // set by a failed write
   private final List<JournalFollower> followers = new CopyOnWriteArrayList<>();
+  private volatile JournalFlush flush = JournalFlush.WAL; // replaced by tests only
 
   private record Pending(long seq, String ns, byte[] line) {}
 
@@ -245,23 +247,30 @@ public final class PostgresJournal implements Journal {
   }
 
   /**
-   * The append: the writers' lock shared (archiving takes it exclusive), then the batches, unless
-   * the first number is at or below the archived ones, whose rows left the primary key's reach.
-   * Both statements run in one implicit transaction, so the lock is held until the commit.
+   * The append, sent as one round trip: in its own transaction, committed without waiting for the
+   * WAL flush, the writers' lock shared (archiving takes it exclusive) and the batches, unless the
+   * first number is at or below the archived ones, whose rows left the primary key's reach; then,
+   * after the commit, a statement that waits for the WAL flush ({@link JournalFlush}). The commit
+   * releases the primary key's row locks at once, so the next server's commit does not wait for
+   * this one's flush, and the flushes of several servers' commits are shared (PostgreSQL flushes
+   * every WAL record written before, in one write).
    */
   private static final String INSERT =
-      "SELECT pg_advisory_xact_lock_shared("
+      "BEGIN; SET LOCAL synchronous_commit = off; SELECT pg_advisory_xact_lock_shared("
           + JournalArchive.WRITERS_LOCK
           + "); INSERT INTO loci_batch (seq, ns, line)"
           + " SELECT * FROM unnest(?::bigint[], ?::text[], ?::bytea[])"
-          + " WHERE ?::bigint > (SELECT archived FROM loci_journal WHERE id = 1)";
+          + " WHERE ?::bigint > (SELECT archived FROM loci_journal WHERE id = 1); COMMIT; ";
 
   private static final String UNIQUE_VIOLATION = "23505";
 
+  /** PostgreSQL's warning when {@code ROLLBACK} finds no transaction open. */
+  private static final String NO_TRANSACTION = "25P01";
+
   /**
-   * Writes a group of batches as one statement in autocommit: one round trip, atomic, and the
-   * trigger's notification goes with it. A sequence number another writer already used fails the
-   * primary key, and the statement writes nothing.
+   * Writes a group of batches in one round trip (see {@link #INSERT}): atomic, the trigger's
+   * notification goes with the commit, and the call returns once the commit is flushed. A sequence
+   * number another writer already used fails the primary key, and nothing is written.
    */
   private void commit(List<Pending> group) {
     Long[] seqs = new Long[group.size()];
@@ -273,28 +282,52 @@ public final class PostgresJournal implements Journal {
       lines[i] = group.get(i).line();
     }
     try (Connection c = pool.getConnection()) {
-      try (PreparedStatement insert = c.prepareStatement(INSERT)) {
+      try (PreparedStatement insert = c.prepareStatement(INSERT + flush.statement())) {
         insert.setArray(1, c.createArrayOf("bigint", seqs));
         insert.setArray(2, c.createArrayOf("text", namespaces));
         insert.setObject(3, lines);
         insert.setLong(4, seqs[0]);
-        insert.execute(); // the lock's row, then the insert's count
+        insert.execute(); // BEGIN, SET, the lock's row, the insert's count, COMMIT, the flush
+        insert.getMoreResults(); // SET
+        insert.getMoreResults(); // the lock's row
         if (insert.getMoreResults() || insert.getUpdateCount() != group.size()) {
           // the batch numbers are archived: this server is behind the archiving of others
           throw behind(group.get(0).seq(), null);
         }
       } catch (SQLException e) {
-        if (UNIQUE_VIOLATION.equals(e.getSQLState())) {
-          throw behind(group.get(0).seq(), e);
-        }
         if (isConnectionLoss(e)) {
           resolveLostCommit(group, e);
           return;
         }
+        if (!rolledBack(c)) {
+          // no transaction was open: the commit went through and the flush's reply failed
+          resolveLostCommit(group, e);
+          return;
+        }
+        if (UNIQUE_VIOLATION.equals(e.getSQLState())) {
+          throw behind(group.get(0).seq(), e);
+        }
         throw notWritten(e);
       }
     } catch (SQLException e) {
-      throw notWritten(e); // no connection: the statement was never sent
+      throw notWritten(e); // no connection, or it failed while ending the refused transaction
+    }
+  }
+
+  /**
+   * Ends the transaction a failed append left open (a refused insert aborts it, and the statements
+   * after it, the {@code COMMIT} among them, are skipped), so the pooled connection is usable
+   * again; returns false if none was open, that is the commit had already happened.
+   */
+  private static boolean rolledBack(Connection c) throws SQLException {
+    try (Statement end = c.createStatement()) {
+      end.execute("ROLLBACK");
+      for (SQLWarning w = end.getWarnings(); w != null; w = w.getNextWarning()) {
+        if (NO_TRANSACTION.equals(w.getSQLState())) {
+          return false;
+        }
+      }
+      return true;
     }
   }
 
@@ -329,7 +362,8 @@ public final class PostgresJournal implements Journal {
    * The statement's reply was lost: its transaction committed or will not. Probes with a new
    * connection by inserting the group's first batch again in a transaction that is rolled back: the
    * insert waits for the lost transaction to end, then fails on the primary key if it committed
-   * (and the stored line is compared) or succeeds if it did not.
+   * (and the stored line is compared) or succeeds if it did not. A commit found is then flushed (it
+   * did not wait for the flush itself) before the write counts as done.
    */
   private void resolveLostCommit(List<Pending> group, SQLException lost) {
     Pending first = group.get(0);
@@ -338,6 +372,9 @@ public final class PostgresJournal implements Journal {
       LostReply.Outcome outcome;
       try {
         outcome = LostReply.probe(pool, first.seq(), first.ns(), first.line());
+        if (outcome == LostReply.Outcome.COMMITTED) {
+          JournalFlush.flush(pool); // committed without waiting for the flush: wait for it here
+        }
       } catch (SQLException e) {
         lost.addSuppressed(e);
         if (attempt > options.poolSize()) {
@@ -398,6 +435,11 @@ public final class PostgresJournal implements Journal {
     followers.add(follower);
     follower.start();
     return follower;
+  }
+
+  /** Tests: the statement an append runs after its commit to wait for the flush. */
+  void flushWith(JournalFlush statement) {
+    flush = Objects.requireNonNull(statement, "statement");
   }
 
   // what the follower reads and sets
