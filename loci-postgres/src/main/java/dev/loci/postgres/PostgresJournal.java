@@ -16,7 +16,6 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.SQLWarning;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -78,6 +77,9 @@ public final class PostgresJournal implements Journal {
   private volatile Optional<String> unavailable = Optional.empty(); // set by a failed write
   private final List<JournalFollower> followers = new CopyOnWriteArrayList<>();
   private volatile JournalFlush flush = JournalFlush.WAL; // replaced by tests only
+  private volatile boolean alwaysShared; // tests
+  // when this journal last saw a batch another server wrote (System.nanoTime)
+  private volatile long othersSeenNanos = System.nanoTime() - SHARED_NANOS;
 
   private record Pending(long seq, String ns, byte[] line) {}
 
@@ -246,31 +248,15 @@ public final class PostgresJournal implements Journal {
     }
   }
 
-  /**
-   * The append, sent as one round trip: in its own transaction, committed without waiting for the
-   * WAL flush, the writers' lock shared (archiving takes it exclusive) and the batches, unless the
-   * first number is at or below the archived ones, whose rows left the primary key's reach; then,
-   * after the commit, a statement that waits for the WAL flush ({@link JournalFlush}). The commit
-   * releases the primary key's row locks at once, so the next server's commit does not wait for
-   * this one's flush, and the flushes of several servers' commits are shared (PostgreSQL flushes
-   * every WAL record written before, in one write).
-   */
-  private static final String INSERT =
-      "BEGIN; SET LOCAL synchronous_commit = off; SELECT pg_advisory_xact_lock_shared("
-          + JournalArchive.WRITERS_LOCK
-          + "); INSERT INTO loci_batch (seq, ns, line)"
-          + " SELECT * FROM unnest(?::bigint[], ?::text[], ?::bytea[])"
-          + " WHERE ?::bigint > (SELECT archived FROM loci_journal WHERE id = 1); COMMIT; ";
-
-  private static final String UNIQUE_VIOLATION = "23505";
-
-  /** PostgreSQL's warning when {@code ROLLBACK} finds no transaction open. */
-  private static final String NO_TRANSACTION = "25P01";
+  /** How long after another server's batch was last seen appends keep sharing flushes. */
+  private static final long SHARED_NANOS = 2_000_000_000L;
 
   /**
-   * Writes a group of batches in one round trip (see {@link #INSERT}): atomic, the trigger's
+   * Writes a group of batches in one round trip ({@link JournalInsert}): atomic, the trigger's
    * notification goes with the commit, and the call returns once the commit is flushed. A sequence
-   * number another writer already used fails the primary key, and nothing is written.
+   * number another writer already used fails the primary key, and nothing is written. The commit
+   * waits for its own flush while no other server has been seen writing for {@link #SHARED_NANOS},
+   * and shares its flush with theirs otherwise.
    */
   private void commit(List<Pending> group) {
     Long[] seqs = new Long[group.size()];
@@ -281,53 +267,19 @@ public final class PostgresJournal implements Journal {
       namespaces[i] = group.get(i).ns();
       lines[i] = group.get(i).line();
     }
+    boolean shared = alwaysShared || System.nanoTime() - othersSeenNanos < SHARED_NANOS;
+    JournalInsert.Outcome outcome;
     try (Connection c = pool.getConnection()) {
-      try (PreparedStatement insert = c.prepareStatement(INSERT + flush.statement())) {
-        insert.setArray(1, c.createArrayOf("bigint", seqs));
-        insert.setArray(2, c.createArrayOf("text", namespaces));
-        insert.setObject(3, lines);
-        insert.setLong(4, seqs[0]);
-        insert.execute(); // BEGIN, SET, the lock's row, the insert's count, COMMIT, the flush
-        insert.getMoreResults(); // SET
-        insert.getMoreResults(); // the lock's row
-        if (insert.getMoreResults() || insert.getUpdateCount() != group.size()) {
-          // the batch numbers are archived: this server is behind the archiving of others
-          throw behind(group.get(0).seq(), null);
-        }
-      } catch (SQLException e) {
-        if (isConnectionLoss(e)) {
-          resolveLostCommit(group, e);
-          return;
-        }
-        if (!rolledBack(c)) {
-          // no transaction was open: the commit went through and the flush's reply failed
-          resolveLostCommit(group, e);
-          return;
-        }
-        if (UNIQUE_VIOLATION.equals(e.getSQLState())) {
-          throw behind(group.get(0).seq(), e);
-        }
-        throw notWritten(e);
-      }
+      outcome = JournalInsert.run(c, seqs, namespaces, lines, shared, flush);
     } catch (SQLException e) {
       throw notWritten(e); // no connection, or it failed while ending the refused transaction
     }
-  }
-
-  /**
-   * Ends the transaction a failed append left open (a refused insert aborts it, and the statements
-   * after it, the {@code COMMIT} among them, are skipped), so the pooled connection is usable
-   * again; returns false if none was open, that is the commit had already happened.
-   */
-  private static boolean rolledBack(Connection c) throws SQLException {
-    try (Statement end = c.createStatement()) {
-      end.execute("ROLLBACK");
-      for (SQLWarning w = end.getWarnings(); w != null; w = w.getNextWarning()) {
-        if (NO_TRANSACTION.equals(w.getSQLState())) {
-          return false;
-        }
-      }
-      return true;
+    switch (outcome.result()) {
+      case WRITTEN -> {}
+      case TAKEN, ARCHIVED -> throw behind(seqs[0], outcome.cause());
+      case FAILED -> throw notWritten(outcome.cause());
+      case UNKNOWN -> resolveLostCommit(group, outcome.cause());
+      default -> throw new IllegalStateException("unexpected insert outcome " + outcome);
     }
   }
 
@@ -345,6 +297,7 @@ public final class PostgresJournal implements Journal {
   }
 
   private JournalBehindException behind(long first, SQLException cause) {
+    othersSeenNanos = System.nanoTime();
     JournalBehindException e =
         new JournalBehindException(
             "another writer appended to "
@@ -437,9 +390,13 @@ public final class PostgresJournal implements Journal {
     return follower;
   }
 
-  /** Tests: the statement an append runs after its commit to wait for the flush. */
+  /**
+   * Tests: every append shares flushes (as when other servers write) and runs {@code statement}
+   * after its commit to wait for the flush.
+   */
   void flushWith(JournalFlush statement) {
     flush = Objects.requireNonNull(statement, "statement");
+    alwaysShared = true;
   }
 
   // what the follower reads and sets
@@ -457,6 +414,9 @@ public final class PostgresJournal implements Journal {
   }
 
   void sawHead(long head) {
+    if (head > lastSeq) {
+      othersSeenNanos = System.nanoTime(); // not this journal's own batches: it numbered those
+    }
     knownHead = Math.max(knownHead, head);
   }
 
@@ -490,6 +450,7 @@ public final class PostgresJournal implements Journal {
     lock.lock();
     try {
       if (pending.isEmpty() && seq > lastSeq) {
+        othersSeenNanos = System.nanoTime();
         lastSeq = seq;
         durableSeq = seq;
       }

@@ -59,21 +59,30 @@ class SharedFlushTest {
   }
 
   @Test
-  void append_commitsWithoutWaitingForTheFlush() throws Exception {
+  void append_waitsForItsOwnFlushAlone_andCommitsWithoutWaitingOnceAnotherServerWrites()
+      throws Exception {
     try (Connection c = db.connect();
-        PostgresJournal journal = open(db);
+        PostgresJournal first = open(db);
         Statement s = c.createStatement()) {
-      s.execute("CREATE TABLE seen (setting text)");
+      s.execute("CREATE TABLE seen (n serial, setting text)");
       s.execute(
           "CREATE FUNCTION note() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN INSERT INTO seen"
-              + " VALUES (current_setting('synchronous_commit')); RETURN NULL; END $$");
+              + " (setting) VALUES (current_setting('synchronous_commit')); RETURN NULL; END $$");
       s.execute(
           "CREATE TRIGGER noting AFTER INSERT ON loci_batch FOR EACH STATEMENT EXECUTE FUNCTION"
               + " note()");
+      assertThat(first.appendDurably(batch("a"))).isEqualTo(1); // alone
+      try (PostgresJournal second = open(db)) {
+        assertThat(second.appendDurably(batch("b"))).isEqualTo(2); // it saw nobody write
+      }
+      assertThatThrownBy(() -> first.appendDurably(batch("refused")))
+          .isInstanceOf(JournalBehindException.class);
+      first.read(1, e -> {}, d -> {});
 
-      assertThat(journal.appendDurably(batch("a"))).isEqualTo(1);
+      assertThat(first.appendDurably(batch("c"))).isEqualTo(3);
 
-      assertThat(query("SELECT string_agg(setting, ',') FROM seen")).isEqualTo("off");
+      assertThat(query("SELECT string_agg(setting, ',' ORDER BY n) FROM seen"))
+          .isEqualTo("on,on,off");
       // the session's own setting is untouched: only the append's transaction commits that way
       assertThat(query("SHOW synchronous_commit")).isEqualTo("on");
     }
@@ -85,6 +94,7 @@ class SharedFlushTest {
     try (PostgresJournal first = open(db);
         PostgresJournal second = open(db)) {
       first.appendDurably(batch("a"));
+      second.flushWith(JournalFlush.WAL); // shares flushes from the first append on
 
       for (int i = 0; i < 3; i++) {
         assertThatThrownBy(() -> second.appendDurably(batch("refused")))
@@ -193,6 +203,7 @@ class SharedFlushTest {
     try (Connection c = db.connect();
         PostgresJournal journal = open(db);
         Statement s = c.createStatement()) {
+      journal.flushWith(JournalFlush.WAL);
       s.execute(
           "CREATE FUNCTION refuse() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION"
               + " 'refused by test'; END $$");
