@@ -30,22 +30,39 @@ final class JournalRows {
       HikariDataSource pool, long fromSeq, Consumer<JournalEntry> entries, Consumer<Damage> damage)
       throws SQLException {
     try (Connection c = pool.getConnection()) {
-      c.setAutoCommit(false); // a cursor: rows stream in fetch-size pieces
       long floor;
+      long head;
+      boolean flushed;
       try (Statement s = c.createStatement();
-          ResultSet r = s.executeQuery("SELECT floor FROM loci_journal WHERE id = 1")) {
+          ResultSet r =
+              s.executeQuery(
+                  "SELECT floor, GREATEST((SELECT COALESCE(MAX(seq), 0) FROM loci_batch), floor,"
+                      + " archived), "
+                      + JournalFlush.COVERED
+                      + " FROM loci_journal WHERE id = 1")) {
         r.next();
         floor = r.getLong(1);
+        head = r.getLong(2);
+        flushed = r.getBoolean(3);
       }
+      if (!flushed) {
+        // appends commit before their flush: wait for it, so no batch is applied ahead of it
+        try (Statement s = c.createStatement()) {
+          s.execute(JournalFlush.WAL.statement());
+        }
+      }
+      c.setAutoCommit(false); // a cursor: rows stream in fetch-size pieces
       long expected = Math.max(fromSeq, floor + 1);
       // one statement, one snapshot: archiving moves rows atomically from one table to the other
       try (PreparedStatement s =
           c.prepareStatement(
-              "SELECT seq, line FROM loci_batch_archive WHERE seq >= ?"
-                  + " UNION ALL SELECT seq, line FROM loci_batch WHERE seq >= ? ORDER BY seq")) {
+              "SELECT seq, line FROM loci_batch_archive WHERE seq BETWEEN ? AND ? UNION ALL"
+                  + " SELECT seq, line FROM loci_batch WHERE seq BETWEEN ? AND ? ORDER BY seq")) {
         s.setFetchSize(1000);
         s.setLong(1, fromSeq);
-        s.setLong(2, fromSeq);
+        s.setLong(2, head);
+        s.setLong(3, fromSeq);
+        s.setLong(4, head);
         try (ResultSet r = s.executeQuery()) {
           while (r.next()) {
             long seq = r.getLong(1);

@@ -76,6 +76,10 @@ public final class PostgresJournal implements Journal {
   private volatile long knownHead; // the highest sequence number seen in the database
   private volatile Optional<String> unavailable = Optional.empty(); // set by a failed write
   private final List<JournalFollower> followers = new CopyOnWriteArrayList<>();
+  private volatile JournalFlush flush = JournalFlush.WAL; // replaced by tests only
+  private volatile boolean alwaysShared; // tests
+  // when this journal last saw a batch another server wrote (System.nanoTime)
+  private volatile long othersSeenNanos = System.nanoTime() - SHARED_NANOS;
 
   private record Pending(long seq, String ns, byte[] line) {}
 
@@ -244,24 +248,15 @@ public final class PostgresJournal implements Journal {
     }
   }
 
-  /**
-   * The append: the writers' lock shared (archiving takes it exclusive), then the batches, unless
-   * the first number is at or below the archived ones, whose rows left the primary key's reach.
-   * Both statements run in one implicit transaction, so the lock is held until the commit.
-   */
-  private static final String INSERT =
-      "SELECT pg_advisory_xact_lock_shared("
-          + JournalArchive.WRITERS_LOCK
-          + "); INSERT INTO loci_batch (seq, ns, line)"
-          + " SELECT * FROM unnest(?::bigint[], ?::text[], ?::bytea[])"
-          + " WHERE ?::bigint > (SELECT archived FROM loci_journal WHERE id = 1)";
-
-  private static final String UNIQUE_VIOLATION = "23505";
+  /** How long after another server's batch was last seen appends keep sharing flushes. */
+  private static final long SHARED_NANOS = 2_000_000_000L;
 
   /**
-   * Writes a group of batches as one statement in autocommit: one round trip, atomic, and the
-   * trigger's notification goes with it. A sequence number another writer already used fails the
-   * primary key, and the statement writes nothing.
+   * Writes a group of batches in one round trip ({@link JournalInsert}): atomic, the trigger's
+   * notification goes with the commit, and the call returns once the commit is flushed. A sequence
+   * number another writer already used fails the primary key, and nothing is written. The commit
+   * waits for its own flush while no other server has been seen writing for {@link #SHARED_NANOS},
+   * and shares its flush with theirs otherwise.
    */
   private void commit(List<Pending> group) {
     Long[] seqs = new Long[group.size()];
@@ -272,29 +267,19 @@ public final class PostgresJournal implements Journal {
       namespaces[i] = group.get(i).ns();
       lines[i] = group.get(i).line();
     }
+    boolean shared = alwaysShared || System.nanoTime() - othersSeenNanos < SHARED_NANOS;
+    JournalInsert.Outcome outcome;
     try (Connection c = pool.getConnection()) {
-      try (PreparedStatement insert = c.prepareStatement(INSERT)) {
-        insert.setArray(1, c.createArrayOf("bigint", seqs));
-        insert.setArray(2, c.createArrayOf("text", namespaces));
-        insert.setObject(3, lines);
-        insert.setLong(4, seqs[0]);
-        insert.execute(); // the lock's row, then the insert's count
-        if (insert.getMoreResults() || insert.getUpdateCount() != group.size()) {
-          // the batch numbers are archived: this server is behind the archiving of others
-          throw behind(group.get(0).seq(), null);
-        }
-      } catch (SQLException e) {
-        if (UNIQUE_VIOLATION.equals(e.getSQLState())) {
-          throw behind(group.get(0).seq(), e);
-        }
-        if (isConnectionLoss(e)) {
-          resolveLostCommit(group, e);
-          return;
-        }
-        throw notWritten(e);
-      }
+      outcome = JournalInsert.run(c, seqs, namespaces, lines, shared, flush);
     } catch (SQLException e) {
-      throw notWritten(e); // no connection: the statement was never sent
+      throw notWritten(e); // no connection, or it failed while ending the refused transaction
+    }
+    switch (outcome.result()) {
+      case WRITTEN -> {}
+      case TAKEN, ARCHIVED -> throw behind(seqs[0], outcome.cause());
+      case FAILED -> throw notWritten(outcome.cause());
+      case UNKNOWN -> resolveLostCommit(group, outcome.cause());
+      default -> throw new IllegalStateException("unexpected insert outcome " + outcome);
     }
   }
 
@@ -312,6 +297,7 @@ public final class PostgresJournal implements Journal {
   }
 
   private JournalBehindException behind(long first, SQLException cause) {
+    othersSeenNanos = System.nanoTime();
     JournalBehindException e =
         new JournalBehindException(
             "another writer appended to "
@@ -329,7 +315,8 @@ public final class PostgresJournal implements Journal {
    * The statement's reply was lost: its transaction committed or will not. Probes with a new
    * connection by inserting the group's first batch again in a transaction that is rolled back: the
    * insert waits for the lost transaction to end, then fails on the primary key if it committed
-   * (and the stored line is compared) or succeeds if it did not.
+   * (and the stored line is compared) or succeeds if it did not. A commit found is then flushed (it
+   * did not wait for the flush itself) before the write counts as done.
    */
   private void resolveLostCommit(List<Pending> group, SQLException lost) {
     Pending first = group.get(0);
@@ -338,6 +325,9 @@ public final class PostgresJournal implements Journal {
       LostReply.Outcome outcome;
       try {
         outcome = LostReply.probe(pool, first.seq(), first.ns(), first.line());
+        if (outcome == LostReply.Outcome.COMMITTED) {
+          JournalFlush.flush(pool); // committed without waiting for the flush: wait for it here
+        }
       } catch (SQLException e) {
         lost.addSuppressed(e);
         if (attempt > options.poolSize()) {
@@ -400,6 +390,15 @@ public final class PostgresJournal implements Journal {
     return follower;
   }
 
+  /**
+   * Tests: every append shares flushes (as when other servers write) and runs {@code statement}
+   * after its commit to wait for the flush.
+   */
+  void flushWith(JournalFlush statement) {
+    flush = Objects.requireNonNull(statement, "statement");
+    alwaysShared = true;
+  }
+
   // what the follower reads and sets
 
   HikariDataSource pool() {
@@ -415,6 +414,9 @@ public final class PostgresJournal implements Journal {
   }
 
   void sawHead(long head) {
+    if (head > lastSeq) {
+      othersSeenNanos = System.nanoTime(); // not this journal's own batches: it numbered those
+    }
     knownHead = Math.max(knownHead, head);
   }
 
@@ -448,6 +450,7 @@ public final class PostgresJournal implements Journal {
     lock.lock();
     try {
       if (pending.isEmpty() && seq > lastSeq) {
+        othersSeenNanos = System.nanoTime();
         lastSeq = seq;
         durableSeq = seq;
       }

@@ -48,12 +48,12 @@ class PostgresJournalTest {
     db.close();
   }
 
-  private static Batch batch(String uid) {
+  static Batch batch(String uid) {
     return new Batch(
         TS, NS, "test", List.of(Event.ofJson("trace.retired", "{\"uid\":\"" + uid + "\"}")));
   }
 
-  private static List<JournalEntry> readAll(Journal journal, List<Damage> damage) {
+  static List<JournalEntry> readAll(Journal journal, List<Damage> damage) {
     List<JournalEntry> entries = new ArrayList<>();
     journal.read(1, entries::add, damage::add);
     return entries;
