@@ -100,8 +100,7 @@ class ReopenFromSnapshotTest {
                 Instant.parse("2026-11-22T10:00:00Z"),
                 NS,
                 "test",
-                List.of(Event.ofJson("trace.retired", "{\"uid\":\"nobody\"}"))),
-            "[{\"type\":\"trace.retired\",\"data\":{\"uid\":\"nobody\"}}]");
+                List.of(Event.ofJson("trace.retired", "{\"uid\":\"nobody\"}"))));
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     for (int i = 0; i < lines.size(); i++) {
       out.write((lines.get(i) + "\n").getBytes(UTF_8));
