@@ -60,15 +60,17 @@ final class JournalInsert {
 
   private JournalInsert() {}
 
-  /** Inserts the batches {@code seqs}, {@code namespaces}, {@code lines} on {@code c}. */
+  /**
+   * Inserts the batches {@code seqs}, {@code namespaces}, {@code lines} on {@code c}; every failure
+   * is an outcome.
+   */
   static Outcome run(
       Connection c,
       Long[] seqs,
       String[] namespaces,
       byte[][] lines,
       boolean shared,
-      JournalFlush flush)
-      throws SQLException {
+      JournalFlush flush) {
     String sql = shared ? SHARED + flush.statement() : LOCK_AND_INSERT;
     try (PreparedStatement insert = c.prepareStatement(sql)) {
       insert.setArray(1, c.createArrayOf("bigint", seqs));
@@ -86,9 +88,18 @@ final class JournalInsert {
       if (PostgresJournal.isConnectionLoss(e)) {
         return new Outcome(Result.UNKNOWN, e);
       }
-      if (shared && !rolledBack(c)) {
-        // no transaction was open: the commit went through and the flush failed
-        return new Outcome(Result.UNKNOWN, e);
+      if (shared) {
+        boolean rolledBack;
+        try {
+          rolledBack = rolledBack(c);
+        } catch (SQLException lost) {
+          e.addSuppressed(lost);
+          return new Outcome(Result.UNKNOWN, e); // whether it had committed must be asked
+        }
+        if (!rolledBack) {
+          // no transaction was open: the commit went through and the flush failed
+          return new Outcome(Result.UNKNOWN, e);
+        }
       }
       return new Outcome(
           UNIQUE_VIOLATION.equals(e.getSQLState()) ? Result.TAKEN : Result.FAILED, e);

@@ -40,8 +40,10 @@ import org.flywaydb.core.api.MigrationInfo;
  * (JSON with its CRC-32C, {@link JournalLine}), so a row is checked and decoded exactly as a line
  * of a segment file. {@link #append} numbers a batch and keeps it pending in memory; {@link
  * Appended#awaitDurable()} writes every pending batch in one statement (group commit: the engine's
- * round of commands shares one round trip), in autocommit, and returns once PostgreSQL has
- * committed it, which is this journal's durability whatever {@link dev.loci.Durability} says. A
+ * round of commands shares one round trip) and returns once PostgreSQL has committed and flushed
+ * it, which is this journal's durability whatever {@link dev.loci.Durability} says; while other
+ * servers write, the commit does not wait for its flush and the flush is waited for after it, in
+ * the same round trip, so the servers' flushes are shared ({@link JournalInsert}). A
  * statement-level trigger sends the notification that wakes the servers following the journal.
  *
  * <p>Gapless across servers. A server numbers its batches after the last one it has applied, and
