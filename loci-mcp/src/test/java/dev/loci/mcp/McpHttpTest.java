@@ -317,6 +317,9 @@ class McpHttpTest {
     assertError(call(writer, "recall", Map.of()), "query");
     assertError(call(writer, "recall", Map.of("query", "x", "k", "five")), "k");
     assertError(call(writer, "recall", Map.of("query", "x", "mode", "telepathy")), "mode");
+    assertError(call(writer, "recall", Map.of("query", "x", "as_of", "last week")), "as_of");
+    assertThat(call(writer, "recall", Map.of("query", "x", "as_of", "2024-05-13")).isError())
+        .isFalse();
     assertError(call(writer, "remember", Map.of("content", "x", "type", "gossip")), "type");
     assertError(call(writer, "remember", Map.of("content", "x", "colour", "red")), "colour");
     assertError(

@@ -91,6 +91,12 @@ public final class RecallTools {
                         "How many items at most (default " + DEFAULT_K + ").",
                         1,
                         RecallQuery.MAX_K)),
+                optional(
+                    "as_of",
+                    string(
+                        "The day the question is asked, YYYY-MM-DD (default today): a day or"
+                            + " period the question names (\"last May\", \"two weeks ago\") is"
+                            + " read against it and lifts records dated in it.")),
                 namespace()),
             Optional.empty(),
             ToolSpec.Effect.READ,
@@ -133,12 +139,13 @@ public final class RecallTools {
   }
 
   private Reply recall(Call call) {
-    Args a = call.args().allowOnly(Set.of("query", "mode", "k", Call.NAMESPACE));
+    Args a = call.args().allowOnly(Set.of("query", "mode", "k", "as_of", Call.NAMESPACE));
     Namespace ns = call.namespace();
     Map<String, Object> request = new LinkedHashMap<>();
     request.put("query", a.raw("query").orElse(null));
     a.raw("mode").ifPresent(m -> request.put("mode", m));
     request.put("k", a.raw("k").orElse(DEFAULT_K));
+    a.raw("as_of").ifPresent(d -> request.put("as_of", d));
     RecallQuery query = RecallWire.readQuery(McpJson.compact(McpJson.MAPPER.valueToTree(request)));
     limits.checkRecallQuery(query.text());
     RecallResult result = recall.recall(ns, query);
