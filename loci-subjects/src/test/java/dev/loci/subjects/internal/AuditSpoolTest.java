@@ -186,4 +186,38 @@ class AuditSpoolTest {
     Map<String, Long> counts = new HashMap<>(Map.of(A, 5L, B, 3L));
     assertThat(AuditChains.verify(dir(), keys(), Optional.empty(), counts).problems()).isEmpty();
   }
+
+  @Test
+  void checkpoint_manySubjectsInterleavedWithRefsSharingAPrefix_eachFileGetsItsOwnLinesInOrder()
+      throws IOException {
+    // more subjects than the grouping table starts with, and pairs of references that differ only
+    // after the bytes it hashes, so that grouping by reference must compare whole references
+    List<String> refs = new ArrayList<>();
+    for (int i = 0; i < 700; i++) {
+      String head = String.format("%016x", i / 2);
+      refs.add(head + String.format("%048x", i % 2 == 0 ? i : i * 7919L));
+    }
+    List<AuditEntry> all = new ArrayList<>();
+    for (long n = 1; n <= 4; n++) {
+      for (String ref : refs) {
+        all.addAll(entries(ref, n, n));
+      }
+    }
+    AuditLog log = new AuditLog(dir(), keys());
+    log.appendAll(all.subList(0, 1000));
+    log.materialize(); // part of it before a read, the rest at the checkpoint
+    log.appendAll(all.subList(1000, all.size()));
+    log.checkpoint();
+    log.close();
+
+    Map<String, Long> counts = new HashMap<>();
+    refs.forEach(r -> counts.put(r, 4L));
+    assertThat(AuditChains.verify(dir(), keys(), Optional.of(refs), counts).problems()).isEmpty();
+    for (String ref : List.of(refs.get(0), refs.get(1), refs.get(699))) {
+      assertThat(Files.readAllLines(AuditLog.file(dir(), ref)))
+          .hasSize(4)
+          .allMatch(l -> l.contains("\"id\":\"t"));
+    }
+    assertThat(Files.size(spool())).isZero();
+  }
 }
