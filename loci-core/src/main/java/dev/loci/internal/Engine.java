@@ -230,10 +230,8 @@ public final class Engine implements CommandExecutor, AutoCloseable {
 
   /** Prepares every layer's part of a batch; nothing changes unless all of them prepare. */
   private List<Runnable> prepare(JournalEntry entry) {
-    List<Event> all = entry.events(); // most batches hold one event: no map for those
-    Map<String, List<Event>> byLayer =
-        all.size() == 1 ? Map.of(all.get(0).layer(), all) : new LinkedHashMap<>();
-    for (Event e : all) {
+    Map<String, List<Event>> byLayer = new LinkedHashMap<>();
+    for (Event e : entry.events()) {
       if (!layers.containsKey(e.layer())) {
         throw new StorageException(
             "batch "
@@ -244,9 +242,7 @@ public final class Engine implements CommandExecutor, AutoCloseable {
                 + e.layer()
                 + "', which this Loci build lacks; refusing to open rather than drop it");
       }
-      if (all.size() > 1) {
-        byLayer.computeIfAbsent(e.layer(), k -> new ArrayList<>()).add(e);
-      }
+      byLayer.computeIfAbsent(e.layer(), k -> new ArrayList<>()).add(e);
     }
     List<Runnable> commits = new ArrayList<>(byLayer.size());
     byLayer.forEach((layer, events) -> commits.add(layers.get(layer).prepare(entry, events)));

@@ -17,6 +17,18 @@ class TimestampsTest {
   }
 
   @Test
+  void format_instantsSharingACacheSlot_eachGetsItsOwnText() {
+    Instant a = Instant.parse("2026-11-26T12:00:00.000001Z");
+    Instant b = a.plusNanos(64_000); // 64 microseconds later: the same slot of the recent cache
+    Instant c = a.plusNanos(500); // differs from a below the microsecond only
+    for (int i = 0; i < 3; i++) {
+      assertThat(Timestamps.format(a)).isEqualTo("2026-11-26T12:00:00.000001Z");
+      assertThat(Timestamps.format(b)).isEqualTo("2026-11-26T12:00:00.000065Z");
+      assertThat(Timestamps.format(c)).isEqualTo("2026-11-26T12:00:00.000001500Z");
+    }
+  }
+
+  @Test
   void format_subMicroDigits_keptWithNine() {
     Instant t = Instant.ofEpochSecond(1764000000L, 123456789);
     assertThat(Timestamps.format(t)).isEqualTo("2025-11-24T16:00:00.123456789Z");
