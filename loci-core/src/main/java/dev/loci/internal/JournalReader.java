@@ -44,7 +44,8 @@ final class JournalReader {
         continue;
       }
       state.file = segments.get(i);
-      long from = everything ? 0 : SegmentSeek.lineBelow(state.file, fromSeq);
+      boolean covered = !everything && JournalSegments.firstSeq(state.file) < fromSeq;
+      long from = covered ? SegmentSeek.lineBelow(state.file, fromSeq) : 0;
       LineScanner.scan(state.file, from, state::line);
       state.endOfSegment(i == segments.size() - 1);
     }
