@@ -11,8 +11,9 @@ import java.util.List;
 /**
  * The child process of {@link AuditKillTest}: durable trace adds naming one of 50 subjects, from
  * two writers, each printing {@code T} once acknowledged; snapshots every 300 batches (each forces
- * the audit spool) and an audit checkpoint every 700 ms (files brought up to date and forced, spool
- * emptied), so that a kill lands in every part of the audit log's life. Runs until killed.
+ * the audit spool), audit lines written to the spool every 100 ms and an audit checkpoint every 700
+ * ms (files brought up to date and forced, spool emptied), so that a kill lands in every part of
+ * the audit log's life. Runs until killed.
  *
  * <p>Usage: {@code AuditCrashChild <dataDir>}.
  */
@@ -26,9 +27,15 @@ public final class AuditCrashChild {
     ChildJvm.daemon(
         "checkpoints",
         () -> {
-          while (true) {
-            ChildJvm.sleep(700);
-            loci.layer(SubjectLayer.class).checkpointAudit();
+          // audit lines reach the spool every 100 ms (the writer's own timer waits a second, and on
+          // a quiet machine every kill would land before it), the files every 700 ms
+          for (int i = 1; ; i++) {
+            ChildJvm.sleep(100);
+            if (i % 7 == 0) {
+              loci.layer(SubjectLayer.class).checkpointAudit();
+            } else {
+              loci.layer(SubjectLayer.class).writeAudit();
+            }
           }
         });
     for (int w = 0; w < 2; w++) {

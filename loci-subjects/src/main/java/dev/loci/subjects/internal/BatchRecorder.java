@@ -112,11 +112,7 @@ final class BatchRecorder {
     for (Object o : found) {
       if (o instanceof Found f) {
         SubjectMention m = f.mention();
-        // a record that names subjects is indexed anyway: one lookup that adds it if new
-        Rec rec =
-            m.subjectIds().isEmpty()
-                ? index.find(f.layer(), ns, m.recordId())
-                : index.findOrAdd(f.layer(), m.kind(), entry.namespace(), m.recordId());
+        Rec rec = index.find(f.layer(), ns, m.recordId());
         Rec pred = m.inheritsFrom().map(p -> index.find(f.layer(), p)).orElse(null);
         if (m.subjectIds().isEmpty()
             && (rec == null || rec.holders() == 0)
