@@ -1,6 +1,5 @@
 package dev.loci.subjects.internal;
 
-import dev.loci.internal.LineBuffer;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
