@@ -78,14 +78,9 @@ public final class LineBuffer {
 
   /** Appends {@code b}. */
   public LineBuffer put(byte[] b) {
-    return put(b, 0, b.length);
-  }
-
-  /** Appends {@code length} bytes of {@code b} from {@code offset}. */
-  public LineBuffer put(byte[] b, int offset, int length) {
-    ensure(length);
-    System.arraycopy(b, offset, bytes, size, length);
-    size += length;
+    ensure(b.length);
+    System.arraycopy(b, 0, bytes, size, b.length);
+    size += b.length;
     return this;
   }
 

@@ -267,10 +267,7 @@ public final class Retriever {
           node(id)
               .map(n -> n.attributes().getOrDefault(RecallQuery.TIME, ""))
               .flatMap(TimeExpressions::readDate);
-      boolean inside =
-          day.isPresent()
-              && periods.stream()
-                  .anyMatch(p -> !day.get().isBefore(p.start()) && !day.get().isAfter(p.end()));
+      boolean inside = day.isPresent() && QueryDates.within(day.get(), periods, 0);
       out.put(id, inside ? 1.0 : 0.0);
       in += inside ? 1 : 0;
     }
