@@ -112,9 +112,15 @@ final class BatchRecorder {
     for (Object o : found) {
       if (o instanceof Found f) {
         SubjectMention m = f.mention();
-        Rec rec = index.find(f.layer(), ns, m.recordId());
-        Rec pred = m.inheritsFrom().map(p -> index.find(f.layer(), p)).orElse(null);
-        if (m.subjectIds().isEmpty()
+        boolean names = !m.subjectIds().isEmpty();
+        // a version that names subjects is held whatever was held before: one lookup, no miss
+        Rec rec =
+            names
+                ? index.findOrAdd(f.layer(), m.kind(), entry.namespace(), m.recordId())
+                : index.find(f.layer(), ns, m.recordId());
+        Rec pred =
+            m.inheritsFrom().isEmpty() ? null : index.find(f.layer(), m.inheritsFrom().get());
+        if (!names
             && (rec == null || rec.holders() == 0)
             && (pred == null || pred.holders() == 0)) {
           continue;
