@@ -34,7 +34,7 @@ final class VecIndex {
     int s;
     if (slot == null) {
       if (size == uids.length) {
-        int cap = uids.length * 2;
+        int cap = uids.length + (uids.length >> 1); // grow by half: less slack than doubling
         vectors = Arrays.copyOf(vectors, cap * DIM);
         uids = Arrays.copyOf(uids, cap);
         retired = Arrays.copyOf(retired, cap);
@@ -108,6 +108,11 @@ final class VecIndex {
    * @return false if {@code vec} is all zeros
    */
   static boolean unit(PathwayVec vec, float[] out, int offset) {
+    return unit(vec::get, out, offset);
+  }
+
+  /** As {@link #unit(PathwayVec, float[], int)}, for a vector read by bucket index. */
+  static boolean unit(IntToFloat vec, float[] out, int offset) {
     double norm = 0;
     for (int i = 0; i < DIM; i++) {
       norm += (double) vec.get(i) * vec.get(i);
@@ -117,6 +122,12 @@ final class VecIndex {
       out[offset + i] = norm == 0 ? 0f : (float) (vec.get(i) / norm);
     }
     return norm != 0;
+  }
+
+  /** A vector's values by bucket index. */
+  @FunctionalInterface
+  interface IntToFloat {
+    float get(int index);
   }
 
   /**
