@@ -171,7 +171,7 @@ abstract class PathwayShelves {
 
   /** One pathway: its traces' uids in insertion order. */
   static final class Bucket {
-    final List<String> uids = new ArrayList<>();
+    final List<String> uids = new ArrayList<>(2); // most pathways hold a trace or two
     boolean retired;
   }
 
@@ -318,12 +318,14 @@ abstract class PathwayShelves {
       Shelf s = e.getValue();
       if (includeHistory) {
         float[] unit = new float[PathwayVec.DIMENSION];
+        float[] values = new float[PathwayVec.DIMENSION];
         for (Map.Entry<String, byte[]> t : s.packed()) {
           byte[] packed = t.getValue();
           if (TraceCodec.retired(packed) && !includeRetired) {
             continue;
           }
-          VecIndex.unit(i -> TraceCodec.vector(packed, i), unit, 0);
+          TraceCodec.vector(packed, values);
+          VecIndex.unit(i -> values[i], unit, 0);
           float dot = 0;
           for (int i = 0; i < unit.length; i++) {
             dot += unit[i] * q[i];

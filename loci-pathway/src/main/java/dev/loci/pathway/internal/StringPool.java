@@ -1,8 +1,6 @@
 package dev.loci.pathway.internal;
 
 import java.util.Arrays;
-import java.util.HashMap;
-import java.util.Map;
 
 /**
  * The strings that repeat across the packed traces of one shelf ({@link TraceCodec}), each held
@@ -16,18 +14,18 @@ import java.util.Map;
 final class StringPool {
   private String[] strings = new String[64];
   private int size;
-  private final Map<String, Integer> ids = new HashMap<>();
+  private final StringSlots ids = new StringSlots();
 
   /** The number of {@code s}, adding it if new. */
   int id(String s) {
-    Integer id = ids.get(s);
-    if (id == null) {
+    int id = ids.get(s, strings);
+    if (id < 0) {
       if (size == strings.length) {
-        strings = Arrays.copyOf(strings, size * 2);
+        strings = Arrays.copyOf(strings, size + (size >> 1));
       }
       id = size++;
       strings[id] = s;
-      ids.put(s, id);
+      ids.put(s, id, strings);
     }
     return id;
   }

@@ -30,14 +30,15 @@ import java.util.function.Function;
  * Instant}, a vector), about 1.8 KB of heap; packed it is one array of a few hundred bytes.
  *
  * <p>Layout: a fixed head that queries read in place ({@code replay_count}, {@code
- * replays_succeeded}, {@code created_at}, flags for retired, superseded and legacy, the 32 vector
- * values), then every other field in spec order. Strings that repeat across traces (pathway id,
- * task class, file, signal class, verdict, models, reject reasons, kb documents and chunk ids,
- * observer labels and outcomes, libraries, type-hint sources, audit models, subject ids) are
- * numbers into the shelf's {@link StringPool}; the rest are written inline, as one byte per
- * character when every character is below 0x80 and as UTF-16 otherwise, so any string round-trips
- * exactly. The {@code trace_uid} is not packed (the shelf's map holds it as the key), nor are the
- * unknown fields, which the shelf keeps beside the array for the rare trace that has them.
+ * replays_succeeded}, {@code created_at}, flags for retired, superseded and legacy), the vector (as
+ * the token counts it was computed from when they reproduce it exactly, else as 32 floats), then
+ * every other field in spec order. Strings that repeat across traces (pathway id, task class, file,
+ * signal class, verdict, models, reject reasons, kb documents and chunk ids, observer labels and
+ * outcomes, libraries, type-hint sources, audit models, subject ids) are numbers into the shelf's
+ * {@link StringPool}; the rest are written inline, as one byte per character when every character
+ * is below 0x80 and as UTF-16 otherwise, so any string round-trips exactly. The {@code trace_uid}
+ * is not packed (the shelf's map holds it as the key), nor are the unknown fields, which the shelf
+ * keeps beside the array for the rare trace that has them.
  *
  * <p>{@link #decode} returns a trace equal to the one {@link #encode} was given. Stateless; the
  * pool and the scratch buffer are the caller's, used under the engine's exclusive access. A packed
@@ -57,11 +58,14 @@ final class TraceCodec {
   private static final int CREATED_NANOS = 16;
   private static final int FLAGS = 20;
   private static final int VECTOR = 21;
-  private static final int BODY = VECTOR + 4 * PathwayVec.DIMENSION;
 
   private static final int RETIRED = 1;
   private static final int SUPERSEDED = 2;
   private static final int LEGACY = 4;
+  private static final int COUNTED = 8;
+
+  /** The largest bucket count tried when looking for the counts behind a vector. */
+  private static final int MAX_SCALE = 8;
 
   private static final SemanticFlag[] SEMANTIC_FLAGS = SemanticFlag.values();
 
@@ -109,16 +113,82 @@ final class TraceCodec {
         : Integer.compare((int) INT.get(a, CREATED_NANOS), (int) INT.get(b, CREATED_NANOS));
   }
 
-  /** Bucket {@code index} of the vector. */
-  static float vector(byte[] packed, int index) {
-    return (float) FLOAT.get(packed, VECTOR + 4 * index);
+  /** Writes the 32 vector values into {@code out}. */
+  static void vector(byte[] packed, float[] out) {
+    if ((packed[FLAGS] & COUNTED) == 0) {
+      for (int i = 0; i < PathwayVec.DIMENSION; i++) {
+        out[i] = (float) FLOAT.get(packed, VECTOR + 4 * i);
+      }
+      return;
+    }
+    double[] counts = new double[PathwayVec.DIMENSION];
+    int n = packed[VECTOR];
+    for (int j = 0; j < n; j++) {
+      counts[packed[VECTOR + 1 + 2 * j]] = packed[VECTOR + 2 + 2 * j] & 0xFF;
+    }
+    normalize(counts, out);
+  }
+
+  /**
+   * The unit vector of bucket counts, with the arithmetic of {@link
+   * dev.loci.pathway.PathwayIdentity}'s vector: a vector Loci computed is these values for its
+   * token counts.
+   */
+  private static void normalize(double[] counts, float[] out) {
+    double sum = 0;
+    for (double c : counts) {
+      sum += c * c;
+    }
+    double norm = Math.sqrt(sum);
+    for (int i = 0; i < out.length; i++) {
+      out[i] = norm > 0 ? (float) (counts[i] / norm) : 0f;
+    }
+  }
+
+  /**
+   * The bucket counts (1 to 255) whose {@link #normalize} is exactly {@code v}, or null: a computed
+   * vector is a few small token counts, stored as a pair of bytes per bucket used instead of 128
+   * bytes of floats. Tries the smallest value as a count of 1 to {@link #MAX_SCALE} and keeps the
+   * counts only if they reproduce every bit of {@code v}.
+   */
+  private static double[] countsOf(PathwayVec vec) {
+    float[] v = vec.values();
+    float min = Float.MAX_VALUE;
+    for (float x : v) {
+      if (x < 0 || Float.compare(x, -0f) == 0) {
+        return null;
+      }
+      if (x > 0 && x < min) {
+        min = x;
+      }
+    }
+    if (min == Float.MAX_VALUE) {
+      return null; // all zeros: rare, kept as floats
+    }
+    double[] counts = new double[v.length];
+    float[] check = new float[v.length];
+    for (int scale = 1; scale <= MAX_SCALE; scale++) {
+      boolean fits = true;
+      for (int i = 0; i < v.length && fits; i++) {
+        counts[i] = Math.rint((double) v[i] / min * scale);
+        fits = counts[i] <= 255;
+      }
+      if (fits) {
+        normalize(counts, check);
+        if (Arrays.equals(check, v)) {
+          return counts;
+        }
+      }
+    }
+    return null;
   }
 
   // ---------------------------------------------------------------- encoding
 
   /** Packs {@code t} (all but its uid and unknown fields), adding its repeated strings to pool. */
   static byte[] encode(PathwayTrace t, StringPool pool, Out out) {
-    out.reset(BODY);
+    double[] counts = countsOf(t.pathwayVec());
+    out.reset(VECTOR);
     byte[] b = out.buf;
     INT.set(b, REPLAYS, t.replayCount());
     INT.set(b, SUCCEEDED, t.replaysSucceeded());
@@ -128,10 +198,9 @@ final class TraceCodec {
         (byte)
             ((t.retired() ? RETIRED : 0)
                 | (t.supersededAt().isPresent() ? SUPERSEDED : 0)
-                | (t.legacy() ? LEGACY : 0));
-    for (int i = 0; i < PathwayVec.DIMENSION; i++) {
-      FLOAT.set(b, VECTOR + 4 * i, t.pathwayVec().get(i));
-    }
+                | (t.legacy() ? LEGACY : 0)
+                | (counts != null ? COUNTED : 0));
+    out.vector(t.pathwayVec(), counts);
     out.pooled(pool, t.pathwayId());
     out.varint(t.version());
     out.optionalText(t.parentTraceUid());
@@ -157,7 +226,7 @@ final class TraceCodec {
     for (KbChunkRef k : t.kbChunks()) {
       out.pooled(pool, k.sourceDoc());
       out.pooled(pool, k.chunkId());
-      out.varlong(Double.doubleToRawLongBits(k.cosineScore()));
+      out.fixed64(Double.doubleToRawLongBits(k.cosineScore()));
       out.varint(k.rank());
     }
     out.varint(t.observerSignals().size());
@@ -226,9 +295,7 @@ final class TraceCodec {
             .legacy((packed[FLAGS] & LEGACY) != 0)
             .unknownFields(unknown);
     float[] vec = new float[PathwayVec.DIMENSION];
-    for (int i = 0; i < vec.length; i++) {
-      vec[i] = vector(packed, i);
-    }
+    vector(packed, vec);
     b.pathwayVec(new PathwayVec(vec));
     b.pathwayId(in.pooled());
     b.version(in.varint());
@@ -250,7 +317,7 @@ final class TraceCodec {
         in.list(
             i ->
                 new KbChunkRef(
-                    i.pooled(), i.pooled(), Double.longBitsToDouble(i.varlong()), i.varint())));
+                    i.pooled(), i.pooled(), Double.longBitsToDouble(i.fixed64()), i.varint())));
     b.observerSignals(in.list(i -> new ObserverSignal(i.pooled(), i.varint(), i.pooledList())));
     b.bridgeHits(in.list(i -> new BridgeHit(i.pooled(), i.pooled(), i.text())));
     b.subPipelineCalls(in.list(i -> new SubPipelineCall(i.text())));
@@ -281,6 +348,26 @@ final class TraceCodec {
       size = head;
     }
 
+    /** The vector at {@link #VECTOR}: as its nonzero counts if given, else as 32 floats. */
+    void vector(PathwayVec vec, double[] counts) {
+      room(1 + 4 * PathwayVec.DIMENSION);
+      if (counts == null) {
+        for (int i = 0; i < PathwayVec.DIMENSION; i++) {
+          FLOAT.set(buf, size + 4 * i, vec.get(i));
+        }
+        size += 4 * PathwayVec.DIMENSION;
+        return;
+      }
+      int start = size++;
+      for (int i = 0; i < counts.length; i++) {
+        if (counts[i] > 0) {
+          buf[size++] = (byte) i;
+          buf[size++] = (byte) counts[i];
+        }
+      }
+      buf[start] = (byte) ((size - start - 1) / 2);
+    }
+
     private void room(int n) {
       if (size + n > buf.length) {
         buf = Arrays.copyOf(buf, Math.max(buf.length * 2, size + n));
@@ -294,6 +381,12 @@ final class TraceCodec {
 
     void varint(int v) {
       varlong(v & 0xFFFFFFFFL);
+    }
+
+    void fixed64(long v) {
+      room(8);
+      LONG.set(buf, size, v);
+      size += 8;
     }
 
     void varlong(long v) {
@@ -347,11 +440,15 @@ final class TraceCodec {
   private static final class In {
     private final byte[] buf;
     private final String[] pool;
-    private int pos = BODY;
+    private int pos;
 
     In(byte[] buf, String[] pool) {
       this.buf = buf;
       this.pool = pool;
+      this.pos =
+          (buf[FLAGS] & COUNTED) != 0
+              ? VECTOR + 1 + 2 * buf[VECTOR]
+              : VECTOR + 4 * PathwayVec.DIMENSION;
     }
 
     boolean bool() {
@@ -360,6 +457,12 @@ final class TraceCodec {
 
     int varint() {
       return (int) varlong();
+    }
+
+    long fixed64() {
+      long v = (long) LONG.get(buf, pos);
+      pos += 8;
+      return v;
     }
 
     long varlong() {

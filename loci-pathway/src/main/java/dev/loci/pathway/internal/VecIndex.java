@@ -2,8 +2,6 @@ package dev.loci.pathway.internal;
 
 import dev.loci.pathway.PathwayVec;
 import java.util.Arrays;
-import java.util.HashMap;
-import java.util.Map;
 import java.util.PriorityQueue;
 
 /**
@@ -22,7 +20,7 @@ final class VecIndex {
   private String[] uids = new String[16];
   private boolean[] retired = new boolean[16];
   private int size;
-  private final Map<String, Integer> slots = new HashMap<>();
+  private final StringSlots slots = new StringSlots();
 
   int size() {
     return size;
@@ -30,9 +28,8 @@ final class VecIndex {
 
   /** Adds or replaces the vector of {@code uid}. */
   void put(String uid, PathwayVec vec, boolean isRetired) {
-    Integer slot = slots.get(uid);
-    int s;
-    if (slot == null) {
+    int s = slots.get(uid, uids);
+    if (s < 0) {
       if (size == uids.length) {
         int cap = uids.length + (uids.length >> 1); // grow by half: less slack than doubling
         vectors = Arrays.copyOf(vectors, cap * DIM);
@@ -40,10 +37,8 @@ final class VecIndex {
         retired = Arrays.copyOf(retired, cap);
       }
       s = size++;
-      slots.put(uid, s);
       uids[s] = uid;
-    } else {
-      s = slot;
+      slots.put(uid, s, uids);
     }
     unit(vec, vectors, s * DIM);
     retired[s] = isRetired;
@@ -51,23 +46,24 @@ final class VecIndex {
 
   /** Removes {@code uid} if present. */
   void remove(String uid) {
-    Integer slot = slots.remove(uid);
-    if (slot == null) {
+    int slot = slots.get(uid, uids);
+    if (slot < 0) {
       return;
     }
+    slots.remove(uid, uids);
     int last = --size;
     if (slot != last) {
       System.arraycopy(vectors, last * DIM, vectors, slot * DIM, DIM);
       uids[slot] = uids[last];
       retired[slot] = retired[last];
-      slots.put(uids[slot], slot);
+      slots.move(uids[slot], slot, uids);
     }
     uids[last] = null;
   }
 
   void retire(String uid) {
-    Integer slot = slots.get(uid);
-    if (slot != null) {
+    int slot = slots.get(uid, uids);
+    if (slot >= 0) {
       retired[slot] = true;
     }
   }
