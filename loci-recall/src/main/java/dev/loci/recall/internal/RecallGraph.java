@@ -27,21 +27,84 @@ import java.util.Set;
  * access (see {@link dev.loci.spi.Layer}).
  */
 final class RecallGraph {
-  /** All versions of one record, oldest first. */
+  /**
+   * All versions of one record: the head's parts held here, and the earlier versions in a list only
+   * once there are any (most records never change, and a list and a version object per record cost
+   * more than the record itself).
+   */
   static final class Chain<T> {
-    final List<RecordVersion<T>> versions = new ArrayList<>(1);
     final int ordinal; // how many records of its kind the namespace held before this one
+    private T value;
+    private int version;
+    private Instant at;
+    private boolean removed;
+    private List<RecordVersion<T>> earlier; // oldest first; null while there is one version
 
     Chain(int ordinal) {
       this.ordinal = ordinal;
     }
 
+    boolean isEmpty() {
+      return value == null;
+    }
+
+    void add(RecordVersion<T> v) {
+      if (value != null) {
+        if (earlier == null) {
+          earlier = new ArrayList<>(2);
+        }
+        earlier.add(head());
+      }
+      set(v);
+    }
+
+    private void set(RecordVersion<T> v) {
+      value = v.value();
+      version = v.version();
+      at = v.at();
+      removed = v.removed();
+    }
+
+    /** The newest version, made on each call. */
     RecordVersion<T> head() {
-      return versions.get(versions.size() - 1);
+      return new RecordVersion<>(value, version, at, removed);
+    }
+
+    /** The newest version's value. */
+    T value() {
+      return value;
+    }
+
+    /** The newest version's number. */
+    int version() {
+      return version;
+    }
+
+    RecordVersion<T> first() {
+      return earlier == null ? head() : earlier.get(0);
+    }
+
+    /** Every version, oldest first. */
+    List<RecordVersion<T>> versions() {
+      if (earlier == null) {
+        return List.of(head());
+      }
+      List<RecordVersion<T>> out = new ArrayList<>(earlier.size() + 1);
+      out.addAll(earlier);
+      out.add(head());
+      return out;
+    }
+
+    /** Replaces every version with what {@code change} makes of it. */
+    void replaceAll(java.util.function.UnaryOperator<RecordVersion<T>> change) {
+      if (earlier != null) {
+        earlier.replaceAll(change);
+      }
+      set(change.apply(head()));
     }
 
     boolean live() {
-      return !head().removed();
+      return !removed;
     }
   }
 
@@ -174,10 +237,10 @@ final class RecallGraph {
     Graph g = graph(ns);
     Map<String, Chain<MemoryNode>> nodes = g.nodes;
     Chain<MemoryNode> c = nodes.computeIfAbsent(n.id(), k -> new Chain<>(nodes.size()));
-    if (!c.versions.isEmpty() && c.live()) {
+    if (!c.isEmpty() && c.live()) {
       g.countPack(c.head().value(), -1);
     }
-    c.versions.add(new RecordVersion<>(n, version, at, false));
+    c.add(new RecordVersion<>(n, version, at, false));
     g.countPack(n, 1);
   }
 
@@ -185,25 +248,44 @@ final class RecallGraph {
     Graph g = graph(ns);
     Chain<MemoryNode> c = g.nodes.get(id);
     g.countPack(c.head().value(), -1);
-    c.versions.add(new RecordVersion<>(c.head().value(), version, at, true));
+    c.add(new RecordVersion<>(c.head().value(), version, at, true));
   }
 
-  void putEdge(Namespace ns, MemoryEdge e, int version, Instant at) {
+  void putEdge(Namespace ns, MemoryEdge put, int version, Instant at) {
     Graph g = graph(ns);
+    MemoryEdge e = canonical(g, put);
     MemoryEdge.Key k = e.key();
     g.edges
         .computeIfAbsent(k, x -> new Chain<>(g.edges.size()))
-        .versions
         .add(new RecordVersion<>(e, version, at, false));
     g.incident.computeIfAbsent(k.from(), x -> new Incident()).add(k);
     g.incident.computeIfAbsent(k.to(), x -> new Incident()).add(k);
     g.links = null;
   }
 
+  /**
+   * {@code e} with the ids its nodes hold and its type interned, so that a node's id is one string
+   * however many edges name it (edges arrive with their own copies).
+   */
+  private static MemoryEdge canonical(Graph g, MemoryEdge e) {
+    String from = nodeId(g, e.from());
+    String to = nodeId(g, e.to());
+    String type = e.edgeType().intern();
+    return from == e.from() && to == e.to() && type == e.edgeType()
+        ? e
+        : new MemoryEdge(
+            from, to, type, e.weight(), e.confidence(), e.bidirectional(), e.sourceRef());
+  }
+
+  private static String nodeId(Graph g, String id) {
+    Chain<MemoryNode> c = g.nodes.get(id);
+    return c == null ? id : c.value().id();
+  }
+
   void removeEdge(Namespace ns, MemoryEdge.Key k, int version, Instant at) {
     Graph g = graph(ns);
     Chain<MemoryEdge> c = g.edges.get(k);
-    c.versions.add(new RecordVersion<>(c.head().value(), version, at, true));
+    c.add(new RecordVersion<>(c.head().value(), version, at, true));
     unlink(g, k.from(), k);
     unlink(g, k.to(), k);
     g.links = null;
@@ -289,7 +371,7 @@ final class RecallGraph {
   public Optional<Instant> firstPut(Namespace ns, String id) {
     Graph g = graphs.get(ns);
     Chain<MemoryNode> c = g == null ? null : g.nodes.get(id);
-    return c == null ? Optional.empty() : Optional.of(c.versions.get(0).at());
+    return c == null ? Optional.empty() : Optional.of(c.first().at());
   }
 
   /** The records of {@code ns}, if it holds any. */
@@ -353,7 +435,7 @@ final class RecallGraph {
     if (c == null) {
       throw missing.get();
     }
-    List<RecordVersion<T>> out = new ArrayList<>(c.versions);
+    List<RecordVersion<T>> out = new ArrayList<>(c.versions());
     java.util.Collections.reverse(out);
     return List.copyOf(out);
   }
