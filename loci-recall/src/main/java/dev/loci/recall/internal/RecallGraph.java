@@ -35,9 +35,9 @@ final class RecallGraph {
   static final class Chain<T> {
     final int ordinal; // how many records of its kind the namespace held before this one
     private T value;
-    private int version;
+    private int
+        version; // negated for a removal (versions start at 1): no boolean to pad the object
     private Instant at;
-    private boolean removed;
     private List<RecordVersion<T>> earlier; // oldest first; null while there is one version
 
     Chain(int ordinal) {
@@ -60,14 +60,13 @@ final class RecallGraph {
 
     private void set(RecordVersion<T> v) {
       value = v.value();
-      version = v.version();
+      version = v.removed() ? -v.version() : v.version();
       at = v.at();
-      removed = v.removed();
     }
 
     /** The newest version, made on each call. */
     RecordVersion<T> head() {
-      return new RecordVersion<>(value, version, at, removed);
+      return new RecordVersion<>(value, Math.abs(version), at, version < 0);
     }
 
     /** The newest version's value. */
@@ -77,7 +76,7 @@ final class RecallGraph {
 
     /** The newest version's number. */
     int version() {
-      return version;
+      return Math.abs(version);
     }
 
     RecordVersion<T> first() {
@@ -104,7 +103,7 @@ final class RecallGraph {
     }
 
     boolean live() {
-      return !removed;
+      return version > 0;
     }
   }
 
@@ -217,7 +216,7 @@ final class RecallGraph {
       nodes.forEach(
           (id, c) -> {
             if (c.live()) {
-              out.put(id, c.head().version());
+              out.put(id, c.version());
             }
           });
       return out;
@@ -238,7 +237,7 @@ final class RecallGraph {
     Map<String, Chain<MemoryNode>> nodes = g.nodes;
     Chain<MemoryNode> c = nodes.computeIfAbsent(n.id(), k -> new Chain<>(nodes.size()));
     if (!c.isEmpty() && c.live()) {
-      g.countPack(c.head().value(), -1);
+      g.countPack(c.value(), -1);
     }
     c.add(new RecordVersion<>(n, version, at, false));
     g.countPack(n, 1);
@@ -247,8 +246,8 @@ final class RecallGraph {
   void removeNode(Namespace ns, String id, int version, Instant at) {
     Graph g = graph(ns);
     Chain<MemoryNode> c = g.nodes.get(id);
-    g.countPack(c.head().value(), -1);
-    c.add(new RecordVersion<>(c.head().value(), version, at, true));
+    g.countPack(c.value(), -1);
+    c.add(new RecordVersion<>(c.value(), version, at, true));
   }
 
   void putEdge(Namespace ns, MemoryEdge put, int version, Instant at) {
@@ -285,7 +284,7 @@ final class RecallGraph {
   void removeEdge(Namespace ns, MemoryEdge.Key k, int version, Instant at) {
     Graph g = graph(ns);
     Chain<MemoryEdge> c = g.edges.get(k);
-    c.add(new RecordVersion<>(c.head().value(), version, at, true));
+    c.add(new RecordVersion<>(c.value(), version, at, true));
     unlink(g, k.from(), k);
     unlink(g, k.to(), k);
     g.links = null;
@@ -311,12 +310,12 @@ final class RecallGraph {
 
   static int headVersion(Graph g, String id) {
     Chain<MemoryNode> c = g == null ? null : g.nodes.get(id);
-    return c == null ? 0 : c.head().version();
+    return c == null ? 0 : c.version();
   }
 
   static int headVersion(Graph g, MemoryEdge.Key k) {
     Chain<MemoryEdge> c = g == null ? null : g.edges.get(k);
-    return c == null ? 0 : c.head().version();
+    return c == null ? 0 : c.version();
   }
 
   static boolean liveNode(Graph g, String id) {
@@ -348,7 +347,7 @@ final class RecallGraph {
 
   private static void expect(Chain<?> c, int expected, String what, String uid) {
     String actual =
-        c == null ? "none" : c.live() ? Integer.toString(c.head().version()) : "none (removed)";
+        c == null ? "none" : c.live() ? Integer.toString(c.version()) : "none (removed)";
     if (!actual.equals(Integer.toString(expected))) {
       throw new StaleVersionException(
           what + " is at version " + actual + ", not the expected " + expected + "; read it again",
@@ -364,7 +363,7 @@ final class RecallGraph {
   public Optional<MemoryNode> node(Namespace ns, String id) {
     Graph g = graphs.get(ns);
     Chain<MemoryNode> c = g == null ? null : g.nodes.get(id);
-    return c != null && c.live() ? Optional.of(c.head().value()) : Optional.empty();
+    return c != null && c.live() ? Optional.of(c.value()) : Optional.empty();
   }
 
   /** When node {@code id} was first put, if {@code ns} ever held it. */
@@ -448,7 +447,7 @@ final class RecallGraph {
     }
     List<MemoryEdge> out = new ArrayList<>();
     for (MemoryEdge.Key k : keyOrder(incident(g, id))) {
-      out.add(g.edges.get(k).head().value());
+      out.add(g.edges.get(k).value());
     }
     return out;
   }
@@ -465,7 +464,7 @@ final class RecallGraph {
         .forEach(
             c -> {
               if (c.live()) {
-                out.add(c.head().value());
+                out.add(c.value());
               }
             });
     return out;
@@ -516,7 +515,7 @@ final class RecallGraph {
       for (Chain<MemoryNode> c : g.nodes.values()) {
         if (c.live()) {
           nodes++;
-          nodeTypes.merge(c.head().value().type(), 1, Integer::sum);
+          nodeTypes.merge(c.value().type(), 1, Integer::sum);
         } else {
           removedNodes++;
         }
@@ -524,7 +523,7 @@ final class RecallGraph {
       for (Chain<MemoryEdge> c : g.edges.values()) {
         if (c.live()) {
           edges++;
-          edgeTypes.merge(c.head().value().edgeType(), 1, Integer::sum);
+          edgeTypes.merge(c.value().edgeType(), 1, Integer::sum);
         } else {
           removedEdges++;
         }
@@ -563,7 +562,7 @@ final class RecallGraph {
       if (!c.live()) {
         continue;
       }
-      MemoryEdge e = c.head().value();
+      MemoryEdge e = c.value();
       double w = e.weight() * e.confidence();
       out.computeIfAbsent(e.from(), k -> new ArrayList<>())
           .add(new GraphAlgorithms.Link(e.to(), e.edgeType(), w));
@@ -599,8 +598,7 @@ final class RecallGraph {
         g.nodes.forEach(
             (id, c) -> {
               if (c.live()) {
-                counts.merge(
-                    c.head().value().attributes().getOrDefault("pack", ""), 1, Integer::sum);
+                counts.merge(c.value().attributes().getOrDefault("pack", ""), 1, Integer::sum);
               }
             });
         g.packCounts = counts;
