@@ -51,8 +51,12 @@ final class RecallSnapshots {
     List<Record> records = new ArrayList<>();
     for (Namespace ns : graph.namespaces()) {
       Graph g = graph.find(ns);
-      g.nodes.values().forEach(c -> c.versions.forEach(v -> records.add(record(ns, v, v.value()))));
-      g.edges.values().forEach(c -> c.versions.forEach(v -> records.add(record(ns, v, v.value()))));
+      g.nodes
+          .values()
+          .forEach(c -> c.versions().forEach(v -> records.add(record(ns, v, v.value()))));
+      g.edges
+          .values()
+          .forEach(c -> c.versions().forEach(v -> records.add(record(ns, v, v.value()))));
     }
     return () -> records.stream().map(RecallSnapshots::write).iterator();
   }
