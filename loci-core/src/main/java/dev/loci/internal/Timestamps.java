@@ -130,6 +130,43 @@ public final class Timestamps {
     return Instant.parse(text);
   }
 
+  /**
+   * Parses the UTF-8 text of {@code b} from {@code from} to {@code to} as {@link
+   * #parse(CharSequence)} does, reading the bytes in place when they are in the form {@link
+   * #format} writes.
+   *
+   * @throws DateTimeParseException if the text is not an ISO-8601 instant
+   */
+  static Instant parse(byte[] b, int from, int to) {
+    if (to - from == 27) {
+      return parse(new Ascii(b, from, to));
+    }
+    return parse(new String(b, from, to - from, java.nio.charset.StandardCharsets.UTF_8));
+  }
+
+  /** Bytes read as characters, one each; parse's fast path only accepts ASCII digits and marks. */
+  private record Ascii(byte[] b, int from, int to) implements CharSequence {
+    @Override
+    public int length() {
+      return to - from;
+    }
+
+    @Override
+    public char charAt(int index) {
+      return (char) (b[from + index] & 0xFF);
+    }
+
+    @Override
+    public CharSequence subSequence(int start, int end) {
+      return new Ascii(b, from + start, from + end);
+    }
+
+    @Override
+    public String toString() {
+      return new String(b, from, to - from, java.nio.charset.StandardCharsets.UTF_8);
+    }
+  }
+
   private static int digits(CharSequence s, int from, int to) {
     int v = 0;
     for (int i = from; i < to; i++) {
