@@ -183,8 +183,7 @@ final class TraceRecordReader {
     if (i - start - 1 != text.length()) {
       return null; // it held an escape: not the written form
     }
-    Instant t = Timestamps.parse(text);
-    return t.equals(same) ? same : t;
+    return Timestamps.parse(text, same);
   }
 
   /** A positive int, no leading zero; -1 if there is none. */
@@ -213,8 +212,12 @@ final class TraceRecordReader {
       i = k + 1;
       return s.substring(start, k);
     }
-    // an escape: the unescaped text is shorter than what is left
-    StringBuilder sb = new StringBuilder(Math.min(n - start, 2 * (k - start) + 64));
+    // an escape: find the closing quote first, so the text is built in one buffer of its size
+    int close = k;
+    while (close < n && (c = s.charAt(close)) != '"') {
+      close += c == '\\' ? 2 : 1;
+    }
+    StringBuilder sb = new StringBuilder(Math.min(close, n) - start);
     int run = start;
     while (k < n) {
       c = s.charAt(k);
