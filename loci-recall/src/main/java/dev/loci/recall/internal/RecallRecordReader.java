@@ -1,6 +1,7 @@
 package dev.loci.recall.internal;
 
 import static java.nio.charset.StandardCharsets.ISO_8859_1;
+import static java.nio.charset.StandardCharsets.UTF_8;
 
 import dev.loci.recall.MemoryEdge;
 import dev.loci.recall.MemoryNode;
@@ -29,7 +30,58 @@ final class RecallRecordReader {
   private int end;
   private byte[] lastAt = new byte[0];
   private Instant lastInstant;
-  private final Map<String, String> types = new HashMap<>();
+  private final Map<String, String> types; // null: type names are not shared
+
+  /** A reader of snapshot records, one after another, sharing type names and times. */
+  RecallRecordReader() {
+    this.types = new HashMap<>();
+  }
+
+  private RecallRecordReader(byte[] json) {
+    this.types = null;
+    this.b = json;
+    this.end = json.length;
+  }
+
+  /**
+   * The data of a {@code recall.node_put} event as {@link RecallEvents#nodePut(MemoryNode, int)}
+   * writes it, in the common shape, or null.
+   */
+  static RecallEvents.NodePut nodePut(String json) {
+    RecallRecordReader r = new RecallRecordReader(json.getBytes(UTF_8));
+    try {
+      int version = r.version(",\"node\":");
+      MemoryNode node = version > 0 ? r.node() : null;
+      return node != null && r.skip("}") && r.i == r.end
+          ? new RecallEvents.NodePut(node, version)
+          : null;
+    } catch (RuntimeException e) {
+      return null;
+    }
+  }
+
+  /** The data of a {@code recall.edge_put} event in the common shape, or null. */
+  static RecallEvents.EdgePut edgePut(String json) {
+    RecallRecordReader r = new RecallRecordReader(json.getBytes(UTF_8));
+    try {
+      int version = r.version(",\"edge\":");
+      MemoryEdge edge = version > 0 ? r.edge() : null;
+      return edge != null && r.skip("}") && r.i == r.end
+          ? new RecallEvents.EdgePut(edge, version)
+          : null;
+    } catch (RuntimeException e) {
+      return null;
+    }
+  }
+
+  /** {@code {"version":N} and {@code mark}: N, or -1. */
+  private int version(String mark) {
+    if (!skip("{\"version\":")) {
+      return -1;
+    }
+    long v = integer();
+    return v >= 1 && v <= Integer.MAX_VALUE && skip(mark) ? (int) v : -1;
+  }
 
   /** Reads the record in {@code len} bytes of {@code buf} from {@code off}, or returns null. */
   RecallSnapshots.Record read(byte[] buf, int off, int len) {
@@ -198,6 +250,9 @@ final class RecallRecordReader {
       return null;
     }
     String t = new String(b, start, i - 1 - start, ISO_8859_1);
+    if (types == null) {
+      return t;
+    }
     String known = types.putIfAbsent(t, t);
     return known != null ? known : t;
   }

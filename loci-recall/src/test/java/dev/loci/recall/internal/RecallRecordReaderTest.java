@@ -59,6 +59,50 @@ class RecallRecordReaderTest {
     assertThat(read).as("seed %d", seed).isGreaterThanOrEqualTo(common);
   }
 
+  @RepeatedTest(10)
+  void nodePutAndEdgePut_randomEvents_readOnlyWhatDatabindReadsAndAsItDoes() {
+    long seed = new Random().nextLong();
+    Random r = new Random(seed);
+    int read = 0;
+    int common = 0;
+    for (int n = 0; n < 300; n++) {
+      boolean isNode = r.nextBoolean();
+      boolean plain = r.nextInt(4) > 0;
+      int version = 1 + r.nextInt(5);
+      String json =
+          isNode
+              ? RecallEvents.nodePut(node(r, plain), version).json()
+              : RecallEvents.edgePut(edge(r, plain), version).json();
+      byte[] bytes = json.getBytes(UTF_8);
+      if (r.nextInt(3) == 0) {
+        mutate(r, bytes);
+        json = new String(bytes, UTF_8);
+      } else if (plain) {
+        common++;
+      }
+      Object fast = isNode ? RecallRecordReader.nodePut(json) : RecallRecordReader.edgePut(json);
+      if (fast != null) {
+        read++;
+        Object slow;
+        try {
+          if (isNode) {
+            RecallEvents.NodePutData d =
+                RecallJson.MAPPER.readValue(json, RecallEvents.NodePutData.class);
+            slow = new RecallEvents.NodePut(d.node(), d.version());
+          } else {
+            RecallEvents.EdgePutData d =
+                RecallJson.MAPPER.readValue(json, RecallEvents.EdgePutData.class);
+            slow = new RecallEvents.EdgePut(d.edge(), d.version());
+          }
+        } catch (Exception e) {
+          slow = null;
+        }
+        assertThat(fast).as("seed %d, event %s", seed, json).isEqualTo(slow);
+      }
+    }
+    assertThat(read).as("seed %d", seed).isGreaterThanOrEqualTo(common);
+  }
+
   private static final String[] CONTENT = {
     "refund policy", "caf\u00e9", "a \"quoted\" word", "line\nbreak", "x", "n0 n1 n2 \u007f"
   };
