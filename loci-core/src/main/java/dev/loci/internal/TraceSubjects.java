@@ -30,7 +30,8 @@ final class TraceSubjects {
     Trace hint = (Trace) e.decoded().orElse(parsed.orElse(null));
     return switch (e.type()) {
       case TraceLayer.ADDED, TraceLayer.REVISED -> {
-        Trace t = hint != null ? hint : TraceRecords.parseEvent(e.json(), entry.namespace());
+        Trace t =
+            hint != null ? hint : TraceRecords.parseEvent(e.json(), entry.namespace(), entry.ts());
         yield List.of(
             new SubjectMention(
                 SUBJECT_KIND,
@@ -78,7 +79,9 @@ final class TraceSubjects {
               TraceRecords.event(
                   e.type(),
                   erased(
-                      hint != null ? hint : TraceRecords.parseEvent(e.json(), entry.namespace())));
+                      hint != null
+                          ? hint
+                          : TraceRecords.parseEvent(e.json(), entry.namespace(), entry.ts())));
           case TraceLayer.UPDATED -> {
             ObjectNode d = ((ObjectNode) e.data()).deepCopy();
             d.put("content", ERASED_CONTENT);
