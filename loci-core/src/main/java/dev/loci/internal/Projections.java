@@ -199,28 +199,32 @@ final class Projections {
     }
   }
 
-  /** Prepares every layer's part of a batch; nothing changes unless all of them prepare. */
+  /**
+   * Prepares every layer's part of a batch; nothing changes unless all of them prepare. A batch
+   * whose events are all of one layer (nearly every batch) skips grouping them by layer.
+   */
   private List<Runnable> prepare(JournalEntry entry) {
-    Map<String, List<Event>> byLayer = new LinkedHashMap<>();
-    for (Event e : entry.events()) {
-      if (!layers.containsKey(e.layer())) {
-        throw new StorageException(
-            "batch "
-                + entry.seq()
-                + " holds event type '"
-                + e.type()
-                + "' of layer '"
-                + e.layer()
-                + "', which this Loci build lacks; refusing to open rather than drop it");
+    List<Event> events = entry.events();
+    String only = events.isEmpty() ? null : events.get(0).layer();
+    for (int i = 1; i < events.size() && only != null; i++) {
+      if (!events.get(i).layer().equals(only)) {
+        only = null;
       }
-      byLayer.computeIfAbsent(e.layer(), k -> new ArrayList<>()).add(e);
     }
-    List<Runnable> commits = new ArrayList<>(byLayer.size());
-    byLayer.forEach((layer, events) -> commits.add(layers.get(layer).prepare(entry, events)));
+    List<Runnable> commits = new ArrayList<>(2 + observers.size());
+    if (only != null) {
+      commits.add(layer(entry, events.get(0)).prepare(entry, events));
+    } else {
+      Map<Layer, List<Event>> byLayer = new LinkedHashMap<>();
+      for (Event e : events) {
+        byLayer.computeIfAbsent(layer(entry, e), k -> new ArrayList<>()).add(e);
+      }
+      byLayer.forEach((layer, part) -> commits.add(layer.prepare(entry, part)));
+    }
     for (BatchObserver o : observers) {
       commits.add(o.observe(entry));
     }
-    for (Event e : entry.events()) {
+    for (Event e : events) {
       if (layers.get(e.layer()) instanceof ErasingEvents x) {
         Map<String, Set<String>> erased = x.erases(e);
         if (!erased.isEmpty()) {
@@ -229,6 +233,22 @@ final class Projections {
       }
     }
     return commits;
+  }
+
+  /** The layer of {@code e}, which this build must include. */
+  private Layer layer(JournalEntry entry, Event e) {
+    Layer l = layers.get(e.layer());
+    if (l == null) {
+      throw new StorageException(
+          "batch "
+              + entry.seq()
+              + " holds event type '"
+              + e.type()
+              + "' of layer '"
+              + e.layer()
+              + "', which this Loci build lacks; refusing to open rather than drop it");
+    }
+    return l;
   }
 
   /**
