@@ -36,6 +36,7 @@ final class Projections {
   private static final System.Logger LOG = System.getLogger(Projections.class.getName());
 
   private final Map<String, Layer> layers;
+  private final List<Layer> layerList; // the same layers in the given order: no iterator per write
   private final List<BatchObserver> observers;
   private final ReentrantReadWriteLock stateLock = new ReentrantReadWriteLock();
   private final AtomicLong eventsSinceSnapshot = new AtomicLong(); // applied or replayed
@@ -58,6 +59,7 @@ final class Projections {
       }
     }
     this.layers = Map.copyOf(byName);
+    this.layerList = List.copyOf(byName.values());
     List<BatchObserver> watching = new ArrayList<>();
     for (Layer l : layers) {
       if (l instanceof BatchObserver o) {
@@ -177,7 +179,7 @@ final class Projections {
       }
       eventsSinceSnapshot.addAndGet(events);
       appliedSeq = entries.get(entries.size() - 1).seq();
-      for (Layer l : layers.values()) {
+      for (Layer l : layerList) {
         l.applied(appliedSeq);
       }
     } finally {
@@ -288,7 +290,9 @@ final class Projections {
   void settle() {
     read(
         () -> {
-          layers.values().forEach(Layer::settle);
+          for (int i = 0; i < layerList.size(); i++) {
+            layerList.get(i).settle();
+          }
           return null;
         });
   }
