@@ -91,4 +91,91 @@ class JsonCompactTest {
     }
     return sb.toString();
   }
+
+  @Test
+  void simpleJson_edgeCases_agreeWithJackson() {
+    String[] texts = {
+      "0",
+      "-0",
+      "01",
+      "-",
+      "1.",
+      ".5",
+      "1e5",
+      "1E+5",
+      "1e-5",
+      "1e",
+      "+1",
+      "1.5e3x",
+      "123abc",
+      "true",
+      "truex",
+      "nul",
+      "null ",
+      " false",
+      "\"\\u00e9\"",
+      "\"\\u12\"",
+      "\"\\ud800\"",
+      "\"\\x\"",
+      "\"a\tb\"",
+      "\"\\/\"",
+      "[1,]",
+      "[,1]",
+      "{\"a\":1,}",
+      "{\"a\" 1}",
+      "{a:1}",
+      "{\"a\":1}}",
+      "[[[]]]",
+      "[1 2]",
+      "\"abc\" \"d\"",
+      "\u000b1",
+      "1\f",
+      "NaN",
+      "[\"\ud83d\ude00\"]",
+      "{\"k\":[true,false,null,-1.25e-7,\"\"]}",
+      "[" + "[".repeat(70) + "]".repeat(71),
+      "\"",
+      "[\"a"
+    };
+    for (String text : texts) {
+      assertThat(outcome(() -> Json.compactValue(text, "content")))
+          .as("%s", text)
+          .isEqualTo(outcome(() -> Json.compactWithJackson(text, "content")));
+    }
+  }
+
+  @ParameterizedTest(name = "seed {0}")
+  @MethodSource("seeds")
+  void simpleJson_mutatedValues_acceptExactlyWhatJacksonAcceptsAndCompactTheSame(long seed)
+      throws Exception {
+    Random r = new Random(seed);
+    String alphabet = " \t\n\r\"\\{}[]:,.-+eE0123456789truefalsnu/x\u00e9\ud800\u000b";
+    for (int i = 0; i < 3000; i++) {
+      StringBuilder text =
+          new StringBuilder(
+              Json.MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(randomValue(r, 0)));
+      for (int k = r.nextInt(3); k > 0 && text.length() > 0; k--) {
+        int at = r.nextInt(text.length());
+        char c = alphabet.charAt(r.nextInt(alphabet.length()));
+        switch (r.nextInt(3)) {
+          case 0 -> text.insert(at, c);
+          case 1 -> text.deleteCharAt(at);
+          default -> text.setCharAt(at, c);
+        }
+      }
+      String t = text.toString();
+      assertThat(outcome(() -> Json.compactValue(t, "content")))
+          .as("%s", t)
+          .isEqualTo(outcome(() -> Json.compactWithJackson(t, "content")));
+    }
+  }
+
+  /** The compacted text, or the error's message. */
+  private static String outcome(java.util.function.Supplier<String> compact) {
+    try {
+      return "ok " + compact.get();
+    } catch (InvalidRequestException e) {
+      return "error " + e.getMessage();
+    }
+  }
 }
