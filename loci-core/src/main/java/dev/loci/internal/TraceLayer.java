@@ -629,8 +629,18 @@ public final class TraceLayer implements Layer, SubjectRecords {
                 + "'");
       }
     }
-    return tags.size() == 1 ? List.of(tags.get(0)) : List.copyOf(new LinkedHashSet<>(tags));
+    List<String> last = lastTags;
+    if (last.equals(tags)) {
+      return last; // the same tags as the last write: every trace that has them keeps one list
+    }
+    List<String> clean =
+        tags.size() == 1 ? List.of(tags.get(0)) : List.copyOf(new LinkedHashSet<>(tags));
+    lastTags = clean;
+    return clean;
   }
+
+  // the last tags checkTags returned; shared by threads, an immutable list (a race only misses)
+  private static volatile List<String> lastTags = List.of();
 
   private static boolean hasControl(String s) {
     for (int i = 0; i < s.length(); i++) {

@@ -318,8 +318,10 @@ final class WriteCombiner {
         continue;
       }
       Instant now = Timestamps.truncate(clock.instant());
-      if (now.isBefore(lastNow)) {
-        now = lastNow; // the wall clock stepped back: keep command time monotonic
+      if (!now.isAfter(lastNow)) {
+        // the wall clock stepped back (keep command time monotonic), or this is the same
+        // millisecond: the commands share one Instant, which every trace of theirs keeps
+        now = lastNow;
       }
       lastNow = now;
       Decision<?> decision;
