@@ -79,7 +79,7 @@ public final class JournalLines {
     int start = out.size();
     out.put(SEQ_MARK).number(seq).put(TS_MARK).utf8(Timestamps.format(batch.ts()));
     out.put(NS_MARK).utf8(batch.namespace().value()).put(ACTOR_MARK);
-    out.utf8(Json.quote(batch.actor())).put(EVENTS_MARK);
+    out.put(quotedActor(batch.actor())).put(EVENTS_MARK);
     List<Event> events = batch.events();
     for (int i = 0; i < events.size(); i++) {
       Event e = events.get(i);
@@ -92,6 +92,22 @@ public final class JournalLines {
     out.put((byte) ']');
     int crc = out.crc32c(start);
     out.put(CRC_MARK).hex(crc, 8).put((byte) '"').put((byte) '}').put((byte) '\n');
+  }
+
+  /**
+   * An actor and its line encoding (a quoted JSON string in UTF-8): nearly every line repeats it.
+   */
+  private record QuotedActor(String actor, byte[] quoted) {}
+
+  private static volatile QuotedActor lastActor = new QuotedActor("", "\"\"".getBytes(UTF_8));
+
+  private static byte[] quotedActor(String actor) {
+    QuotedActor last = lastActor;
+    if (!last.actor().equals(actor)) {
+      last = new QuotedActor(actor, Json.quote(actor).getBytes(UTF_8));
+      lastActor = last;
+    }
+    return last.quoted();
   }
 
   /** Returns true if the line's checksum suffix is well formed and matches its prefix. */

@@ -36,6 +36,7 @@ final class Projections {
   private static final System.Logger LOG = System.getLogger(Projections.class.getName());
 
   private final Map<String, Layer> layers;
+  private final List<Layer> layerList; // the same layers in the given order: no iterator per write
   private final List<BatchObserver> observers;
   private final ReentrantReadWriteLock stateLock = new ReentrantReadWriteLock();
   private final AtomicLong eventsSinceSnapshot = new AtomicLong(); // applied or replayed
@@ -58,6 +59,7 @@ final class Projections {
       }
     }
     this.layers = Map.copyOf(byName);
+    this.layerList = List.copyOf(byName.values());
     List<BatchObserver> watching = new ArrayList<>();
     for (Layer l : layers) {
       if (l instanceof BatchObserver o) {
@@ -177,7 +179,7 @@ final class Projections {
       }
       eventsSinceSnapshot.addAndGet(events);
       appliedSeq = entries.get(entries.size() - 1).seq();
-      for (Layer l : layers.values()) {
+      for (Layer l : layerList) {
         l.applied(appliedSeq);
       }
     } finally {
@@ -199,28 +201,32 @@ final class Projections {
     }
   }
 
-  /** Prepares every layer's part of a batch; nothing changes unless all of them prepare. */
+  /**
+   * Prepares every layer's part of a batch; nothing changes unless all of them prepare. A batch
+   * whose events are all of one layer (nearly every batch) skips grouping them by layer.
+   */
   private List<Runnable> prepare(JournalEntry entry) {
-    Map<String, List<Event>> byLayer = new LinkedHashMap<>();
-    for (Event e : entry.events()) {
-      if (!layers.containsKey(e.layer())) {
-        throw new StorageException(
-            "batch "
-                + entry.seq()
-                + " holds event type '"
-                + e.type()
-                + "' of layer '"
-                + e.layer()
-                + "', which this Loci build lacks; refusing to open rather than drop it");
+    List<Event> events = entry.events();
+    String only = events.isEmpty() ? null : events.get(0).layer();
+    for (int i = 1; i < events.size() && only != null; i++) {
+      if (!events.get(i).layer().equals(only)) {
+        only = null;
       }
-      byLayer.computeIfAbsent(e.layer(), k -> new ArrayList<>()).add(e);
     }
-    List<Runnable> commits = new ArrayList<>(byLayer.size());
-    byLayer.forEach((layer, events) -> commits.add(layers.get(layer).prepare(entry, events)));
+    List<Runnable> commits = new ArrayList<>(2 + observers.size());
+    if (only != null) {
+      commits.add(layer(entry, events.get(0)).prepare(entry, events));
+    } else {
+      Map<Layer, List<Event>> byLayer = new LinkedHashMap<>();
+      for (Event e : events) {
+        byLayer.computeIfAbsent(layer(entry, e), k -> new ArrayList<>()).add(e);
+      }
+      byLayer.forEach((layer, part) -> commits.add(layer.prepare(entry, part)));
+    }
     for (BatchObserver o : observers) {
       commits.add(o.observe(entry));
     }
-    for (Event e : entry.events()) {
+    for (Event e : events) {
       if (layers.get(e.layer()) instanceof ErasingEvents x) {
         Map<String, Set<String>> erased = x.erases(e);
         if (!erased.isEmpty()) {
@@ -229,6 +235,22 @@ final class Projections {
       }
     }
     return commits;
+  }
+
+  /** The layer of {@code e}, which this build must include. */
+  private Layer layer(JournalEntry entry, Event e) {
+    Layer l = layers.get(e.layer());
+    if (l == null) {
+      throw new StorageException(
+          "batch "
+              + entry.seq()
+              + " holds event type '"
+              + e.type()
+              + "' of layer '"
+              + e.layer()
+              + "', which this Loci build lacks; refusing to open rather than drop it");
+    }
+    return l;
   }
 
   /**
@@ -268,7 +290,9 @@ final class Projections {
   void settle() {
     read(
         () -> {
-          layers.values().forEach(Layer::settle);
+          for (int i = 0; i < layerList.size(); i++) {
+            layerList.get(i).settle();
+          }
           return null;
         });
   }

@@ -636,11 +636,8 @@ public final class TraceLayer implements Layer, SubjectRecords {
       throw new InvalidRequestException(
           "tags", "expected at most " + MAX_TAGS + " tags, found " + tags.size());
     }
-    LinkedHashSet<String> clean = new LinkedHashSet<>();
     for (String tag : tags) {
-      if (tag.isBlank()
-          || tag.length() > MAX_TAG_LENGTH
-          || tag.chars().anyMatch(Character::isISOControl)) {
+      if (tag.isBlank() || tag.length() > MAX_TAG_LENGTH || hasControl(tag)) {
         throw new InvalidRequestException(
             "tags",
             "expected each tag to be 1-"
@@ -649,9 +646,27 @@ public final class TraceLayer implements Layer, SubjectRecords {
                 + shorten(tag)
                 + "'");
       }
-      clean.add(tag);
     }
-    return List.copyOf(clean);
+    List<String> last = lastTags;
+    if (last.equals(tags)) {
+      return last; // the same tags as the last write: every trace that has them keeps one list
+    }
+    List<String> clean =
+        tags.size() == 1 ? List.of(tags.get(0)) : List.copyOf(new LinkedHashSet<>(tags));
+    lastTags = clean;
+    return clean;
+  }
+
+  // the last tags checkTags returned; shared by threads, an immutable list (a race only misses)
+  private static volatile List<String> lastTags = List.of();
+
+  private static boolean hasControl(String s) {
+    for (int i = 0; i < s.length(); i++) {
+      if (Character.isISOControl(s.charAt(i))) {
+        return true;
+      }
+    }
+    return false;
   }
 
   private static String shorten(String s) {

@@ -230,6 +230,9 @@ final class WriteCombiner {
     deferred.clear();
   }
 
+  /** A record key a command of the round touches, in its namespace. */
+  private record RoundKey(Namespace namespace, String key) {}
+
   /** A task whose command is decided and whose batch is still to be written. */
   private record Decided(WriteTask<?> task, Batch batch, Object result) {}
 
@@ -308,15 +311,17 @@ final class WriteCombiner {
    */
   private List<Decided> decide(List<WriteTask<?>> round) {
     List<Decided> decided = new ArrayList<>(round.size());
-    Set<String> roundKeys = new HashSet<>();
+    Set<RoundKey> roundKeys = new HashSet<>();
     for (WriteTask<?> task : round) {
       if (failure != null) {
         task.fail(stoppedError(failure));
         continue;
       }
       Instant now = Timestamps.truncate(clock.instant());
-      if (now.isBefore(lastNow)) {
-        now = lastNow; // the wall clock stepped back: keep command time monotonic
+      if (!now.isAfter(lastNow)) {
+        // the wall clock stepped back (keep command time monotonic), or this is the same
+        // millisecond: the commands share one Instant, which every trace of theirs keeps
+        now = lastNow;
       }
       lastNow = now;
       Decision<?> decision;
@@ -326,10 +331,10 @@ final class WriteCombiner {
         task.fail(e); // deciding changed nothing: only this command fails
         continue;
       }
-      List<String> keys = new ArrayList<>(decision.keys().size());
+      List<RoundKey> keys = new ArrayList<>(decision.keys().size());
       boolean conflict = false;
       for (String k : decision.keys()) {
-        String key = task.namespace.value() + '\u0000' + k;
+        RoundKey key = new RoundKey(task.namespace, k);
         keys.add(key);
         conflict |= roundKeys.contains(key);
       }
