@@ -46,9 +46,9 @@ final class JournalInsert {
   private static final String LOCK_AND_INSERT =
       "SELECT pg_advisory_xact_lock_shared("
           + JournalArchive.WRITERS_LOCK
-          + "); INSERT INTO loci_batch (seq, ns, line)"
-          + " SELECT * FROM unnest(?::bigint[], ?::text[], ?::bytea[])"
-          + " WHERE ?::bigint > (SELECT archived FROM loci_journal WHERE id = 1)";
+          + "); INSERT INTO loci_batch (seq, ns, line, keys)"
+          + " SELECT s, n, l, k::bigint[] FROM unnest(?::bigint[], ?::text[], ?::bytea[], ?::text[])"
+          + " AS u(s, n, l, k) WHERE ?::bigint > (SELECT archived FROM loci_journal WHERE id = 1)";
 
   private static final String SHARED =
       "BEGIN; SET LOCAL synchronous_commit = off; " + LOCK_AND_INSERT + "; COMMIT; ";
@@ -61,14 +61,16 @@ final class JournalInsert {
   private JournalInsert() {}
 
   /**
-   * Inserts the batches {@code seqs}, {@code namespaces}, {@code lines} on {@code c}; every failure
-   * is an outcome.
+   * Inserts the batches {@code seqs}, {@code namespaces}, {@code lines} with their {@code keys}
+   * ({@link JournalKeys#literal}, null elements for none) on {@code c}; every failure is an
+   * outcome.
    */
   static Outcome run(
       Connection c,
       Long[] seqs,
       String[] namespaces,
       byte[][] lines,
+      String[] keys,
       boolean shared,
       JournalFlush flush) {
     String sql = shared ? SHARED + flush.statement() : LOCK_AND_INSERT;
@@ -76,7 +78,8 @@ final class JournalInsert {
       insert.setArray(1, c.createArrayOf("bigint", seqs));
       insert.setArray(2, c.createArrayOf("text", namespaces));
       insert.setObject(3, lines);
-      insert.setLong(4, seqs[0]);
+      insert.setArray(4, c.createArrayOf("text", keys));
+      insert.setLong(5, seqs[0]);
       insert.execute(); // shared: BEGIN, SET, the lock's row, the count, COMMIT, the flush's row
       if (shared) {
         insert.getMoreResults(); // SET

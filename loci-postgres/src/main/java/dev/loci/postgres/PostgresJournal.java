@@ -25,6 +25,7 @@ import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
 import java.util.function.Function;
@@ -62,7 +63,7 @@ import org.flywaydb.core.api.MigrationInfo;
  */
 public final class PostgresJournal implements Journal {
   /** The newest schema version this build knows; a newer database is refused. */
-  static final int SCHEMA_VERSION = 2;
+  static final int SCHEMA_VERSION = 3;
 
   private static final System.Logger LOG = System.getLogger(PostgresJournal.class.getName());
 
@@ -83,7 +84,34 @@ public final class PostgresJournal implements Journal {
   // when this journal last saw a batch another server wrote (System.nanoTime)
   private volatile long othersSeenNanos = System.nanoTime() - SHARED_NANOS;
 
-  private record Pending(long seq, String ns, byte[] line) {}
+  private final LongAdder moves = new LongAdder(); // rounds numbered after others' batches
+  private final LongAdder refusals = new LongAdder(); // rounds to decide again
+
+  /** A numbered batch not yet written; renumbered if its round moves past others' batches. */
+  private final class Pending {
+    final Batch batch;
+    final String ns;
+    final long[] keys; // JournalKeys.hash, null: conflicts with every batch
+    final Written handle;
+    final long origin; // the number it was given first: the round decided against those before
+    long seq;
+    byte[] line;
+
+    Pending(Batch batch, long[] keys, long seq) {
+      this.batch = batch;
+      this.ns = batch.namespace().toString();
+      this.keys = keys;
+      this.handle = new Written(seq);
+      this.origin = seq;
+      number(seq);
+    }
+
+    void number(long seq) {
+      this.seq = seq;
+      this.line = JournalLine.encode(seq, batch);
+      handle.seq = seq;
+    }
+  }
 
   private PostgresJournal(HikariDataSource pool, String description, JournalOptions options) {
     this.pool = pool;
@@ -187,21 +215,52 @@ public final class PostgresJournal implements Journal {
 
   @Override
   public Appended append(Batch batch) {
+    return appendBatches(List.of(batch)).get(0);
+  }
+
+  /** Numbers every batch (written together at the first {@code awaitDurable}); keyless. */
+  @Override
+  public List<Appended> appendBatches(List<Batch> batches) {
+    return appendBatches(batches, java.util.Collections.nCopies(batches.size(), Set.of()));
+  }
+
+  /**
+   * Numbers every batch after the last one this journal has seen; they are written together at the
+   * first {@code awaitDurable}. If another server took those numbers meanwhile and no batch it (or
+   * any other) appended since shares a key with the round being written, the round is renumbered
+   * after them and written again, without deciding again ({@link JournalKeys}); a keyless batch in
+   * the round, or one in between, makes it a refusal as before.
+   */
+  @Override
+  public List<Appended> appendBatches(List<Batch> batches, List<Set<String>> keys) {
+    if (batches.isEmpty()) {
+      throw new IllegalArgumentException("batches must hold at least one batch, found none");
+    }
+    if (keys.size() != batches.size()) {
+      throw new IllegalArgumentException(
+          "keys must hold one set per batch: " + batches.size() + " batches, " + keys.size());
+    }
     lock.lock();
     try {
       checkUsable();
-      long seq = lastSeq + 1;
-      byte[] line = JournalLine.encode(seq, batch);
-      pending.add(new Pending(seq, batch.namespace().toString(), line));
-      lastSeq = seq;
-      return new Written(seq);
+      List<Appended> appended = new ArrayList<>(batches.size());
+      for (int i = 0; i < batches.size(); i++) {
+        Batch batch = batches.get(i);
+        long seq = lastSeq + 1;
+        Pending p =
+            new Pending(batch, JournalKeys.hash(batch.namespace().value(), keys.get(i)), seq);
+        pending.add(p);
+        lastSeq = seq;
+        appended.add(p.handle);
+      }
+      return appended;
     } finally {
       lock.unlock();
     }
   }
 
   private final class Written implements Appended {
-    private final long seq;
+    private volatile long seq;
 
     Written(long seq) {
       this.seq = seq;
@@ -240,7 +299,8 @@ public final class PostgresJournal implements Journal {
       try {
         commit(group);
         unavailable = Optional.empty();
-        durableSeq = group.get(group.size() - 1).seq();
+        durableSeq = group.get(group.size() - 1).seq;
+        lastSeq = Math.max(lastSeq, durableSeq); // moved past others' batches: continue after it
       } catch (StorageException e) {
         lastSeq = durableSeq;
         throw e;
@@ -261,28 +321,96 @@ public final class PostgresJournal implements Journal {
    * and shares its flush with theirs otherwise.
    */
   private void commit(List<Pending> group) {
-    Long[] seqs = new Long[group.size()];
     String[] namespaces = new String[group.size()];
-    byte[][] lines = new byte[group.size()][];
+    String[] keys = new String[group.size()];
     for (int i = 0; i < group.size(); i++) {
-      seqs[i] = group.get(i).seq();
-      namespaces[i] = group.get(i).ns();
-      lines[i] = group.get(i).line();
+      namespaces[i] = group.get(i).ns;
+      keys[i] = JournalKeys.literal(group.get(i).keys);
     }
+    long decided = group.get(0).origin - 1; // the round was decided against the batches through it
+    long[] roundKeys = roundKeys(group);
     boolean shared = alwaysShared || System.nanoTime() - othersSeenNanos < SHARED_NANOS;
-    JournalInsert.Outcome outcome;
-    try (Connection c = pool.getConnection()) {
-      outcome = JournalInsert.run(c, seqs, namespaces, lines, shared, flush);
-    } catch (SQLException e) {
-      throw notWritten(e); // no connection, or it failed while ending the refused transaction
+    for (int moved = 0; ; moved++) {
+      Long[] seqs = new Long[group.size()];
+      byte[][] lines = new byte[group.size()][];
+      for (int i = 0; i < group.size(); i++) {
+        seqs[i] = group.get(i).seq;
+        lines[i] = group.get(i).line;
+      }
+      JournalInsert.Outcome outcome;
+      OptionalLong after = OptionalLong.empty();
+      try (Connection c = pool.getConnection()) {
+        outcome = JournalInsert.run(c, seqs, namespaces, lines, keys, shared, flush);
+        if (outcome.result() == JournalInsert.Result.TAKEN
+            && roundKeys != null
+            && moved < MAX_MOVES) {
+          after = JournalKeys.after(c, decided, roundKeys);
+        }
+      } catch (SQLException e) {
+        throw notWritten(e); // no connection, or it failed while ending the refused transaction
+      }
+      switch (outcome.result()) {
+        case WRITTEN -> {
+          return;
+        }
+        case TAKEN -> {
+          if (after.isEmpty()) {
+            refusals.increment();
+            throw behind(seqs[0], outcome.cause());
+          }
+          // nothing in between touches the round's keys: number it after the head, write again
+          othersSeenNanos = System.nanoTime();
+          shared = true;
+          moves.increment();
+          long head = after.getAsLong();
+          for (int i = 0; i < group.size(); i++) {
+            group.get(i).number(head + 1 + i);
+          }
+        }
+        case ARCHIVED -> {
+          refusals.increment();
+          throw behind(seqs[0], outcome.cause());
+        }
+        case FAILED -> throw notWritten(outcome.cause());
+        case UNKNOWN -> {
+          resolveLostCommit(group, outcome.cause());
+          return;
+        }
+        default -> throw new IllegalStateException("unexpected insert outcome " + outcome);
+      }
     }
-    switch (outcome.result()) {
-      case WRITTEN -> {}
-      case TAKEN, ARCHIVED -> throw behind(seqs[0], outcome.cause());
-      case FAILED -> throw notWritten(outcome.cause());
-      case UNKNOWN -> resolveLostCommit(group, outcome.cause());
-      default -> throw new IllegalStateException("unexpected insert outcome " + outcome);
+  }
+
+  /** How often one write moves its round past others' batches before it is decided again. */
+  private static final int MAX_MOVES = 16;
+
+  /** Every key of the round's batches, sorted; null if one of them has none. */
+  private static long[] roundKeys(List<Pending> group) {
+    int n = 0;
+    for (Pending p : group) {
+      if (p.keys == null) {
+        return null;
+      }
+      n += p.keys.length;
     }
+    long[] all = new long[n];
+    int i = 0;
+    for (Pending p : group) {
+      System.arraycopy(p.keys, 0, all, i, p.keys.length);
+      i += p.keys.length;
+    }
+    java.util.Arrays.sort(all);
+    return all;
+  }
+
+  /** Rounds this journal numbered after others' batches instead of refusing them (tests). */
+  long moves() {
+    return moves.sum();
+  }
+
+  /** Rounds this journal refused because others took their numbers (tests). */
+  long refusals() {
+    return refusals.sum();
   }
 
   private StorageException notWritten(SQLException e) {
@@ -322,11 +450,12 @@ public final class PostgresJournal implements Journal {
    */
   private void resolveLostCommit(List<Pending> group, SQLException lost) {
     Pending first = group.get(0);
+    // the first batch as last sent (renumbered if the round moved)
     // the pool's other idle connections may have been cut too: each failed try evicts one
     for (int attempt = 1; ; attempt++) {
       LostReply.Outcome outcome;
       try {
-        outcome = LostReply.probe(pool, first.seq(), first.ns(), first.line());
+        outcome = LostReply.probe(pool, first.seq, first.ns, first.line);
         if (outcome == LostReply.Outcome.COMMITTED) {
           JournalFlush.flush(pool); // committed without waiting for the flush: wait for it here
         }
@@ -351,7 +480,7 @@ public final class PostgresJournal implements Journal {
           return;
         }
         case NOT_WRITTEN -> throw notWritten(lost);
-        case ANOTHER_BATCH -> throw behind(first.seq(), lost);
+        case ANOTHER_BATCH -> throw behind(first.seq, lost);
         default -> throw new IllegalStateException("unexpected probe outcome " + outcome);
       }
     }
@@ -530,7 +659,8 @@ public final class PostgresJournal implements Journal {
       }
       pending.clear();
       unavailable = Optional.empty();
-      durableSeq = group.get(group.size() - 1).seq();
+      durableSeq = group.get(group.size() - 1).seq;
+      lastSeq = Math.max(lastSeq, durableSeq);
     } finally {
       lock.unlock();
     }
