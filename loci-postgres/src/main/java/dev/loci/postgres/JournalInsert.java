@@ -47,8 +47,9 @@ final class JournalInsert {
       "SELECT pg_advisory_xact_lock_shared("
           + JournalArchive.WRITERS_LOCK
           + "); INSERT INTO loci_batch (seq, ns, line, keys)"
-          + " SELECT s, n, l, k::bigint[] FROM unnest(?::bigint[], ?::text[], ?::bytea[], ?::text[])"
-          + " AS u(s, n, l, k) WHERE ?::bigint > (SELECT archived FROM loci_journal WHERE id = 1)";
+          + " SELECT s, n, substring(b FROM o FOR l), k::bigint[] FROM (SELECT ?::bytea) AS t(b),"
+          + " unnest(?::bigint[], ?::text[], ?::int[], ?::int[], ?::text[]) AS u(s, n, o, l, k)"
+          + " WHERE ?::bigint > (SELECT archived FROM loci_journal WHERE id = 1)";
 
   private static final String SHARED =
       "BEGIN; SET LOCAL synchronous_commit = off; " + LOCK_AND_INSERT + "; COMMIT; ";
@@ -74,12 +75,27 @@ final class JournalInsert {
       boolean shared,
       JournalFlush flush) {
     String sql = shared ? SHARED + flush.statement() : LOCK_AND_INSERT;
+    // the lines travel as one binary bytea cut by offsets: an array of bytea would be hex text
+    int total = 0;
+    for (byte[] line : lines) {
+      total += line.length;
+    }
+    byte[] blob = new byte[total];
+    Integer[] offsets = new Integer[lines.length];
+    Integer[] lengths = new Integer[lines.length];
+    for (int i = 0, at = 0; i < lines.length; at += lines[i].length, i++) {
+      System.arraycopy(lines[i], 0, blob, at, lines[i].length);
+      offsets[i] = at + 1;
+      lengths[i] = lines[i].length;
+    }
     try (PreparedStatement insert = c.prepareStatement(sql)) {
-      insert.setArray(1, c.createArrayOf("bigint", seqs));
-      insert.setArray(2, c.createArrayOf("text", namespaces));
-      insert.setObject(3, lines);
-      insert.setArray(4, c.createArrayOf("text", keys));
-      insert.setLong(5, seqs[0]);
+      insert.setBytes(1, blob);
+      insert.setArray(2, c.createArrayOf("bigint", seqs));
+      insert.setArray(3, c.createArrayOf("text", namespaces));
+      insert.setArray(4, c.createArrayOf("int4", offsets));
+      insert.setArray(5, c.createArrayOf("int4", lengths));
+      insert.setArray(6, c.createArrayOf("text", keys));
+      insert.setLong(7, seqs[0]);
       insert.execute(); // shared: BEGIN, SET, the lock's row, the count, COMMIT, the flush's row
       if (shared) {
         insert.getMoreResults(); // SET
