@@ -177,4 +177,67 @@ class KeyedAppendTest {
       assertThat(entries.get(i).seq()).isEqualTo(i + 1);
     }
   }
+
+  private void floor(long seq) throws Exception {
+    PostgresJournal.open(db.url()).close(); // creates the schema
+    try (java.sql.Connection c = db.connect();
+        java.sql.Statement s = c.createStatement()) {
+      s.execute("UPDATE loci_journal SET floor = " + seq);
+    }
+  }
+
+  @Test
+  void renumberedInTheDatabase_manyDigitsChange_linesAndChecksumsAsIfEncodedThere()
+      throws Exception {
+    floor(1089);
+    List<Batch> batches = new ArrayList<>();
+    try (PostgresJournal a = PostgresJournal.open(db.url());
+        PostgresJournal b = PostgresJournal.open(db.url())) {
+      for (int i = 0; i < 15; i++) {
+        appendKeyed(a, List.of(batch("a" + i)), List.of(Set.of("a" + i))); // 1090 to 1104
+      }
+      for (int i = 0; i < 12; i++) {
+        batches.add(batch("b" + i));
+      }
+      List<Set<String>> keys = batches.stream().map(x -> Set.of(uid(x))).toList();
+      // decided against 1089, numbered from 1090 by b, written from 1105 by the database
+      assertThat(appendKeyed(b, batches, keys)).first().isEqualTo(1105L);
+      assertThat(b.moves()).isEqualTo(1);
+    }
+    List<JournalEntry> entries = stored();
+    assertThat(entries).hasSize(27);
+    for (int i = 0; i < 12; i++) {
+      assertThat(entries.get(15 + i)).isEqualTo(JournalEntry.of(1105 + i, batches.get(i)));
+    }
+    try (java.sql.Connection c = db.connect();
+        java.sql.PreparedStatement s =
+            c.prepareStatement("SELECT line FROM loci_batch WHERE seq >= 1105 ORDER BY seq");
+        java.sql.ResultSet r = s.executeQuery()) {
+      for (int i = 0; r.next(); i++) {
+        assertThat(r.getBytes(1))
+            .as("batch %d byte for byte", 1105 + i)
+            .isEqualTo(dev.loci.spi.JournalLine.encode(1105 + i, batches.get(i)));
+      }
+    }
+  }
+
+  @Test
+  void renumberingWouldChangeTheDigitCount_refusedAndNothingWritten() throws Exception {
+    floor(95);
+    try (PostgresJournal a = PostgresJournal.open(db.url());
+        PostgresJournal b = PostgresJournal.open(db.url())) {
+      for (int i = 0; i < 5; i++) {
+        appendKeyed(a, List.of(batch("a" + i)), List.of(Set.of("a" + i))); // 96 to 100
+      }
+      assertThatThrownBy(() -> appendKeyed(b, List.of(batch("b")), List.of(Set.of("b"))))
+          .isInstanceOf(JournalBehindException.class);
+      b.read(96, e -> {}, d -> {});
+      assertThat(appendKeyed(b, List.of(batch("b")), List.of(Set.of("b")))).containsExactly(101L);
+    }
+  }
+
+  private static String uid(Batch b) {
+    String json = b.events().get(0).json();
+    return json.substring(json.indexOf(":\"") + 2, json.length() - 2);
+  }
 }
