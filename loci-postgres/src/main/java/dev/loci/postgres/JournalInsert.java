@@ -6,8 +6,6 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.SQLWarning;
 import java.sql.Statement;
-import java.util.ArrayList;
-import java.util.List;
 
 /**
  * The append's round trip: a group of batches inserted by one statement, in one of two ways.
@@ -45,22 +43,13 @@ final class JournalInsert {
     UNKNOWN
   }
 
-  /**
-   * The result, the head the round was inserted after, the batches other servers appended since the
-   * round was decided (their numbers and lines, when the round was renumbered after them), and the
-   * failure that led to it if any.
-   */
-  record Outcome(
-      Result result, long head, List<Long> seqs, List<byte[]> lines, SQLException cause) {
-    Outcome(Result result, SQLException cause) {
-      this(result, -1, List.of(), List.of(), cause);
-    }
-  }
+  /** The result, the head the round was inserted after, and the failure that led to it if any. */
+  record Outcome(Result result, long head, SQLException cause) {}
 
   private static final String LOCK_AND_APPEND =
       "SELECT pg_advisory_xact_lock_shared("
           + JournalArchive.WRITERS_LOCK
-          + "); SELECT * FROM loci_append(?, ?::text[], ?, ?::int[], ?::int[], ?::text[], ?::bigint[])";
+          + "); SELECT loci_append(?, ?::text[], ?, ?::int[], ?::int[], ?::text[], ?::bigint[])";
 
   private static final String SHARED =
       "BEGIN; SET LOCAL synchronous_commit = off; " + LOCK_AND_APPEND + "; COMMIT; ";
@@ -116,26 +105,20 @@ final class JournalInsert {
         append.getMoreResults(); // SET
         append.getMoreResults(); // the lock's row
       }
-      append.getMoreResults(); // the head, then the batches in between
+      append.getMoreResults(); // the head
       long head;
-      List<Long> seqs = new ArrayList<>();
-      List<byte[]> between = new ArrayList<>();
       try (ResultSet r = append.getResultSet()) {
         r.next();
         head = r.getLong(1);
-        while (r.next()) {
-          seqs.add(r.getLong(1));
-          between.add(r.getBytes(2));
-        }
       }
       if (shared) {
         append.getMoreResults(); // COMMIT
         append.getMoreResults(); // the flush's row
       }
-      return new Outcome(head < 0 ? Result.REFUSED : Result.WRITTEN, head, seqs, between, null);
+      return new Outcome(head < 0 ? Result.REFUSED : Result.WRITTEN, head, null);
     } catch (SQLException e) {
       if (PostgresJournal.isConnectionLoss(e)) {
-        return new Outcome(Result.UNKNOWN, e);
+        return new Outcome(Result.UNKNOWN, -1, e);
       }
       if (shared) {
         boolean rolledBack;
@@ -143,14 +126,14 @@ final class JournalInsert {
           rolledBack = rolledBack(c);
         } catch (SQLException lost) {
           e.addSuppressed(lost);
-          return new Outcome(Result.UNKNOWN, e); // whether it had committed must be asked
+          return new Outcome(Result.UNKNOWN, -1, e); // whether it had committed must be asked
         }
         if (!rolledBack) {
           // no transaction was open: the commit went through and the flush failed
-          return new Outcome(Result.UNKNOWN, e);
+          return new Outcome(Result.UNKNOWN, -1, e);
         }
       }
-      return new Outcome(Result.FAILED, e);
+      return new Outcome(Result.FAILED, -1, e);
     }
   }
 

@@ -85,8 +85,6 @@ public final class PostgresJournal implements Journal {
   private volatile long othersSeenNanos = System.nanoTime() - SHARED_NANOS;
 
   private final LongAdder writes = new LongAdder(); // rounds written
-  // batches of others a renumbered round was written after, for the next read (see keepBetween)
-  private volatile List<JournalEntry> between = List.of();
   private final LongAdder moves = new LongAdder(); // rounds numbered after others' batches
   private final LongAdder refusals = new LongAdder(); // rounds to decide again
 
@@ -345,7 +343,6 @@ public final class PostgresJournal implements Journal {
       case WRITTEN -> {
         writes.increment();
         renumber(group, outcome.head());
-        keepBetween(outcome.seqs(), outcome.lines());
       }
       case REFUSED -> {
         refusals.increment();
@@ -355,30 +352,6 @@ public final class PostgresJournal implements Journal {
       case UNKNOWN -> resolveLostCommit(group, outcome.cause());
       default -> throw new IllegalStateException("unexpected append outcome " + outcome);
     }
-  }
-
-  /**
-   * Keeps the batches the database returned from between a renumbered round's decision and its
-   * numbers, for the {@link #read} that applies them next (the engine's, right after the write):
-   * they are committed, and flushed with the round. Nothing is kept if one does not decode (the
-   * read then goes to the database and reports it).
-   */
-  private void keepBetween(List<Long> seqs, List<byte[]> lines) {
-    List<JournalEntry> kept = new ArrayList<>(seqs.size());
-    for (int i = 0; i < seqs.size(); i++) {
-      try {
-        JournalEntry e = JournalLine.decode(lines.get(i));
-        if (e.seq() != seqs.get(i)) {
-          kept.clear();
-          break;
-        }
-        kept.add(e);
-      } catch (IllegalArgumentException damaged) {
-        kept.clear();
-        break;
-      }
-    }
-    between = List.copyOf(kept);
   }
 
   /** Numbers the written group after {@code head}, where the database inserted it. */
@@ -573,15 +546,6 @@ public final class PostgresJournal implements Journal {
 
   @Override
   public void read(long fromSeq, Consumer<JournalEntry> entries, Consumer<Damage> damage) {
-    List<JournalEntry> kept = between;
-    between = List.of();
-    if (!kept.isEmpty() && kept.get(0).seq() == fromSeq) {
-      // the batches a renumbered round was written after, as the database returned them: a read
-      // as of that write (later batches are read by the next one)
-      kept.forEach(entries);
-      observe(kept.get(kept.size() - 1).seq());
-      return;
-    }
     try {
       observe(JournalRows.read(pool, fromSeq, entries, damage));
     } catch (SQLException e) {

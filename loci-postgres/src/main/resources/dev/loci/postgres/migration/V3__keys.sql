@@ -38,14 +38,10 @@ $$;
 -- turn under one lock. When the head is past p_first - 1 (other servers appended since the round
 -- was decided), the round is renumbered after it (loci_renumber, p_w) unless a batch in between
 -- has no keys or shares one with the round, the round has a batch without keys, p_w is null, or
--- the numbers would change their digit count: then nothing is inserted and the first row is
--- (-1, NULL) (the round is decided again). Otherwise the first row is (the head the round was
--- inserted after, NULL), followed by the batches in between, which the server applies before its
--- own without reading them again.
+-- the numbers would change their digit count: then nothing is inserted and -1 is returned (the
+-- round is decided again). Returns the head the round was inserted after.
 CREATE FUNCTION loci_append(p_first bigint, p_ns text[], p_lines bytea, p_offs int[],
-  p_lens int[], p_keys text[], p_w bigint[]) RETURNS TABLE (seq bigint, line bytea)
-LANGUAGE plpgsql AS $$
-#variable_conflict use_column
+  p_lens int[], p_keys text[], p_w bigint[]) RETURNS bigint LANGUAGE plpgsql AS $$
 DECLARE
   decided bigint := p_first - 1;
   n int := array_length(p_offs, 1);
@@ -63,15 +59,13 @@ BEGIN
         OR EXISTS (SELECT 1 FROM unnest(p_keys) k WHERE k IS NULL)
         OR length((p_first + n - 1)::text) <> d OR length((head + 1)::text) <> d
         OR length((head + n)::text) <> d THEN
-      RETURN QUERY SELECT -1::bigint, NULL::bytea;
-      RETURN;
+      RETURN -1;
     END IF;
     SELECT array_agg(x) INTO round_keys FROM unnest(p_keys) k, unnest(k::bigint[]) x;
     IF (SELECT COUNT(*) FROM loci_batch WHERE seq > decided) <> head - decided
         OR EXISTS (SELECT 1 FROM loci_batch b WHERE b.seq > decided
                    AND (b.keys IS NULL OR b.keys && round_keys)) THEN
-      RETURN QUERY SELECT -1::bigint, NULL::bytea;
-      RETURN;
+      RETURN -1;
     END IF;
   END IF;
   INSERT INTO loci_batch (seq, ns, line, keys)
@@ -81,8 +75,6 @@ BEGIN
                            head + i, p_w, (i - 1) * 10 * d) END,
       p_keys[i]::bigint[]
     FROM generate_series(1, n) AS i;
-  RETURN QUERY SELECT head, NULL::bytea;
-  RETURN QUERY SELECT b.seq, b.line FROM loci_batch b WHERE b.seq > decided AND b.seq <= head
-    ORDER BY b.seq;
+  RETURN head;
 END
 $$;
