@@ -48,10 +48,12 @@ import org.flywaydb.core.api.MigrationInfo;
  * statement-level trigger sends the notification that wakes the servers following the journal.
  *
  * <p>Gapless across servers. A server numbers its batches after the last one it has applied, and
- * the primary key refuses a number another server used: then nothing of the statement is written
- * and {@link JournalBehindException} tells the engine to catch up and decide again. No reader ever
- * sees a hole that a slower writer fills later, because a server can only number batch n + 1 once
- * batch n is committed and applied.
+ * the primary key refuses a number another server used: then nothing of the statement is written. A
+ * round appended with keys ({@link #appendBatches(List, List)}) is then numbered after the head and
+ * written again if no batch committed since its decision point shares a key with it or has none
+ * ({@link JournalKeys}); otherwise, or for a keyless round, {@link JournalBehindException} tells
+ * the engine to catch up and decide again. No reader ever sees a hole that a slower writer fills
+ * later, because a server can only number batch n + 1 once batch n is committed.
  *
  * <p>A write whose reply is lost (the connection dropped) is resolved before the call returns: a
  * new connection inserts the first batch again in a transaction it rolls back; that insert waits
