@@ -17,7 +17,6 @@ import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.OptionalLong;
 import java.util.Set;
 import java.util.function.Function;
 import java.util.function.LongFunction;
@@ -65,7 +64,8 @@ final class JournalErasure {
       c.setAutoCommit(false);
       long head;
       long rewritten = 0;
-      Batch erased;
+      byte[] line;
+      String ns;
       try {
         try (Statement s = c.createStatement()) {
           s.execute("SELECT pg_advisory_xact_lock(" + JournalArchive.WRITERS_LOCK + ")");
@@ -79,12 +79,13 @@ final class JournalErasure {
         for (String table : TABLES) {
           rewritten += rewrite(c, table, tokens, scrub);
         }
-        erased = record.get();
+        line = JournalLine.encode(head + 1, record.get());
+        ns = record.get().namespace().toString();
         try (PreparedStatement s =
             c.prepareStatement("INSERT INTO loci_batch (seq, ns, line) VALUES (?, ?, ?)")) {
           s.setLong(1, head + 1);
-          s.setString(2, erased.namespace().toString());
-          s.setBytes(3, JournalLine.encode(head + 1, erased));
+          s.setString(2, ns);
+          s.setBytes(3, line);
           s.executeUpdate();
         }
       } catch (SQLException | RuntimeException e) {
@@ -97,7 +98,7 @@ final class JournalErasure {
         if (!PostgresJournal.isConnectionLoss(e)) {
           throw failed(where, e);
         }
-        resolve(pool, where, head + 1, erased, e);
+        resolve(pool, where, head + 1, ns, line, e);
       }
       return new Journal.Rewritten(rewritten, head + 1);
     } catch (SQLException e) {
@@ -201,10 +202,10 @@ final class JournalErasure {
 
   /** The commit's reply was lost: asks whether the erasure's batch is in the table. */
   private static void resolve(
-      HikariDataSource pool, String where, long seq, Batch batch, SQLException lost) {
-    OptionalLong found;
+      HikariDataSource pool, String where, long seq, String ns, byte[] line, SQLException lost) {
+    LostReply.Outcome outcome;
     try {
-      found = LostReply.probe(pool, seq, batch);
+      outcome = LostReply.probe(pool, seq, ns, line);
     } catch (SQLException e) {
       lost.addSuppressed(e);
       throw new StorageException(
@@ -216,7 +217,7 @@ final class JournalErasure {
               + " committed changes nothing the second time)",
           lost);
     }
-    if (found.isEmpty() || found.getAsLong() != seq) {
+    if (outcome != LostReply.Outcome.COMMITTED) {
       throw failed(where, lost); // the commit never happened: every row is as it was
     }
   }

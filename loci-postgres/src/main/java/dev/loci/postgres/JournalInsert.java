@@ -2,7 +2,6 @@ package dev.loci.postgres;
 
 import java.sql.Connection;
 import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.SQLWarning;
 import java.sql.Statement;
@@ -23,36 +22,39 @@ import java.sql.Statement;
  *       client's rate in {@code pgbench}), hence only while others write.
  * </ul>
  *
- * <p>Both take the writers' advisory lock shared (archiving takes it exclusive) and call {@code
- * loci_append} (schema version 3), which reads the head under a lock of its own that every append
- * takes in turn, and inserts the round after it: renumbered if other servers appended since the
- * round was decided and none of their batches shares a key with it, refused (nothing inserted)
- * otherwise. So a server's round waits in the database for the round before it, never for a
- * refusal's round trip, a catch-up and a second decision.
+ * <p>Both take the writers' advisory lock shared (archiving takes it exclusive) and insert nothing
+ * if the first number is at or below the archived ones, whose rows left the primary key's reach.
  */
 final class JournalInsert {
   /** What became of the round trip. */
   enum Result {
-    /** Committed and flushed, after {@link Outcome#head()}. */
+    /** Committed and flushed. */
     WRITTEN,
-    /** Others appended since the round was decided, with a key of the round: nothing written. */
-    REFUSED,
+    /** Another writer holds a number (the primary key refused): nothing was written. */
+    TAKEN,
+    /** The first number is archived: nothing was written, this server is behind the archiving. */
+    ARCHIVED,
     /** The statement failed before its commit: nothing was written. */
     FAILED,
     /** The reply was lost, or the flush failed after the commit: the outcome must be asked. */
     UNKNOWN
   }
 
-  /** The result, the head the round was inserted after, and the failure that led to it if any. */
-  record Outcome(Result result, long head, SQLException cause) {}
+  /** The result, and the failure that led to it if any. */
+  record Outcome(Result result, SQLException cause) {}
 
-  private static final String LOCK_AND_APPEND =
+  private static final String LOCK_AND_INSERT =
       "SELECT pg_advisory_xact_lock_shared("
           + JournalArchive.WRITERS_LOCK
-          + "); SELECT loci_append(?, ?::text[], ?, ?::int[], ?::int[], ?::text[], ?::bigint[])";
+          + "); INSERT INTO loci_batch (seq, ns, line, keys)"
+          + " SELECT s, n, substring(b FROM o FOR l), k::bigint[] FROM (SELECT ?::bytea) AS t(b),"
+          + " unnest(?::bigint[], ?::text[], ?::int[], ?::int[], ?::text[]) AS u(s, n, o, l, k)"
+          + " WHERE ?::bigint > (SELECT archived FROM loci_journal WHERE id = 1)";
 
   private static final String SHARED =
-      "BEGIN; SET LOCAL synchronous_commit = off; " + LOCK_AND_APPEND + "; COMMIT; ";
+      "BEGIN; SET LOCAL synchronous_commit = off; " + LOCK_AND_INSERT + "; COMMIT; ";
+
+  private static final String UNIQUE_VIOLATION = "23505";
 
   /** PostgreSQL's warning when {@code ROLLBACK} finds no transaction open. */
   private static final String NO_TRANSACTION = "25P01";
@@ -60,21 +62,19 @@ final class JournalInsert {
   private JournalInsert() {}
 
   /**
-   * Appends the round's {@code lines}, numbered from {@code first} on, with their {@code
-   * namespaces} and {@code keys} ({@link JournalKeys#literal}, null elements for none) on {@code
-   * c}; {@code w} ({@link JournalRenumber}) lets the database renumber them, null forbids it. Every
-   * failure is an outcome.
+   * Inserts the batches {@code seqs}, {@code namespaces}, {@code lines} with their {@code keys}
+   * ({@link JournalKeys#literal}, null elements for none) on {@code c}; every failure is an
+   * outcome.
    */
   static Outcome run(
       Connection c,
-      long first,
+      Long[] seqs,
       String[] namespaces,
       byte[][] lines,
       String[] keys,
-      Long[] w,
       boolean shared,
       JournalFlush flush) {
-    String sql = shared ? SHARED + flush.statement() : LOCK_AND_APPEND;
+    String sql = shared ? SHARED + flush.statement() : LOCK_AND_INSERT;
     // the lines travel as one binary bytea cut by offsets: an array of bytea would be hex text
     int total = 0;
     for (byte[] line : lines) {
@@ -88,37 +88,24 @@ final class JournalInsert {
       offsets[i] = at + 1;
       lengths[i] = lines[i].length;
     }
-    try (PreparedStatement append = c.prepareStatement(sql)) {
-      append.setLong(1, first);
-      append.setArray(2, c.createArrayOf("text", namespaces));
-      append.setBytes(3, blob);
-      append.setArray(4, c.createArrayOf("int4", offsets));
-      append.setArray(5, c.createArrayOf("int4", lengths));
-      append.setArray(6, c.createArrayOf("text", keys));
-      if (w == null) {
-        append.setNull(7, java.sql.Types.ARRAY);
-      } else {
-        append.setArray(7, c.createArrayOf("int8", w));
-      }
-      append.execute(); // shared: BEGIN, SET, the lock's row, the head, COMMIT, the flush's row
+    try (PreparedStatement insert = c.prepareStatement(sql)) {
+      insert.setBytes(1, blob);
+      insert.setArray(2, c.createArrayOf("bigint", seqs));
+      insert.setArray(3, c.createArrayOf("text", namespaces));
+      insert.setArray(4, c.createArrayOf("int4", offsets));
+      insert.setArray(5, c.createArrayOf("int4", lengths));
+      insert.setArray(6, c.createArrayOf("text", keys));
+      insert.setLong(7, seqs[0]);
+      insert.execute(); // shared: BEGIN, SET, the lock's row, the count, COMMIT, the flush's row
       if (shared) {
-        append.getMoreResults(); // SET
-        append.getMoreResults(); // the lock's row
+        insert.getMoreResults(); // SET
+        insert.getMoreResults(); // the lock's row
       }
-      append.getMoreResults(); // the head
-      long head;
-      try (ResultSet r = append.getResultSet()) {
-        r.next();
-        head = r.getLong(1);
-      }
-      if (shared) {
-        append.getMoreResults(); // COMMIT
-        append.getMoreResults(); // the flush's row
-      }
-      return new Outcome(head < 0 ? Result.REFUSED : Result.WRITTEN, head, null);
+      boolean inserted = !insert.getMoreResults() && insert.getUpdateCount() == seqs.length;
+      return new Outcome(inserted ? Result.WRITTEN : Result.ARCHIVED, null);
     } catch (SQLException e) {
       if (PostgresJournal.isConnectionLoss(e)) {
-        return new Outcome(Result.UNKNOWN, -1, e);
+        return new Outcome(Result.UNKNOWN, e);
       }
       if (shared) {
         boolean rolledBack;
@@ -126,21 +113,22 @@ final class JournalInsert {
           rolledBack = rolledBack(c);
         } catch (SQLException lost) {
           e.addSuppressed(lost);
-          return new Outcome(Result.UNKNOWN, -1, e); // whether it had committed must be asked
+          return new Outcome(Result.UNKNOWN, e); // whether it had committed must be asked
         }
         if (!rolledBack) {
           // no transaction was open: the commit went through and the flush failed
-          return new Outcome(Result.UNKNOWN, -1, e);
+          return new Outcome(Result.UNKNOWN, e);
         }
       }
-      return new Outcome(Result.FAILED, -1, e);
+      return new Outcome(
+          UNIQUE_VIOLATION.equals(e.getSQLState()) ? Result.TAKEN : Result.FAILED, e);
     }
   }
 
   /**
-   * Ends the transaction a failed shared append left open (the statements after the failed one, the
-   * {@code COMMIT} among them, are skipped), so the pooled connection is usable again; returns
-   * false if none was open, that is the commit had already happened.
+   * Ends the transaction a failed shared insert left open (a refused insert aborts it, and the
+   * statements after it, the {@code COMMIT} among them, are skipped), so the pooled connection is
+   * usable again; returns false if none was open, that is the commit had already happened.
    */
   private static boolean rolledBack(Connection c) throws SQLException {
     try (Statement end = c.createStatement()) {

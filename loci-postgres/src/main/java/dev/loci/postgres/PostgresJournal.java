@@ -48,10 +48,12 @@ import org.flywaydb.core.api.MigrationInfo;
  * statement-level trigger sends the notification that wakes the servers following the journal.
  *
  * <p>Gapless across servers. A server numbers its batches after the last one it has applied, and
- * the primary key refuses a number another server used: then nothing of the statement is written
- * and {@link JournalBehindException} tells the engine to catch up and decide again. No reader ever
- * sees a hole that a slower writer fills later, because a server can only number batch n + 1 once
- * batch n is committed and applied.
+ * the primary key refuses a number another server used: then nothing of the statement is written. A
+ * round appended with keys ({@link #appendBatches(List, List)}) is then numbered after the head and
+ * written again if no batch committed since its decision point shares a key with it or has none
+ * ({@link JournalKeys}); otherwise, or for a keyless round, {@link JournalBehindException} tells
+ * the engine to catch up and decide again. No reader ever sees a hole that a slower writer fills
+ * later, because a server can only number batch n + 1 once batch n is committed.
  *
  * <p>A write whose reply is lost (the connection dropped) is resolved before the call returns: a
  * new connection inserts the first batch again in a transaction it rolls back; that insert waits
@@ -84,7 +86,6 @@ public final class PostgresJournal implements Journal {
   // when this journal last saw a batch another server wrote (System.nanoTime)
   private volatile long othersSeenNanos = System.nanoTime() - SHARED_NANOS;
 
-  private final LongAdder writes = new LongAdder(); // rounds written
   private final LongAdder moves = new LongAdder(); // rounds numbered after others' batches
   private final LongAdder refusals = new LongAdder(); // rounds to decide again
 
@@ -324,68 +325,84 @@ public final class PostgresJournal implements Journal {
   private void commit(List<Pending> group) {
     String[] namespaces = new String[group.size()];
     String[] keys = new String[group.size()];
-    byte[][] lines = new byte[group.size()][];
     for (int i = 0; i < group.size(); i++) {
       namespaces[i] = group.get(i).ns;
       keys[i] = JournalKeys.literal(group.get(i).keys);
-      lines[i] = group.get(i).line;
     }
-    long first = group.get(0).seq;
+    long decided = group.get(0).origin - 1; // the round was decided against the batches through it
+    long[] roundKeys = roundKeys(group);
     boolean shared = alwaysShared || System.nanoTime() - othersSeenNanos < SHARED_NANOS;
-    Long[] w = keyed(group) ? contributions(group) : null;
-    JournalInsert.Outcome outcome;
-    try (Connection c = pool.getConnection()) {
-      outcome = JournalInsert.run(c, first, namespaces, lines, keys, w, shared, flush);
-    } catch (SQLException e) {
-      throw notWritten(e); // no connection, or it failed while ending the failed transaction
-    }
-    switch (outcome.result()) {
-      case WRITTEN -> {
-        writes.increment();
-        renumber(group, outcome.head());
-      }
-      case REFUSED -> {
-        refusals.increment();
-        throw behind(first, null);
-      }
-      case FAILED -> throw notWritten(outcome.cause());
-      case UNKNOWN -> resolveLostCommit(group, outcome.cause());
-      default -> throw new IllegalStateException("unexpected append outcome " + outcome);
-    }
-  }
-
-  /** Numbers the written group after {@code head}, where the database inserted it. */
-  private void renumber(List<Pending> group, long head) {
-    if (head + 1 != group.get(0).seq) {
-      othersSeenNanos = System.nanoTime();
-      moves.increment();
+    for (int moved = 0; ; moved++) {
+      Long[] seqs = new Long[group.size()];
+      byte[][] lines = new byte[group.size()][];
       for (int i = 0; i < group.size(); i++) {
-        group.get(i).number(head + 1 + i);
+        seqs[i] = group.get(i).seq;
+        lines[i] = group.get(i).line;
+      }
+      JournalInsert.Outcome outcome;
+      OptionalLong after = OptionalLong.empty();
+      try (Connection c = pool.getConnection()) {
+        outcome = JournalInsert.run(c, seqs, namespaces, lines, keys, shared, flush);
+        if (outcome.result() == JournalInsert.Result.TAKEN
+            && roundKeys != null
+            && moved < MAX_MOVES) {
+          after = JournalKeys.after(c, decided, roundKeys);
+        }
+      } catch (SQLException e) {
+        throw notWritten(e); // no connection, or it failed while ending the refused transaction
+      }
+      switch (outcome.result()) {
+        case WRITTEN -> {
+          return;
+        }
+        case TAKEN -> {
+          if (after.isEmpty()) {
+            refusals.increment();
+            throw behind(seqs[0], outcome.cause());
+          }
+          // nothing in between touches the round's keys: number it after the head, write again
+          othersSeenNanos = System.nanoTime();
+          shared = true;
+          moves.increment();
+          long head = after.getAsLong();
+          for (int i = 0; i < group.size(); i++) {
+            group.get(i).number(head + 1 + i);
+          }
+        }
+        case ARCHIVED -> {
+          refusals.increment();
+          throw behind(seqs[0], outcome.cause());
+        }
+        case FAILED -> throw notWritten(outcome.cause());
+        case UNKNOWN -> {
+          resolveLostCommit(group, outcome.cause());
+          return;
+        }
+        default -> throw new IllegalStateException("unexpected insert outcome " + outcome);
       }
     }
   }
 
-  private static boolean keyed(List<Pending> group) {
+  /** How often one write moves its round past others' batches before it is decided again. */
+  private static final int MAX_MOVES = 16;
+
+  /** Every key of the round's batches, sorted; null if one of them has none. */
+  private static long[] roundKeys(List<Pending> group) {
+    int n = 0;
     for (Pending p : group) {
       if (p.keys == null) {
-        return false;
+        return null;
       }
+      n += p.keys.length;
     }
-    return true;
-  }
-
-  /** {@link JournalRenumber#contributions} of every line, ten per digit of the first number. */
-  private static Long[] contributions(List<Pending> group) {
-    int digits = JournalRenumber.digits(group.get(0).seq);
-    Long[] w = new Long[group.size() * 10 * digits];
-    for (int i = 0; i < group.size(); i++) {
-      Pending p = group.get(i);
-      if (JournalRenumber.digits(p.seq) != digits) {
-        return null; // the database does not renumber across a change of digit count
-      }
-      JournalRenumber.contributions(p.line, digits, w, i * 10 * digits);
+    long[] all = new long[n];
+    int i = 0;
+    for (Pending p : group) {
+      System.arraycopy(p.keys, 0, all, i, p.keys.length);
+      i += p.keys.length;
     }
-    return w;
+    java.util.Arrays.sort(all);
+    return all;
   }
 
   /** Rounds this journal numbered after others' batches instead of refusing them (tests). */
@@ -427,19 +444,21 @@ public final class PostgresJournal implements Journal {
   }
 
   /**
-   * The statement's reply was lost: its transaction committed or will not. Asks with a new
-   * connection once the lost transaction has ended ({@link LostReply}); a commit found is numbered
-   * where the database put it and flushed (it did not wait for the flush itself) before the write
-   * counts as done.
+   * The statement's reply was lost: its transaction committed or will not. Probes with a new
+   * connection by inserting the group's first batch again in a transaction that is rolled back: the
+   * insert waits for the lost transaction to end, then fails on the primary key if it committed
+   * (and the stored line is compared) or succeeds if it did not. A commit found is then flushed (it
+   * did not wait for the flush itself) before the write counts as done.
    */
   private void resolveLostCommit(List<Pending> group, SQLException lost) {
     Pending first = group.get(0);
+    // the first batch as last sent (renumbered if the round moved)
     // the pool's other idle connections may have been cut too: each failed try evicts one
     for (int attempt = 1; ; attempt++) {
-      OptionalLong found;
+      LostReply.Outcome outcome;
       try {
-        found = LostReply.probe(pool, first.seq, first.batch);
-        if (found.isPresent()) {
+        outcome = LostReply.probe(pool, first.seq, first.ns, first.line);
+        if (outcome == LostReply.Outcome.COMMITTED) {
           JournalFlush.flush(pool); // committed without waiting for the flush: wait for it here
         }
       } catch (SQLException e) {
@@ -458,11 +477,14 @@ public final class PostgresJournal implements Journal {
         }
         continue;
       }
-      if (found.isEmpty()) {
-        throw notWritten(lost);
+      switch (outcome) {
+        case COMMITTED -> {
+          return;
+        }
+        case NOT_WRITTEN -> throw notWritten(lost);
+        case ANOTHER_BATCH -> throw behind(first.seq, lost);
+        default -> throw new IllegalStateException("unexpected probe outcome " + outcome);
       }
-      renumber(group, found.getAsLong() - 1);
-      return;
     }
   }
 
