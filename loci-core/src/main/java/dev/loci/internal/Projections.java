@@ -201,6 +201,38 @@ final class Projections {
 
   /** Prepares every layer's part of a batch; nothing changes unless all of them prepare. */
   private List<Runnable> prepare(JournalEntry entry) {
+    List<Event> events = entry.events();
+    String layer = events.isEmpty() ? "" : events.get(0).layer();
+    boolean oneLayer = !events.isEmpty();
+    for (int i = 1; i < events.size() && oneLayer; i++) {
+      oneLayer = events.get(i).layer().equals(layer);
+    }
+    Map<String, List<Event>> byLayer =
+        oneLayer && layers.containsKey(layer) // most batches: no grouping needed
+            ? Map.of(layer, events)
+            : byLayer(entry);
+    List<Runnable> commits = new ArrayList<>(byLayer.size() + observers.size());
+    byLayer.forEach((name, mine) -> commits.add(layers.get(name).prepare(entry, mine)));
+    for (BatchObserver o : observers) {
+      commits.add(o.observe(entry));
+    }
+    for (Event e : events) {
+      if (layers.get(e.layer()) instanceof ErasingEvents x) {
+        Map<String, Set<String>> erased = x.erases(e);
+        if (!erased.isEmpty()) {
+          commits.add(() -> eraseApplied(erased));
+        }
+      }
+    }
+    return commits;
+  }
+
+  /**
+   * The events of {@code entry} by layer, in the order of each layer's first event.
+   *
+   * @throws StorageException if an event is of a layer this build lacks
+   */
+  private Map<String, List<Event>> byLayer(JournalEntry entry) {
     Map<String, List<Event>> byLayer = new LinkedHashMap<>();
     for (Event e : entry.events()) {
       if (!layers.containsKey(e.layer())) {
@@ -215,20 +247,7 @@ final class Projections {
       }
       byLayer.computeIfAbsent(e.layer(), k -> new ArrayList<>()).add(e);
     }
-    List<Runnable> commits = new ArrayList<>(byLayer.size());
-    byLayer.forEach((layer, events) -> commits.add(layers.get(layer).prepare(entry, events)));
-    for (BatchObserver o : observers) {
-      commits.add(o.observe(entry));
-    }
-    for (Event e : entry.events()) {
-      if (layers.get(e.layer()) instanceof ErasingEvents x) {
-        Map<String, Set<String>> erased = x.erases(e);
-        if (!erased.isEmpty()) {
-          commits.add(() -> eraseApplied(erased));
-        }
-      }
-    }
-    return commits;
+    return byLayer;
   }
 
   /**
