@@ -1,9 +1,5 @@
 package dev.loci.internal;
 
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
-import java.nio.ByteOrder;
-
 /**
  * A validating scanner over JSON in UTF-8 bytes, for the hand-written decoders of replay ({@link
  * JournalLineDecoder}): it finds where a value ends without building tokens or strings.
@@ -179,10 +175,6 @@ final class JsonBytes {
     }
     i++;
     while (i < end) {
-      if (i + 8 <= end && plain((long) LONGS.get(b, i))) {
-        i += 8; // eight bytes that need no look: most of a long text
-        continue;
-      }
       int c = b[i];
       if (c == '"') {
         return i + 1;
@@ -201,24 +193,6 @@ final class JsonBytes {
       }
     }
     return -1;
-  }
-
-  private static final VarHandle LONGS =
-      MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
-  private static final long ONES = 0x0101010101010101L;
-  private static final long HIGHS = 0x8080808080808080L;
-
-  /**
-   * True if none of the eight bytes in {@code x} is a quote, a backslash, a control or part of a
-   * multi-byte sequence (the classic "has a zero byte" and "has a byte less than n" word tests,
-   * which never miss one; a false alarm only sends the bytes down the byte-by-byte path).
-   */
-  private static boolean plain(long x) {
-    long quote = x ^ ONES * '"';
-    long backslash = x ^ ONES * '\\';
-    long special =
-        (quote - ONES & ~quote) | (backslash - ONES & ~backslash) | (x - ONES * 0x20 & ~x) | x;
-    return (special & HIGHS) == 0;
   }
 
   private static int escape(byte[] b, int i, int end) {
