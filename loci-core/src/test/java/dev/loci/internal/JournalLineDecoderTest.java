@@ -179,8 +179,35 @@ class JournalLineDecoderTest {
         }
         yield sb.append(']').toString();
       }
-      default -> ATOMS[r.nextInt(r.nextInt(5) == 0 ? ATOMS.length : 15)];
+      default ->
+          r.nextInt(3) == 0
+              ? longString(r)
+              : ATOMS[r.nextInt(r.nextInt(5) == 0 ? ATOMS.length : 15)];
     };
+  }
+
+  private static final String[] PIECES = {
+    "the user asked ",
+    "abcdefgh",
+    "\\\"",
+    "\\n",
+    "\u00e9",
+    "\ud83d\ude00",
+    " ~",
+    "\\u0041",
+    "\u007f"
+  };
+
+  /** A string literal long enough for the word-at-a-time scan, mostly valid. */
+  private static String longString(Random r) {
+    StringBuilder sb = new StringBuilder("\"");
+    for (int k = r.nextInt(12); k > 0; k--) {
+      sb.append(PIECES[r.nextInt(PIECES.length)]);
+    }
+    if (r.nextInt(10) == 0) {
+      sb.insert(1 + r.nextInt(sb.length()), r.nextBoolean() ? '\u0001' : '\\');
+    }
+    return sb.append('"').toString();
   }
 
   private static void mutate(Random r, byte[] b) {
