@@ -92,6 +92,14 @@ public final class Json {
    * @throws InvalidRequestException naming {@code field} if the text is not one JSON value
    */
   public static String compactValue(String text, String field) {
+    if (SimpleJson.isOneValue(text)) {
+      return stripWhitespace(text); // plain JSON: no parser needed to vouch for it
+    }
+    return compactWithJackson(text, field);
+  }
+
+  /** {@link #compactValue} through Jackson's parser: any text, and the error if it is not JSON. */
+  static String compactWithJackson(String text, String field) {
     if (text.isBlank()) {
       throw new InvalidRequestException(field, "expected a JSON value, found an empty string");
     }
@@ -117,14 +125,25 @@ public final class Json {
     return stripWhitespace(text);
   }
 
-  private static String stripWhitespace(String text) {
-    StringBuilder out = new StringBuilder(text.length());
+  /**
+   * {@code text} without the whitespace between tokens: {@code text} itself when it has none (the
+   * usual case, compact JSON from a client), else a copy made through one char array.
+   */
+  static String stripWhitespace(String text) {
+    int n = text.length();
+    int first = firstWhitespaceOutsideStrings(text);
+    if (first == n) {
+      return text;
+    }
+    char[] out = new char[n];
+    text.getChars(0, first, out, 0);
+    int o = first;
     boolean inString = false;
     boolean escaped = false;
-    for (int i = 0; i < text.length(); i++) {
+    for (int i = first; i < n; i++) {
       char c = text.charAt(i);
       if (inString) {
-        out.append(c);
+        out[o++] = c;
         if (escaped) {
           escaped = false;
         } else if (c == '\\') {
@@ -134,12 +153,37 @@ public final class Json {
         }
       } else if (c == '"') {
         inString = true;
-        out.append(c);
-      } else if (c != ' ' && c != '\t' && c != '\n' && c != '\r') {
-        out.append(c);
+        out[o++] = c;
+      } else if (!isWhitespace(c)) {
+        out[o++] = c;
       }
     }
-    return out.toString();
+    return new String(out, 0, o);
+  }
+
+  /** The index of the first whitespace character between tokens, or the length if none. */
+  private static int firstWhitespaceOutsideStrings(String text) {
+    int n = text.length();
+    boolean inString = false;
+    for (int i = 0; i < n; i++) {
+      char c = text.charAt(i);
+      if (inString) {
+        if (c == '\\') {
+          i++; // the escaped character cannot end the string
+        } else if (c == '"') {
+          inString = false;
+        }
+      } else if (c == '"') {
+        inString = true;
+      } else if (isWhitespace(c)) {
+        return i;
+      }
+    }
+    return n;
+  }
+
+  private static boolean isWhitespace(char c) {
+    return c == ' ' || c == '\t' || c == '\n' || c == '\r';
   }
 
   private static final java.util.regex.Pattern SOURCE =

@@ -341,6 +341,9 @@ public final class PathwayLayer extends PathwayShelves
 
   /** The redaction policy in force for {@code ns}: its own, its nearest ancestor's, or defaults. */
   public RedactionPolicy policyFor(Namespace ns) {
+    if (policies.isEmpty()) {
+      return RedactionPolicy.defaults(); // no namespace has one: skip walking the ancestors
+    }
     for (Optional<Namespace> n = Optional.of(ns); n.isPresent(); n = n.get().parent()) {
       RedactionPolicy p = policies.get(n.get());
       if (p != null) {
