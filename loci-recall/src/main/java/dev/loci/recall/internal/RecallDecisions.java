@@ -6,7 +6,6 @@ import dev.loci.NotFoundException;
 import dev.loci.recall.MemoryEdge;
 import dev.loci.recall.MemoryNode;
 import dev.loci.recall.RecordVersion;
-import dev.loci.recall.internal.RecallGraph.Chain;
 import dev.loci.recall.internal.RecallGraph.Graph;
 import dev.loci.recall.internal.RecallLayer.Sync;
 import dev.loci.recall.internal.RecallLayer.Written;

@@ -3,7 +3,6 @@ package dev.loci.recall.internal;
 import dev.loci.Namespace;
 import dev.loci.StorageException;
 import dev.loci.recall.MemoryNode;
-import dev.loci.recall.internal.RecallGraph.Chain;
 import dev.loci.recall.internal.RecallGraph.Graph;
 import dev.loci.recall.internal.RecallLayer.Missing;
 import dev.loci.recall.spi.EmbeddingProvider;

@@ -5,7 +5,6 @@ import dev.loci.recall.GraphStats;
 import dev.loci.recall.MemoryEdge;
 import dev.loci.recall.MemoryNode;
 import dev.loci.recall.RecordVersion;
-import dev.loci.recall.internal.RecallGraph.Chain;
 import dev.loci.recall.internal.RecallGraph.Graph;
 import dev.loci.recall.spi.EmbeddingProvider;
 import dev.loci.spi.Decision;
