@@ -261,8 +261,15 @@ public final class PostgresJournal implements Journal {
     }
   }
 
+  /**
+   * A numbered batch's handle. It says itself whether its batch was committed or dropped: the
+   * journal's durable number cannot, since a read may move that past a number whose batch this
+   * journal dropped when its round was refused (another server's batch holds it).
+   */
   private final class Written implements Appended {
     private volatile long seq;
+    private volatile boolean durable;
+    private volatile StorageException dropped; // why its round was not written, if it was not
 
     Written(long seq) {
       this.seq = seq;
@@ -275,35 +282,45 @@ public final class PostgresJournal implements Journal {
 
     @Override
     public void awaitDurable() {
-      flushThrough(seq);
+      flushThrough(this);
     }
   }
 
+  private static void committed(List<Pending> group) {
+    group.forEach(p -> p.handle.durable = true);
+  }
+
   /**
-   * Commits every pending batch if {@code seq} is not yet durable. On failure nothing of the
-   * pending batches is in the database, they are dropped and their numbers are free again.
+   * Commits every pending batch if {@code handle}'s is not yet committed. On failure nothing of the
+   * pending batches is in the database, they are dropped, their numbers are free again, and every
+   * one of their handles throws the same failure.
    */
-  private void flushThrough(long seq) {
-    if (durableSeq >= seq) {
+  private void flushThrough(Written handle) {
+    if (handle.durable) {
       return;
     }
     lock.lock();
     try {
-      if (durableSeq >= seq) {
+      if (handle.durable) {
         return;
       }
+      if (handle.dropped != null) {
+        throw handle.dropped; // another caller's flush wrote its round, and it was refused
+      }
       checkUsable();
-      if (pending.isEmpty()) {
-        throw new StorageException("batch " + seq + " was not written to " + description);
+      if (pending.stream().noneMatch(p -> p.handle == handle)) {
+        throw new StorageException("batch " + handle.seq + " was not written to " + description);
       }
       List<Pending> group = List.copyOf(pending);
       pending.clear();
       try {
         commit(group);
+        committed(group);
         unavailable = Optional.empty();
         durableSeq = group.get(group.size() - 1).seq;
         lastSeq = Math.max(lastSeq, durableSeq); // moved past others' batches: continue after it
       } catch (StorageException e) {
+        group.forEach(p -> p.handle.dropped = e);
         lastSeq = durableSeq;
         throw e;
       }
@@ -660,6 +677,7 @@ public final class PostgresJournal implements Journal {
         return; // the owner's awaitDurable meets the same refusal and decides its round again
       }
       pending.clear();
+      committed(group);
       unavailable = Optional.empty();
       durableSeq = group.get(group.size() - 1).seq;
       lastSeq = Math.max(lastSeq, durableSeq);

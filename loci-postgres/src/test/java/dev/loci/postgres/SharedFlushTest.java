@@ -108,6 +108,32 @@ class SharedFlushTest {
     }
   }
 
+  /**
+   * Two callers' batches share a round; the first caller's flush is refused (another server holds
+   * the numbers), then a read moves the journal past those numbers. The second caller must still
+   * hear of the refusal: once, its wait returned as if its batch were stored at a number another
+   * server's batch holds (an acknowledged write that is not in the journal).
+   */
+  @Test
+  void roundRefused_itsOtherBatchesAreRefusedToo_evenAfterAReadMovedThePast() throws Exception {
+    try (PostgresJournal first = open(db);
+        PostgresJournal second = open(db)) {
+      var mine = second.append(batch("mine"));
+      var alsoMine = second.append(batch("also-mine"));
+      first.appendDurably(batch("theirs-1"));
+      first.appendDurably(batch("theirs-2"));
+
+      assertThatThrownBy(mine::awaitDurable).isInstanceOf(JournalBehindException.class);
+      second.read(1, e -> {}, d -> {}); // catches up with the other server: through 2
+      assertThatThrownBy(alsoMine::awaitDurable).isInstanceOf(JournalBehindException.class);
+
+      assertThat(second.appendDurably(batch("again"))).isEqualTo(3);
+      assertThat(readAll(first, new ArrayList<>()))
+          .extracting(e -> e.events().get(0).data().get("uid").asText())
+          .containsExactly("theirs-1", "theirs-2", "again");
+    }
+  }
+
   @Test
   void appends_racedFromTwoServers_everyAcknowledgedBatchStoredOnceAtItsNumber() throws Exception {
     int threadsPerServer = 3;
