@@ -37,7 +37,7 @@ public final class JournalLines {
   static final int SUFFIX_LENGTH = CRC_MARK.length + 8 + 2;
 
   private static final JsonFactory FACTORY = Json.MAPPER.getFactory();
-  private static final byte[] SEQ_MARK = "{\"seq\":".getBytes(UTF_8);
+  static final byte[] SEQ_MARK = "{\"seq\":".getBytes(UTF_8);
 
   private JournalLines() {}
 
@@ -57,12 +57,12 @@ public final class JournalLines {
     }
   }
 
-  private static final byte[] TS_MARK = ",\"ts\":\"".getBytes(UTF_8);
-  private static final byte[] NS_MARK = "\",\"ns\":\"".getBytes(UTF_8);
-  private static final byte[] ACTOR_MARK = "\",\"actor\":".getBytes(UTF_8);
-  private static final byte[] EVENTS_MARK = ",\"events\":[".getBytes(UTF_8);
-  private static final byte[] TYPE_MARK = "{\"type\":\"".getBytes(UTF_8);
-  private static final byte[] DATA_MARK = "\",\"data\":".getBytes(UTF_8);
+  static final byte[] TS_MARK = ",\"ts\":\"".getBytes(UTF_8);
+  static final byte[] NS_MARK = "\",\"ns\":\"".getBytes(UTF_8);
+  static final byte[] ACTOR_MARK = "\",\"actor\":".getBytes(UTF_8);
+  static final byte[] EVENTS_MARK = ",\"events\":[".getBytes(UTF_8);
+  static final byte[] TYPE_MARK = "{\"type\":\"".getBytes(UTF_8);
+  static final byte[] DATA_MARK = "\",\"data\":".getBytes(UTF_8);
 
   /** Builds a complete line, newline included. */
   public static byte[] encode(long seq, Batch batch) {
@@ -169,8 +169,19 @@ public final class JournalLines {
           len < SUFFIX_LENGTH + 2 ? "line too short to hold a checksum" : "crc32c mismatch",
           peeked);
     }
-    // Streaming, not a tree: replay decodes millions of lines. Event data is kept as the exact
-    // text of the line, parsed later by the layer that applies it.
+    JournalEntry fast = JournalLineDecoder.decode(buf, off, len, namespaces);
+    return fast != null ? fast : decodeWithParser(buf, off, len, namespaces, peeked);
+  }
+
+  /**
+   * Decodes a line whose checksum matched with Jackson: the path of any line {@link
+   * JournalLineDecoder} does not read, which gives the verdict and the error.
+   */
+  static JournalEntry decodeWithParser(
+      byte[] buf, int off, int len, Map<String, Namespace> namespaces, OptionalLong peeked)
+      throws BadLineException {
+    // Streaming, not a tree. Event data is kept as the exact text of the line, parsed later by the
+    // layer that applies it.
     byte[] line = Arrays.copyOfRange(buf, off, off + len);
     long seq = -1;
     String ts = null;
@@ -212,12 +223,7 @@ public final class JournalLines {
       throw new BadLineException("field 'events' must be a non-empty array", known);
     }
     try {
-      Namespace namespace = namespaces.get(ns);
-      if (namespace == null) {
-        namespace = Namespace.of(ns);
-        namespaces.put(ns, namespace);
-      }
-      return new JournalEntry(seq, Timestamps.parse(ts), namespace, actor, events);
+      return new JournalEntry(seq, Timestamps.parse(ts), namespace(namespaces, ns), actor, events);
     } catch (DateTimeParseException e) {
       throw new BadLineException("field 'ts' is not an ISO-8601 instant", known);
     } catch (InvalidRequestException | IllegalArgumentException e) {
@@ -325,6 +331,20 @@ public final class JournalLines {
       }
     }
     return true;
+  }
+
+  /**
+   * The namespace {@code ns}, from {@code namespaces} if parsed before, else parsed and added.
+   *
+   * @throws InvalidRequestException if {@code ns} is not a namespace
+   */
+  static Namespace namespace(Map<String, Namespace> namespaces, String ns) {
+    Namespace namespace = namespaces.get(ns);
+    if (namespace == null) {
+      namespace = Namespace.of(ns);
+      namespaces.put(ns, namespace);
+    }
+    return namespace;
   }
 
   /** A fresh namespace cache for one read pass. */

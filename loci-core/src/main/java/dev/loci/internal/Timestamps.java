@@ -91,6 +91,17 @@ public final class Timestamps {
    * @throws DateTimeParseException if the text is not an ISO-8601 instant
    */
   public static Instant parse(CharSequence text) {
+    return parse(text, null);
+  }
+
+  /**
+   * {@link #parse(CharSequence)}, answering {@code same} itself when the text stands for it: a
+   * record's times often equal its batch's, and a million replayed records then share one instant.
+   *
+   * @param same the instant to answer if equal, or null
+   * @throws DateTimeParseException if the text is not an ISO-8601 instant
+   */
+  static Instant parse(CharSequence text, Instant same) {
     if (text.length() == 27
         && text.charAt(4) == '-'
         && text.charAt(7) == '-'
@@ -121,13 +132,54 @@ public final class Timestamps {
         try {
           long epochDay = LocalDate.of(year, month, day).toEpochDay();
           long seconds = epochDay * 86_400L + hour * 3600L + minute * 60L + second;
+          if (same != null && same.getEpochSecond() == seconds && same.getNano() == micros * 1000) {
+            return same;
+          }
           return Instant.ofEpochSecond(seconds, micros * 1000L);
         } catch (java.time.DateTimeException e) {
           // an impossible date such as February 30: let Instant.parse report it
         }
       }
     }
-    return Instant.parse(text);
+    Instant parsed = Instant.parse(text);
+    return parsed.equals(same) ? same : parsed;
+  }
+
+  /**
+   * Parses the UTF-8 text of {@code b} from {@code from} to {@code to} as {@link
+   * #parse(CharSequence)} does, reading the bytes in place when they are in the form {@link
+   * #format} writes.
+   *
+   * @throws DateTimeParseException if the text is not an ISO-8601 instant
+   */
+  static Instant parse(byte[] b, int from, int to) {
+    if (to - from == 27) {
+      return parse(new Ascii(b, from, to));
+    }
+    return parse(new String(b, from, to - from, java.nio.charset.StandardCharsets.UTF_8));
+  }
+
+  /** Bytes read as characters, one each; parse's fast path only accepts ASCII digits and marks. */
+  private record Ascii(byte[] b, int from, int to) implements CharSequence {
+    @Override
+    public int length() {
+      return to - from;
+    }
+
+    @Override
+    public char charAt(int index) {
+      return (char) (b[from + index] & 0xFF);
+    }
+
+    @Override
+    public CharSequence subSequence(int start, int end) {
+      return new Ascii(b, from + start, from + end);
+    }
+
+    @Override
+    public String toString() {
+      return new String(b, from, to - from, java.nio.charset.StandardCharsets.UTF_8);
+    }
   }
 
   private static int digits(CharSequence s, int from, int to) {

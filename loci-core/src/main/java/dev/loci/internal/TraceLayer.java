@@ -20,6 +20,7 @@ import dev.loci.spi.SubjectMention;
 import dev.loci.spi.SubjectRecords;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -424,7 +425,7 @@ public final class TraceLayer implements Layer, SubjectRecords {
     Map<Long, String> skipped = new LinkedHashMap<>();
     for (ImportOp op : ops) {
       try {
-        applyTo(overlay, ns, op.event(), new java.util.IdentityHashMap<>(1));
+        applyTo(overlay, ns, null, op.event(), new java.util.IdentityHashMap<>(1));
         events.add(op.event());
         keys.add(op.uid());
       } catch (IllegalStateException e) {
@@ -438,13 +439,19 @@ public final class TraceLayer implements Layer, SubjectRecords {
 
   @Override
   public Runnable prepare(JournalEntry entry, List<Event> events) {
+    Namespace ns = entry.namespace();
+    if (events.size() == 1 && isNew(events.get(0))) { // most batches: no overlay needed
+      Event e = events.get(0);
+      Trace t = newTrace(Map.of(), ns, entry.ts(), e);
+      parsed = new Parsed(entry, Collections.singletonMap(e, t));
+      return () -> shelves.computeIfAbsent(ns, k -> new Shelf()).put(t);
+    }
     Map<String, Trace> overlay = new LinkedHashMap<>();
     Map<Event, Trace> traces = new java.util.IdentityHashMap<>(events.size());
     for (Event e : events) {
-      applyTo(overlay, entry.namespace(), e, traces);
+      applyTo(overlay, entry.namespace(), entry.ts(), e, traces);
     }
     parsed = new Parsed(entry, traces); // for mentions of the same batch, asked next
-    Namespace ns = entry.namespace();
     return () -> {
       Shelf shelf = shelves.computeIfAbsent(ns, k -> new Shelf());
       overlay.values().forEach(shelf::put);
@@ -454,18 +461,15 @@ public final class TraceLayer implements Layer, SubjectRecords {
   /**
    * Applies one event to {@code overlay}, reading through to the projection. Events this layer just
    * decided carry the resulting trace ({@link Event#decoded()}), which saves parsing their data;
-   * events read from the journal are parsed.
+   * events read from the journal are parsed. {@code at} is the batch's time, or null.
    */
   private void applyTo(
-      Map<String, Trace> overlay, Namespace ns, Event e, Map<Event, Trace> parsed) {
+      Map<String, Trace> overlay, Namespace ns, Instant at, Event e, Map<Event, Trace> parsed) {
     Trace hint = (Trace) e.decoded().orElse(null);
     switch (e.type()) {
       case ADDED, REVISED -> {
-        Trace t = hint != null ? hint : TraceRecords.parseEvent(e.json(), ns);
+        Trace t = newTrace(overlay, ns, at, e);
         parsed.put(e, t);
-        if (overlay.containsKey(t.uid()) || find(ns, t.uid()).isPresent()) {
-          throw new IllegalStateException("trace '" + t.uid() + "' already exists in " + ns);
-        }
         overlay.put(t.uid(), t);
       }
       case UPDATED -> {
@@ -491,6 +495,20 @@ public final class TraceLayer implements Layer, SubjectRecords {
       }
       default -> throw new IllegalStateException("unknown event type '" + e.type() + "'");
     }
+  }
+
+  private static boolean isNew(Event e) {
+    return e.type().equals(ADDED) || e.type().equals(REVISED);
+  }
+
+  /** The trace a {@code trace.added} or {@code trace.revised} event adds, which must be new. */
+  private Trace newTrace(Map<String, Trace> overlay, Namespace ns, Instant at, Event e) {
+    Trace hint = (Trace) e.decoded().orElse(null);
+    Trace t = hint != null ? hint : TraceRecords.parseEvent(e.json(), ns, at);
+    if (overlay.containsKey(t.uid()) || find(ns, t.uid()).isPresent()) {
+      throw new IllegalStateException("trace '" + t.uid() + "' already exists in " + ns);
+    }
+    return t;
   }
 
   private Trace current(Map<String, Trace> overlay, Namespace ns, String uid) {

@@ -35,17 +35,20 @@ public final class TraceRecords {
    * @throws IllegalArgumentException if the record is not a complete trace
    */
   static Trace parse(String json, Map<String, Namespace> namespaces) {
-    return parse(json, namespaces, Optional.empty(), false);
+    Trace fast = TraceRecordReader.read(json, null, namespaces, null);
+    return fast != null ? fast : parse(json, namespaces, Optional.empty(), false);
   }
 
   /**
    * Parses the data of a {@code trace.added} or {@code trace.revised} event, which has no {@code
    * ns} field: the trace is in the batch's namespace.
    *
+   * @param at the batch's time, which a new trace's times usually equal: then they share it
    * @throws IllegalArgumentException if the data is not a complete trace
    */
-  static Trace parseEvent(String json, Namespace namespace) {
-    return parse(json, Map.of(), Optional.of(namespace), false);
+  static Trace parseEvent(String json, Namespace namespace, Instant at) {
+    Trace fast = TraceRecordReader.read(json, namespace, Map.of(), at);
+    return fast != null ? fast : parse(json, Map.of(), Optional.of(namespace), false);
   }
 
   /**
@@ -61,9 +64,10 @@ public final class TraceRecords {
 
   /**
    * Parses either encoding: the record's ({@code ns}, content as a string) or the public one
-   * ({@code namespace}, content as the JSON value, taken verbatim when {@code publicForm}).
+   * ({@code namespace}, content as the JSON value, taken verbatim when {@code publicForm}), with
+   * Jackson: the path of whatever {@link TraceRecordReader} does not read.
    */
-  private static Trace parse(
+  static Trace parse(
       String json,
       Map<String, Namespace> namespaces,
       Optional<Namespace> given,
@@ -123,11 +127,7 @@ public final class TraceRecords {
     }
     Namespace namespace = given.orElse(null);
     if (namespace == null) {
-      namespace = namespaces.get(ns);
-      if (namespace == null) {
-        namespace = Namespace.of(ns);
-        namespaces.put(ns, namespace);
-      }
+      namespace = JournalLines.namespace(namespaces, ns);
     }
     return new Trace(
         uid,

@@ -1,14 +1,10 @@
 package dev.loci.internal;
 
-import com.fasterxml.jackson.core.JsonParser;
-import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.loci.Trace;
 import dev.loci.spi.Event;
 import dev.loci.spi.JournalEntry;
 import dev.loci.spi.SubjectMention;
-import java.io.IOException;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
@@ -34,7 +30,8 @@ final class TraceSubjects {
     Trace hint = (Trace) e.decoded().orElse(parsed.orElse(null));
     return switch (e.type()) {
       case TraceLayer.ADDED, TraceLayer.REVISED -> {
-        Trace t = hint != null ? hint : TraceRecords.parseEvent(e.json(), entry.namespace());
+        Trace t =
+            hint != null ? hint : TraceRecords.parseEvent(e.json(), entry.namespace(), entry.ts());
         yield List.of(
             new SubjectMention(
                 SUBJECT_KIND,
@@ -58,37 +55,12 @@ final class TraceSubjects {
 
   /**
    * The {@code subject_ids} a trace's content names at its top level, if any. Runs on every applied
-   * write, so it streams over the content and skips every other member without building a tree.
+   * write, so it scans the content once and skips every other member without building anything.
    */
   static List<String> subjectIds(String content) {
-    if (!content.contains("\"subject_ids\"")) {
-      return List.of();
-    }
-    List<String> out = new ArrayList<>();
-    try (JsonParser p = Json.MAPPER.getFactory().createParser(content)) {
-      if (p.nextToken() != JsonToken.START_OBJECT) {
-        return List.of();
-      }
-      while (p.nextToken() == JsonToken.FIELD_NAME) {
-        String name = p.currentName();
-        JsonToken value = p.nextToken();
-        if (name.equals("subject_ids") && value == JsonToken.START_ARRAY) {
-          out.clear(); // the last of duplicate members wins, as a tree would have it
-          for (var t = p.nextToken(); t != JsonToken.END_ARRAY; t = p.nextToken()) {
-            if (t == JsonToken.VALUE_STRING) {
-              out.add(p.getText());
-            } else {
-              p.skipChildren();
-            }
-          }
-        } else {
-          p.skipChildren();
-        }
-      }
-    } catch (IOException e) {
-      return List.of();
-    }
-    return out;
+    return content.contains("\"subject_ids\"")
+        ? TopLevelStrings.of(content, "subject_ids")
+        : List.of();
   }
 
   /**
@@ -107,7 +79,9 @@ final class TraceSubjects {
               TraceRecords.event(
                   e.type(),
                   erased(
-                      hint != null ? hint : TraceRecords.parseEvent(e.json(), entry.namespace())));
+                      hint != null
+                          ? hint
+                          : TraceRecords.parseEvent(e.json(), entry.namespace(), entry.ts())));
           case TraceLayer.UPDATED -> {
             ObjectNode d = ((ObjectNode) e.data()).deepCopy();
             d.put("content", ERASED_CONTENT);

@@ -234,7 +234,7 @@ final class WriteCombiner {
   private record RoundKey(Namespace namespace, String key) {}
 
   /** A task whose command is decided and whose batch is still to be written. */
-  private record Decided(WriteTask<?> task, Batch batch, Object result) {}
+  private record Decided(WriteTask<?> task, Batch batch, Set<String> keys, Object result) {}
 
   /** A task whose batch is written and waits for the round's fsync. */
   private record Staged(
@@ -255,9 +255,11 @@ final class WriteCombiner {
     for (int done = 0; done < decided.size(); ) {
       List<Journal.Appended> appended;
       try {
+        List<Decided> rest = decided.subList(done, decided.size());
         appended =
             journal.appendBatches(
-                decided.subList(done, decided.size()).stream().map(Decided::batch).toList());
+                rest.stream().map(Decided::batch).toList(),
+                rest.stream().map(Decided::keys).toList());
       } catch (StorageException e) {
         // Nothing of this call was written; what an earlier call wrote goes on to its fsync. Only
         // the first command fails, as if each were written alone: the rest are tried again, and
@@ -292,8 +294,12 @@ final class WriteCombiner {
       staged.forEach(st -> st.task().fail(e));
       return;
     }
+    if (staged.get(0).appended().seq() != staged.get(0).entry().seq() && !appliedBefore(staged)) {
+      return;
+    }
     try {
-      state.applyDurable(staged.stream().map(Staged::entry).toList());
+      state.applyDurable(
+          staged.stream().map(st -> renumbered(st.entry(), st.appended().seq())).toList());
     } catch (RuntimeException e) {
       LociException f =
           new StorageException("internal error: a durable batch did not apply: " + e, e);
@@ -303,6 +309,38 @@ final class WriteCombiner {
       return;
     }
     staged.forEach(st -> st.task().complete(st.result()));
+  }
+
+  /**
+   * The journal numbered the round after batches other servers appended since it was decided, none
+   * of which shares a key with it ({@link Journal#appendBatches(List, List)}): applies those first,
+   * so the round's own apply after them at their numbers; true once they are applied. If they
+   * cannot be read, the round's commands fail saying so: their batches are in the journal and a
+   * later catch-up applies them with the rest (the state stays what was applied so far).
+   */
+  private boolean appliedBefore(List<Staged> staged) {
+    long first = staged.get(0).appended().seq();
+    try {
+      catchUpLocked(first - 1);
+    } catch (JournalUnavailableException e) {
+      StorageException f =
+          new StorageException(
+              "written to the journal as batch "
+                  + first
+                  + " and later, but the batches before it could not be read to apply it here ("
+                  + e.getMessage()
+                  + "); a later catch-up applies it",
+              e);
+      staged.forEach(st -> st.task().fail(f));
+      return false;
+    }
+    return true;
+  }
+
+  private static JournalEntry renumbered(JournalEntry entry, long seq) {
+    return seq == entry.seq()
+        ? entry
+        : new JournalEntry(seq, entry.ts(), entry.namespace(), entry.actor(), entry.events());
   }
 
   /**
@@ -351,6 +389,7 @@ final class WriteCombiner {
           new Decided(
               task,
               new Batch(now, task.namespace, task.actor, decision.events()),
+              decision.keys(),
               decision.result()));
     }
     return decided;
@@ -391,12 +430,20 @@ final class WriteCombiner {
    * what was read so far is applied, nothing was written, and a later catch-up goes on from there.
    */
   private int catchUpLocked() {
+    return catchUpLocked(Long.MAX_VALUE);
+  }
+
+  /** Like {@link #catchUpLocked()}, applying no batch past {@code through}. */
+  private int catchUpLocked(long through) {
     int[] applied = {0};
     List<Damage> damage = new ArrayList<>();
     try {
       journal.read(
           state.appliedSeq() + 1,
           entry -> {
+            if (entry.seq() > through) {
+              return; // the round's own, applied by the round
+            }
             try {
               state.applyCaughtUp(entry, damage);
               applied[0]++;

@@ -15,7 +15,11 @@ public interface Journal extends AutoCloseable {
 
   /** A batch that has its sequence number and has been written, though maybe not yet durable. */
   interface Appended {
-    /** The batch's sequence number. */
+    /**
+     * The batch's sequence number. For a batch appended with keys to a journal other writers share
+     * ({@link Journal#appendBatches(java.util.List, java.util.List)}) it is final only once {@link
+     * #awaitDurable()} returned: the batch may have been numbered after others' batches meanwhile.
+     */
     long seq();
 
     /**
@@ -51,6 +55,31 @@ public interface Journal extends AutoCloseable {
       throw new IllegalArgumentException("batches must hold at least one batch, found none");
     }
     return java.util.List.of(append(batches.get(0)));
+  }
+
+  /**
+   * Like {@link #appendBatches(java.util.List)}, with the keys each batch's decision depends on or
+   * changes ({@link Decision#keys()}, record ids in the batch's namespace), so that a journal other
+   * writers share can tell which of their batches the decisions missed. Such a journal may, when
+   * others appended since the caller decided (it decided against every batch before the first of
+   * these), number these batches after the others' instead of refusing them, provided no batch the
+   * others appended meanwhile shares a key with them or has none: {@link Appended#seq()} then gives
+   * the new numbers once {@link Appended#awaitDurable()} returned, and the caller applies the
+   * batches between its decision and its own before its own. A batch with an empty key set
+   * conflicts with every other. {@code keys} holds one set per batch, in order. By default ignores
+   * the keys, as a journal only this process writes may.
+   *
+   * @throws IllegalArgumentException if {@code batches} is empty or {@code keys} does not hold one
+   *     set per batch
+   * @throws dev.loci.StorageException as {@link #append}
+   */
+  default java.util.List<Appended> appendBatches(
+      java.util.List<Batch> batches, java.util.List<java.util.Set<String>> keys) {
+    if (keys.size() != batches.size()) {
+      throw new IllegalArgumentException(
+          "keys must hold one set per batch: " + batches.size() + " batches, " + keys.size());
+    }
+    return appendBatches(batches);
   }
 
   /** Appends a batch and waits for it to be durable; returns its sequence number. */

@@ -82,6 +82,31 @@ public abstract class JournalContract {
   }
 
   @Test
+  void appendBatches_withKeysAndNoOtherWriter_numbersThemInOrderAfterTheLast() {
+    try (Journal j = open(dir)) {
+      j.appendDurably(batch("u0"));
+      List<Batch> written =
+          new ArrayList<>(List.of(batch("k1"), batch("k2"), batch("k3"), batch("k4")));
+      List<Set<String>> keys = List.of(Set.of("k1"), Set.of("k2", "x"), Set.of(), Set.of("k4"));
+      List<Long> seqs = new ArrayList<>();
+      while (!written.isEmpty()) {
+        List<Journal.Appended> appended =
+            j.appendBatches(written, keys.subList(keys.size() - written.size(), keys.size()));
+        appended.get(appended.size() - 1).awaitDurable();
+        appended.forEach(a -> seqs.add(a.seq()));
+        written.subList(0, appended.size()).clear();
+      }
+      assertThat(seqs).containsExactly(2L, 3L, 4L, 5L);
+      assertThat(readAll(j, 2))
+          .extracting(e -> e.events().get(0).json())
+          .containsExactly(
+              "{\"uid\":\"k1\"}", "{\"uid\":\"k2\"}", "{\"uid\":\"k3\"}", "{\"uid\":\"k4\"}");
+      assertThatThrownBy(() -> j.appendBatches(List.of(batch("y")), List.of()))
+          .isInstanceOf(IllegalArgumentException.class);
+    }
+  }
+
+  @Test
   void read_fromASequenceNumber_startsThere() {
     try (Journal j = open(dir)) {
       for (int i = 0; i < 6; i++) {

@@ -529,4 +529,37 @@ class PathwayMemoryTest {
   private static org.assertj.core.data.Offset<Double> within() {
     return org.assertj.core.data.Offset.offset(1e-6);
   }
+
+  @Test
+  void get_afterReplaysSnapshotAndReopen_returnsEveryFieldAsWritten() {
+    PathwayTrace inserted =
+        pathways
+            .insertJson(
+                NS,
+                """
+                {"task_class":"review","file_path":"crates/é/src/lib.rs","signal_class":"LOOPING",
+                 "reducer_summary":"naïve \u65e5\u672c","final_verdict":"accepted",
+                 "bridge_hits":[{"library":"tokio","version":"1.40","result_summary":"spawn"}],
+                 "sub_pipeline_calls":[{"pipeline":"extract","n":[1,2]}],
+                 "audit_consensus":{"pass":true,"models":["gpt"],"disagreements":["bound"]},
+                 "type_hints_used":[{"source":"schema","symbol":"Row","type_repr":"struct Row"}],
+                 "subject_ids":["cand-7"],"x_peer":{"nested":[1,"two",null]}}
+                """)
+            .trace();
+    PathwayTrace replayed = pathways.recordReplay(NS, inserted.traceUid(), true);
+    assertThat(pathways.get(NS, inserted.traceUid())).isEqualTo(replayed);
+    assertThat(replayed.unknownFields()).containsKey("x_peer");
+
+    loci.snapshot();
+    reopen();
+
+    assertThat(pathways.get(NS, inserted.traceUid())).isEqualTo(replayed);
+    assertThat(
+            pathways.queryForHotswap(
+                NamespaceScope.exactly(NS),
+                "review",
+                "crates/é/src/lib.rs",
+                Optional.of("LOOPING")))
+        .containsExactly(replayed);
+  }
 }

@@ -17,6 +17,7 @@ import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.Set;
 import java.util.function.Function;
 import java.util.function.LongFunction;
@@ -64,8 +65,7 @@ final class JournalErasure {
       c.setAutoCommit(false);
       long head;
       long rewritten = 0;
-      byte[] line;
-      String ns;
+      Batch erased;
       try {
         try (Statement s = c.createStatement()) {
           s.execute("SELECT pg_advisory_xact_lock(" + JournalArchive.WRITERS_LOCK + ")");
@@ -79,13 +79,12 @@ final class JournalErasure {
         for (String table : TABLES) {
           rewritten += rewrite(c, table, tokens, scrub);
         }
-        line = JournalLine.encode(head + 1, record.get());
-        ns = record.get().namespace().toString();
+        erased = record.get();
         try (PreparedStatement s =
             c.prepareStatement("INSERT INTO loci_batch (seq, ns, line) VALUES (?, ?, ?)")) {
           s.setLong(1, head + 1);
-          s.setString(2, ns);
-          s.setBytes(3, line);
+          s.setString(2, erased.namespace().toString());
+          s.setBytes(3, JournalLine.encode(head + 1, erased));
           s.executeUpdate();
         }
       } catch (SQLException | RuntimeException e) {
@@ -98,7 +97,7 @@ final class JournalErasure {
         if (!PostgresJournal.isConnectionLoss(e)) {
           throw failed(where, e);
         }
-        resolve(pool, where, head + 1, ns, line, e);
+        resolve(pool, where, head + 1, erased, e);
       }
       return new Journal.Rewritten(rewritten, head + 1);
     } catch (SQLException e) {
@@ -202,10 +201,10 @@ final class JournalErasure {
 
   /** The commit's reply was lost: asks whether the erasure's batch is in the table. */
   private static void resolve(
-      HikariDataSource pool, String where, long seq, String ns, byte[] line, SQLException lost) {
-    LostReply.Outcome outcome;
+      HikariDataSource pool, String where, long seq, Batch batch, SQLException lost) {
+    OptionalLong found;
     try {
-      outcome = LostReply.probe(pool, seq, ns, line);
+      found = LostReply.probe(pool, seq, batch);
     } catch (SQLException e) {
       lost.addSuppressed(e);
       throw new StorageException(
@@ -217,7 +216,7 @@ final class JournalErasure {
               + " committed changes nothing the second time)",
           lost);
     }
-    if (outcome != LostReply.Outcome.COMMITTED) {
+    if (found.isEmpty() || found.getAsLong() != seq) {
       throw failed(where, lost); // the commit never happened: every row is as it was
     }
   }

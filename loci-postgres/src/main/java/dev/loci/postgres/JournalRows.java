@@ -10,6 +10,8 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.OptionalLong;
 import java.util.function.Consumer;
 
@@ -30,6 +32,10 @@ final class JournalRows {
       HikariDataSource pool, long fromSeq, Consumer<JournalEntry> entries, Consumer<Damage> damage)
       throws SQLException {
     try (Connection c = pool.getConnection()) {
+      OptionalLong read = readFew(c, fromSeq, entries, damage);
+      if (read.isPresent()) {
+        return read.getAsLong();
+      }
       long floor;
       long head;
       boolean flushed;
@@ -65,41 +71,107 @@ final class JournalRows {
         s.setLong(4, head);
         try (ResultSet r = s.executeQuery()) {
           while (r.next()) {
-            long seq = r.getLong(1);
-            byte[] line = r.getBytes(2);
-            if (seq > expected) {
-              damage.accept(
-                  new Damage(
-                      Damage.Kind.SEQUENCE_GAP,
-                      Path.of(SOURCE),
-                      -1,
-                      OptionalLong.of(seq),
-                      "batches " + expected + " to " + (seq - 1) + " are missing"));
-            }
-            expected = seq + 1;
-            JournalEntry entry;
-            try {
-              entry = JournalLine.decode(line);
-              if (entry.seq() != seq) {
-                throw new IllegalArgumentException(
-                    "row " + seq + " holds the line of batch " + entry.seq());
-              }
-            } catch (IllegalArgumentException e) {
-              damage.accept(
-                  new Damage(
-                      Damage.Kind.BAD_LINE,
-                      Path.of(SOURCE),
-                      -1,
-                      OptionalLong.of(seq),
-                      e.getMessage()));
-              continue;
-            }
-            entries.accept(entry);
+            expected = row(expected, r.getLong(1), r.getBytes(2), entries, damage);
           }
         }
       }
       c.rollback();
       return expected - 1;
     }
+  }
+
+  /** At most this many batches are read by {@link #readFew}'s single statement. */
+  private static final int FEW = 1000;
+
+  private static final String FEW_ROWS =
+      "SELECT j.floor, j.archived, "
+          + JournalFlush.COVERED
+          + ", b.seq, b.line FROM loci_journal j LEFT JOIN LATERAL (SELECT seq, line FROM"
+          + " loci_batch WHERE seq >= ? ORDER BY seq LIMIT "
+          + (FEW + 1)
+          + ") b ON true WHERE j.id = 1";
+
+  /**
+   * The common catch-up of a server following the others (a few batches, none archived) in one
+   * round trip: the rows from {@code fromSeq} on and whether every commit the statement sees is
+   * flushed, in one statement (its snapshot is taken before the flush position is read, so a
+   * "flushed" covers every row it returns); the flush is waited for before any row is passed on if
+   * not. Empty, having passed on nothing, if the batches reach into the archive or are more than
+   * {@link #FEW}: {@link #read} then reads them with a cursor.
+   */
+  private static OptionalLong readFew(
+      Connection c, long fromSeq, Consumer<JournalEntry> entries, Consumer<Damage> damage)
+      throws SQLException {
+    long floor;
+    boolean flushed;
+    List<Long> seqs = new ArrayList<>();
+    List<byte[]> lines = new ArrayList<>();
+    try (PreparedStatement s = c.prepareStatement(FEW_ROWS)) {
+      s.setLong(1, fromSeq);
+      try (ResultSet r = s.executeQuery()) {
+        r.next();
+        floor = r.getLong(1);
+        if (fromSeq <= r.getLong(2)) {
+          return OptionalLong.empty();
+        }
+        flushed = r.getBoolean(3);
+        do {
+          long seq = r.getLong(4);
+          if (!r.wasNull()) {
+            seqs.add(seq);
+            lines.add(r.getBytes(5));
+          }
+        } while (r.next());
+      }
+    }
+    if (seqs.size() > FEW) {
+      return OptionalLong.empty();
+    }
+    if (!flushed) {
+      try (Statement s = c.createStatement()) {
+        s.execute(JournalFlush.WAL.statement());
+      }
+    }
+    long expected = Math.max(fromSeq, floor + 1);
+    for (int i = 0; i < seqs.size(); i++) {
+      expected = row(expected, seqs.get(i), lines.get(i), entries, damage);
+    }
+    return OptionalLong.of(expected - 1);
+  }
+
+  /**
+   * Passes on the row {@code seq} read where {@code expected} was due, or its damage (and the gap
+   * before it); returns the number due next.
+   */
+  private static long row(
+      long expected,
+      long seq,
+      byte[] line,
+      Consumer<JournalEntry> entries,
+      Consumer<Damage> damage) {
+    if (seq > expected) {
+      damage.accept(
+          new Damage(
+              Damage.Kind.SEQUENCE_GAP,
+              Path.of(SOURCE),
+              -1,
+              OptionalLong.of(seq),
+              "batches " + expected + " to " + (seq - 1) + " are missing"));
+    }
+    JournalEntry entry;
+    try {
+      entry = JournalLine.decode(line);
+      if (entry.seq() != seq) {
+        throw new IllegalArgumentException(
+            "row " + seq + " holds the line of batch " + entry.seq());
+      }
+    } catch (IllegalArgumentException e) {
+      damage.accept(
+          new Damage(
+              Damage.Kind.BAD_LINE, Path.of(SOURCE), -1, OptionalLong.of(seq), e.getMessage()));
+      return seq + 1;
+    }
+    entries.accept(entry);
+    return seq + 1;
   }
 }

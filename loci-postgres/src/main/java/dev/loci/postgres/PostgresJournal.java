@@ -25,6 +25,7 @@ import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
 import java.util.function.Function;
@@ -62,7 +63,7 @@ import org.flywaydb.core.api.MigrationInfo;
  */
 public final class PostgresJournal implements Journal {
   /** The newest schema version this build knows; a newer database is refused. */
-  static final int SCHEMA_VERSION = 2;
+  static final int SCHEMA_VERSION = 3;
 
   private static final System.Logger LOG = System.getLogger(PostgresJournal.class.getName());
 
@@ -83,7 +84,35 @@ public final class PostgresJournal implements Journal {
   // when this journal last saw a batch another server wrote (System.nanoTime)
   private volatile long othersSeenNanos = System.nanoTime() - SHARED_NANOS;
 
-  private record Pending(long seq, String ns, byte[] line) {}
+  private final LongAdder writes = new LongAdder(); // rounds written
+  private final LongAdder moves = new LongAdder(); // rounds numbered after others' batches
+  private final LongAdder refusals = new LongAdder(); // rounds to decide again
+
+  /** A numbered batch not yet written; renumbered if its round moves past others' batches. */
+  private final class Pending {
+    final Batch batch;
+    final String ns;
+    final long[] keys; // JournalKeys.hash, null: conflicts with every batch
+    final Written handle;
+    final long origin; // the number it was given first: the round decided against those before
+    long seq;
+    byte[] line;
+
+    Pending(Batch batch, long[] keys, long seq) {
+      this.batch = batch;
+      this.ns = batch.namespace().toString();
+      this.keys = keys;
+      this.handle = new Written(seq);
+      this.origin = seq;
+      number(seq);
+    }
+
+    void number(long seq) {
+      this.seq = seq;
+      this.line = JournalLine.encode(seq, batch);
+      handle.seq = seq;
+    }
+  }
 
   private PostgresJournal(HikariDataSource pool, String description, JournalOptions options) {
     this.pool = pool;
@@ -187,21 +216,52 @@ public final class PostgresJournal implements Journal {
 
   @Override
   public Appended append(Batch batch) {
+    return appendBatches(List.of(batch)).get(0);
+  }
+
+  /** Numbers every batch (written together at the first {@code awaitDurable}); keyless. */
+  @Override
+  public List<Appended> appendBatches(List<Batch> batches) {
+    return appendBatches(batches, java.util.Collections.nCopies(batches.size(), Set.of()));
+  }
+
+  /**
+   * Numbers every batch after the last one this journal has seen; they are written together at the
+   * first {@code awaitDurable}. If another server took those numbers meanwhile and no batch it (or
+   * any other) appended since shares a key with the round being written, the round is renumbered
+   * after them and written again, without deciding again ({@link JournalKeys}); a keyless batch in
+   * the round, or one in between, makes it a refusal as before.
+   */
+  @Override
+  public List<Appended> appendBatches(List<Batch> batches, List<Set<String>> keys) {
+    if (batches.isEmpty()) {
+      throw new IllegalArgumentException("batches must hold at least one batch, found none");
+    }
+    if (keys.size() != batches.size()) {
+      throw new IllegalArgumentException(
+          "keys must hold one set per batch: " + batches.size() + " batches, " + keys.size());
+    }
     lock.lock();
     try {
       checkUsable();
-      long seq = lastSeq + 1;
-      byte[] line = JournalLine.encode(seq, batch);
-      pending.add(new Pending(seq, batch.namespace().toString(), line));
-      lastSeq = seq;
-      return new Written(seq);
+      List<Appended> appended = new ArrayList<>(batches.size());
+      for (int i = 0; i < batches.size(); i++) {
+        Batch batch = batches.get(i);
+        long seq = lastSeq + 1;
+        Pending p =
+            new Pending(batch, JournalKeys.hash(batch.namespace().value(), keys.get(i)), seq);
+        pending.add(p);
+        lastSeq = seq;
+        appended.add(p.handle);
+      }
+      return appended;
     } finally {
       lock.unlock();
     }
   }
 
   private final class Written implements Appended {
-    private final long seq;
+    private volatile long seq;
 
     Written(long seq) {
       this.seq = seq;
@@ -240,7 +300,8 @@ public final class PostgresJournal implements Journal {
       try {
         commit(group);
         unavailable = Optional.empty();
-        durableSeq = group.get(group.size() - 1).seq();
+        durableSeq = group.get(group.size() - 1).seq;
+        lastSeq = Math.max(lastSeq, durableSeq); // moved past others' batches: continue after it
       } catch (StorageException e) {
         lastSeq = durableSeq;
         throw e;
@@ -261,28 +322,80 @@ public final class PostgresJournal implements Journal {
    * and shares its flush with theirs otherwise.
    */
   private void commit(List<Pending> group) {
-    Long[] seqs = new Long[group.size()];
     String[] namespaces = new String[group.size()];
+    String[] keys = new String[group.size()];
     byte[][] lines = new byte[group.size()][];
     for (int i = 0; i < group.size(); i++) {
-      seqs[i] = group.get(i).seq();
-      namespaces[i] = group.get(i).ns();
-      lines[i] = group.get(i).line();
+      namespaces[i] = group.get(i).ns;
+      keys[i] = JournalKeys.literal(group.get(i).keys);
+      lines[i] = group.get(i).line;
     }
+    long first = group.get(0).seq;
     boolean shared = alwaysShared || System.nanoTime() - othersSeenNanos < SHARED_NANOS;
+    Long[] w = keyed(group) ? contributions(group) : null;
     JournalInsert.Outcome outcome;
     try (Connection c = pool.getConnection()) {
-      outcome = JournalInsert.run(c, seqs, namespaces, lines, shared, flush);
+      outcome = JournalInsert.run(c, first, namespaces, lines, keys, w, shared, flush);
     } catch (SQLException e) {
-      throw notWritten(e); // no connection, or it failed while ending the refused transaction
+      throw notWritten(e); // no connection, or it failed while ending the failed transaction
     }
     switch (outcome.result()) {
-      case WRITTEN -> {}
-      case TAKEN, ARCHIVED -> throw behind(seqs[0], outcome.cause());
+      case WRITTEN -> {
+        writes.increment();
+        renumber(group, outcome.head());
+      }
+      case REFUSED -> {
+        refusals.increment();
+        throw behind(first, null);
+      }
       case FAILED -> throw notWritten(outcome.cause());
       case UNKNOWN -> resolveLostCommit(group, outcome.cause());
-      default -> throw new IllegalStateException("unexpected insert outcome " + outcome);
+      default -> throw new IllegalStateException("unexpected append outcome " + outcome);
     }
+  }
+
+  /** Numbers the written group after {@code head}, where the database inserted it. */
+  private void renumber(List<Pending> group, long head) {
+    if (head + 1 != group.get(0).seq) {
+      othersSeenNanos = System.nanoTime();
+      moves.increment();
+      for (int i = 0; i < group.size(); i++) {
+        group.get(i).number(head + 1 + i);
+      }
+    }
+  }
+
+  private static boolean keyed(List<Pending> group) {
+    for (Pending p : group) {
+      if (p.keys == null) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** {@link JournalRenumber#contributions} of every line, ten per digit of the first number. */
+  private static Long[] contributions(List<Pending> group) {
+    int digits = JournalRenumber.digits(group.get(0).seq);
+    Long[] w = new Long[group.size() * 10 * digits];
+    for (int i = 0; i < group.size(); i++) {
+      Pending p = group.get(i);
+      if (JournalRenumber.digits(p.seq) != digits) {
+        return null; // the database does not renumber across a change of digit count
+      }
+      JournalRenumber.contributions(p.line, digits, w, i * 10 * digits);
+    }
+    return w;
+  }
+
+  /** Rounds this journal numbered after others' batches instead of refusing them (tests). */
+  long moves() {
+    return moves.sum();
+  }
+
+  /** Rounds this journal refused because others took their numbers (tests). */
+  long refusals() {
+    return refusals.sum();
   }
 
   private StorageException notWritten(SQLException e) {
@@ -314,20 +427,19 @@ public final class PostgresJournal implements Journal {
   }
 
   /**
-   * The statement's reply was lost: its transaction committed or will not. Probes with a new
-   * connection by inserting the group's first batch again in a transaction that is rolled back: the
-   * insert waits for the lost transaction to end, then fails on the primary key if it committed
-   * (and the stored line is compared) or succeeds if it did not. A commit found is then flushed (it
-   * did not wait for the flush itself) before the write counts as done.
+   * The statement's reply was lost: its transaction committed or will not. Asks with a new
+   * connection once the lost transaction has ended ({@link LostReply}); a commit found is numbered
+   * where the database put it and flushed (it did not wait for the flush itself) before the write
+   * counts as done.
    */
   private void resolveLostCommit(List<Pending> group, SQLException lost) {
     Pending first = group.get(0);
     // the pool's other idle connections may have been cut too: each failed try evicts one
     for (int attempt = 1; ; attempt++) {
-      LostReply.Outcome outcome;
+      OptionalLong found;
       try {
-        outcome = LostReply.probe(pool, first.seq(), first.ns(), first.line());
-        if (outcome == LostReply.Outcome.COMMITTED) {
+        found = LostReply.probe(pool, first.seq, first.batch);
+        if (found.isPresent()) {
           JournalFlush.flush(pool); // committed without waiting for the flush: wait for it here
         }
       } catch (SQLException e) {
@@ -346,14 +458,11 @@ public final class PostgresJournal implements Journal {
         }
         continue;
       }
-      switch (outcome) {
-        case COMMITTED -> {
-          return;
-        }
-        case NOT_WRITTEN -> throw notWritten(lost);
-        case ANOTHER_BATCH -> throw behind(first.seq(), lost);
-        default -> throw new IllegalStateException("unexpected probe outcome " + outcome);
+      if (found.isEmpty()) {
+        throw notWritten(lost);
       }
+      renumber(group, found.getAsLong() - 1);
+      return;
     }
   }
 
@@ -530,7 +639,8 @@ public final class PostgresJournal implements Journal {
       }
       pending.clear();
       unavailable = Optional.empty();
-      durableSeq = group.get(group.size() - 1).seq();
+      durableSeq = group.get(group.size() - 1).seq;
+      lastSeq = Math.max(lastSeq, durableSeq);
     } finally {
       lock.unlock();
     }

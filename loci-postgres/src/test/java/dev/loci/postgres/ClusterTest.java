@@ -256,4 +256,37 @@ class ClusterTest {
       assertThat(b.traces().get(NS, t.uid()).content()).isEqualTo("{\"n\":1}");
     }
   }
+
+  @Test
+  void writesOfDisjointRecords_onAServerThatIsBehind_numberedAfterTheOthersWithoutDecidingAgain() {
+    java.util.concurrent.atomic.AtomicReference<PostgresJournal> journalOfB =
+        new java.util.concurrent.atomic.AtomicReference<>();
+    try (Loci a = server("a");
+        Loci b =
+            Loci.builder()
+                .dataDir(dir.resolve("b"))
+                .journal(d -> journalOfB.updateAndGet(j -> PostgresJournal.open(db.url())))
+                .open()) {
+      Trace t = a.traces().add(NS, "{\"n\":0}", List.of("x"));
+      // b has not seen t: its add is numbered 1, which a took, and none of a's keys is its own
+      Trace u = b.traces().add(NS, "{\"n\":1}", List.of("y"));
+      assertThat(journalOfB.get().moves()).isEqualTo(1);
+      assertThat(journalOfB.get().refusals()).isZero();
+      assertThat(b.lastSeq()).isEqualTo(2);
+      // b applied a's batch before its own
+      assertThat(b.traces().get(NS, t.uid())).isEqualTo(t);
+      assertThat(b.traces().get(NS, u.uid()).content()).isEqualTo("{\"n\":1}");
+
+      // a's update of t: its key is in no batch of b's, so it too moves instead of deciding again
+      a.traces().update(NS, t.uid(), "{\"n\":2}", t.version());
+      // b's update of t with the version it saw: t's key is in a's batch, refused and decided again
+      assertThatThrownBy(() -> b.traces().update(NS, t.uid(), "{\"n\":3}", t.version()))
+          .isInstanceOf(StaleVersionException.class);
+      assertThat(journalOfB.get().refusals()).isEqualTo(1);
+      a.catchUp();
+      assertThat(a.traces().get(NS, u.uid())).isEqualTo(b.traces().get(NS, u.uid()));
+      assertThat(a.traces().get(NS, t.uid())).isEqualTo(b.traces().get(NS, t.uid()));
+      assertThat(b.traces().get(NS, t.uid()).content()).isEqualTo("{\"n\":2}");
+    }
+  }
 }

@@ -72,7 +72,11 @@ public record MemoryNode(
           }
           sorted.put(k, v);
         });
-    attributes = java.util.Collections.unmodifiableSortedMap(sorted);
+    // most nodes have no attributes: one shared empty map instead of a map each
+    attributes =
+        sorted.isEmpty()
+            ? java.util.Collections.emptySortedMap()
+            : java.util.Collections.unmodifiableSortedMap(sorted);
     unit("importance", importance);
     unit("risk", risk);
     unit("novelty", novelty);

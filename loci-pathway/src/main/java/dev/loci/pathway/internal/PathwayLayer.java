@@ -29,6 +29,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
 
 /**
@@ -244,7 +245,7 @@ public final class PathwayLayer extends PathwayShelves
     int skipped = 0;
     int redactions = 0;
     for (PathwayTrace t : traces) {
-      if (!keys.add(t.traceUid()) || shelf != null && shelf.byUid.containsKey(t.traceUid())) {
+      if (!keys.add(t.traceUid()) || shelf != null && shelf.contains(t.traceUid())) {
         skipped++;
         continue;
       }
@@ -488,10 +489,15 @@ public final class PathwayLayer extends PathwayShelves
   public void erase(Set<String> recordKeys) {
     shelves.forEach(
         (ns, s) -> {
-          for (PathwayTrace t : List.copyOf(s.byUid.values())) {
+          boolean erased = false;
+          for (PathwayTrace t : s.traces()) {
             if (recordKeys.contains(SubjectMention.key(ns, t.traceUid()))) {
-              s.byUid.put(t.traceUid(), PathwayErasure.erased(t));
+              s.replace(PathwayErasure.erased(t));
+              erased = true;
             }
+          }
+          if (erased) {
+            s.repack(); // the pool lets go of the erased strings
           }
         });
   }
@@ -504,7 +510,7 @@ public final class PathwayLayer extends PathwayShelves
 
   private void supersede(Namespace ns, String parentUid, PathwayTrace head) {
     Shelf s = shelf(ns);
-    PathwayTrace parent = s.byUid.get(parentUid);
+    PathwayTrace parent = s.get(parentUid);
     s.put(
         parent.toBuilder()
             .supersededAt(Optional.of(head.createdAt()))
@@ -513,14 +519,7 @@ public final class PathwayLayer extends PathwayShelves
   }
 
   private void replayed(Namespace ns, String uid, boolean ok) {
-    Shelf s = shelf(ns);
-    PathwayTrace t = s.byUid.get(uid);
-    s.byUid.put(
-        uid,
-        t.toBuilder()
-            .replayCount(t.replayCount() + 1)
-            .replaysSucceeded(t.replaysSucceeded() + (ok ? 1 : 0))
-            .build());
+    shelf(ns).replayed(uid, ok);
   }
 
   private static PathwayWrite readWrite(JsonNode data) {
@@ -557,7 +556,7 @@ public final class PathwayLayer extends PathwayShelves
             e -> {
               Shelf s = e.getValue();
               records.add(new Object[] {e.getKey(), s.redactions, s.lastUpdated});
-              s.byUid.values().forEach(t -> records.add(new Object[] {e.getKey(), t}));
+              s.frozen().forEach(t -> records.add(new Object[] {e.getKey(), t}));
             });
     return () ->
         records.stream()
@@ -567,8 +566,8 @@ public final class PathwayLayer extends PathwayShelves
                   node.put("ns", r[0].toString());
                   if (r[1] instanceof RedactionPolicy p) {
                     node.set("policy", RedactionPolicyJson.toJson(p));
-                  } else if (r[1] instanceof PathwayTrace t) {
-                    node.set("trace", tree(t));
+                  } else if (r[1] instanceof Supplier<?> t) {
+                    node.set("trace", tree((PathwayTrace) t.get()));
                   } else {
                     node.put("redactions", (Long) r[1]);
                     node.put("last_updated_at", r[2].toString());

@@ -1,5 +1,6 @@
 package dev.loci.pathway.internal;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.loci.Namespace;
 import dev.loci.NamespaceScope;
 import dev.loci.NotFoundException;
@@ -19,6 +20,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.PriorityQueue;
 import java.util.Set;
+import java.util.function.Supplier;
 
 /**
  * The pathway traces of every namespace and the queries over them (spec section 6.2): the state
@@ -44,18 +46,26 @@ abstract class PathwayShelves {
 
   final Map<Namespace, Shelf> shelves = new HashMap<>();
 
-  /** The traces of one namespace. */
+  /**
+   * The traces of one namespace, each packed by {@link TraceCodec} into one array: every version by
+   * {@code trace_uid} in insertion order, with the unknown fields of the few traces that have any
+   * beside them.
+   */
   static final class Shelf {
-    final Map<String, PathwayTrace> byUid = new LinkedHashMap<>();
+    private final Map<String, byte[]> byUid = new LinkedHashMap<>();
+    private final Map<String, Map<String, JsonNode>> unknown = new HashMap<>();
+    private final TraceCodec.Out scratch = new TraceCodec.Out();
+    private StringPool pool = new StringPool();
     final Map<String, Bucket> buckets = new LinkedHashMap<>();
     final VecIndex heads = new VecIndex();
     long redactions;
     Instant lastUpdated = Instant.EPOCH;
 
+    /** Stores {@code t}, a new trace or a new state of one, in its pathway and the head index. */
     void put(PathwayTrace t) {
       Bucket b = buckets.computeIfAbsent(t.pathwayId(), k -> new Bucket());
       PathwayTrace stored = b.retired && !t.retired() ? t.toBuilder().retired(true).build() : t;
-      if (byUid.put(stored.traceUid(), stored) == null) {
+      if (store(stored) == null) {
         b.uids.add(stored.traceUid());
       }
       if (stored.supersededAt().isEmpty()) {
@@ -68,28 +78,110 @@ abstract class PathwayShelves {
       }
     }
 
+    /** Replaces the stored state of {@code t} with the same pathway, vector and flags. */
+    void replace(PathwayTrace t) {
+      store(t);
+    }
+
+    private byte[] store(PathwayTrace t) {
+      Map<String, JsonNode> fields = t.unknownFields();
+      if (fields.isEmpty()) {
+        unknown.remove(t.traceUid());
+      } else {
+        unknown.put(t.traceUid(), fields);
+      }
+      return byUid.put(t.traceUid(), TraceCodec.encode(t, pool, scratch));
+    }
+
     void retire(String pathwayId) {
       Bucket b = buckets.get(pathwayId);
       b.retired = true;
       for (String uid : b.uids) {
-        PathwayTrace t = byUid.get(uid);
-        if (!t.retired()) {
-          byUid.put(uid, t.toBuilder().retired(true).build());
+        byte[] packed = byUid.get(uid);
+        if (!TraceCodec.retired(packed)) {
+          byUid.put(uid, TraceCodec.asRetired(packed));
         }
         heads.retire(uid);
       }
+    }
+
+    /** Counts one replay on {@code uid}. */
+    void replayed(String uid, boolean succeeded) {
+      byUid.put(uid, TraceCodec.withReplay(byUid.get(uid), succeeded));
+    }
+
+    boolean contains(String uid) {
+      return byUid.containsKey(uid);
+    }
+
+    int size() {
+      return byUid.size();
+    }
+
+    /** The trace {@code uid}, or null. */
+    PathwayTrace get(String uid) {
+      byte[] packed = byUid.get(uid);
+      return packed == null ? null : decode(uid, packed, pool.table());
+    }
+
+    byte[] packed(String uid) {
+      return byUid.get(uid);
+    }
+
+    Set<Map.Entry<String, byte[]>> packed() {
+      return byUid.entrySet();
+    }
+
+    /** Every trace, decoded, in insertion order. */
+    List<PathwayTrace> traces() {
+      List<PathwayTrace> out = new ArrayList<>(byUid.size());
+      String[] table = pool.table();
+      byUid.forEach((uid, packed) -> out.add(decode(uid, packed, table)));
+      return out;
+    }
+
+    /**
+     * The traces as they are now, to decode later without access: packed arrays are never changed
+     * and the pool only appends.
+     */
+    List<Supplier<PathwayTrace>> frozen() {
+      List<Supplier<PathwayTrace>> out = new ArrayList<>(byUid.size());
+      String[] table = pool.table();
+      byUid.forEach(
+          (uid, packed) -> {
+            Map<String, JsonNode> fields = unknown.getOrDefault(uid, Map.of());
+            out.add(() -> TraceCodec.decode(uid, packed, fields, table));
+          });
+      return out;
+    }
+
+    /** Packs every trace again with a fresh pool, which then holds only the strings still used. */
+    void repack() {
+      List<PathwayTrace> all = traces();
+      pool = new StringPool();
+      for (PathwayTrace t : all) {
+        store(t);
+      }
+    }
+
+    private PathwayTrace decode(String uid, byte[] packed, String[] table) {
+      return TraceCodec.decode(uid, packed, unknown.getOrDefault(uid, Map.of()), table);
     }
   }
 
   /** One pathway: its traces' uids in insertion order. */
   static final class Bucket {
-    final List<String> uids = new ArrayList<>();
+    final List<String> uids = new ArrayList<>(2); // most pathways hold a trace or two
     boolean retired;
   }
 
   /** {@code replays_succeeded / replay_count}, 0 when never replayed (spec section 5.4). */
   public static double successRate(PathwayTrace t) {
-    return t.replayCount() == 0 ? 0.0 : (double) t.replaysSucceeded() / t.replayCount();
+    return rate(t.replayCount(), t.replaysSucceeded());
+  }
+
+  private static double rate(int replayCount, int replaysSucceeded) {
+    return replayCount == 0 ? 0.0 : (double) replaysSucceeded / replayCount;
   }
 
   Shelf shelf(Namespace ns) {
@@ -99,7 +191,7 @@ abstract class PathwayShelves {
   /** The trace {@code traceUid} in {@code ns}, any version. */
   public Optional<PathwayTrace> find(Namespace ns, String traceUid) {
     Shelf shelf = shelves.get(ns);
-    return shelf == null ? Optional.empty() : Optional.ofNullable(shelf.byUid.get(traceUid));
+    return shelf == null ? Optional.empty() : Optional.ofNullable(shelf.get(traceUid));
   }
 
   /**
@@ -152,9 +244,8 @@ abstract class PathwayShelves {
         continue;
       }
       for (String uid : b.uids) {
-        PathwayTrace t = e.getValue().byUid.get(uid);
-        if (includeHistory || t.supersededAt().isEmpty()) {
-          out.add(t);
+        if (includeHistory || !TraceCodec.superseded(e.getValue().packed(uid))) {
+          out.add(e.getValue().get(uid));
         }
       }
     }
@@ -168,28 +259,46 @@ abstract class PathwayShelves {
    */
   public List<PathwayTrace> hotswap(
       NamespaceScope scope, String pathwayId, int k, boolean includeHistory) {
-    PriorityQueue<PathwayTrace> worstFirst = new PriorityQueue<>(k + 1, HOTSWAP_ORDER.reversed());
+    PriorityQueue<Held> worstFirst = new PriorityQueue<>(k + 1, Held.ORDER.reversed());
     for (Map.Entry<Namespace, Shelf> e : shelves(scope)) {
-      Bucket b = e.getValue().buckets.get(pathwayId);
+      Shelf s = e.getValue();
+      Bucket b = s.buckets.get(pathwayId);
       if (b == null || b.retired) {
         continue;
       }
       for (String uid : b.uids) {
-        PathwayTrace t = e.getValue().byUid.get(uid);
-        if (!includeHistory && t.supersededAt().isPresent()) {
+        byte[] packed = s.packed(uid);
+        if (!includeHistory && TraceCodec.superseded(packed)) {
           continue;
         }
+        Held h = new Held(uid, packed, s);
         if (worstFirst.size() < k) {
-          worstFirst.add(t);
-        } else if (HOTSWAP_ORDER.compare(t, worstFirst.peek()) < 0) {
+          worstFirst.add(h);
+        } else if (Held.ORDER.compare(h, worstFirst.peek()) < 0) {
           worstFirst.poll();
-          worstFirst.add(t);
+          worstFirst.add(h);
         }
       }
     }
-    PathwayTrace[] best = worstFirst.toArray(new PathwayTrace[0]);
-    Arrays.sort(best, HOTSWAP_ORDER);
-    return List.of(best);
+    Held[] best = worstFirst.toArray(new Held[0]);
+    Arrays.sort(best, Held.ORDER);
+    List<PathwayTrace> out = new ArrayList<>(best.length);
+    for (Held h : best) {
+      out.add(h.shelf().get(h.uid()));
+    }
+    return List.copyOf(out);
+  }
+
+  /** A packed trace under consideration by {@link #hotswap}, ordered as {@link #HOTSWAP_ORDER}. */
+  private record Held(String uid, byte[] packed, Shelf shelf) {
+    static final Comparator<Held> ORDER =
+        Comparator.comparingDouble(
+                (Held h) ->
+                    rate(TraceCodec.replayCount(h.packed), TraceCodec.replaysSucceeded(h.packed)))
+            .thenComparingInt(h -> TraceCodec.replayCount(h.packed))
+            .thenComparing((x, y) -> TraceCodec.compareCreated(x.packed, y.packed))
+            .reversed()
+            .thenComparing(Held::uid);
   }
 
   /**
@@ -209,16 +318,19 @@ abstract class PathwayShelves {
       Shelf s = e.getValue();
       if (includeHistory) {
         float[] unit = new float[PathwayVec.DIMENSION];
-        for (PathwayTrace t : s.byUid.values()) {
-          if (t.retired() && !includeRetired) {
+        float[] values = new float[PathwayVec.DIMENSION];
+        for (Map.Entry<String, byte[]> t : s.packed()) {
+          byte[] packed = t.getValue();
+          if (TraceCodec.retired(packed) && !includeRetired) {
             continue;
           }
-          VecIndex.unit(t.pathwayVec(), unit, 0);
+          TraceCodec.vector(packed, values);
+          VecIndex.unit(i -> values[i], unit, 0);
           float dot = 0;
           for (int i = 0; i < unit.length; i++) {
             dot += unit[i] * q[i];
           }
-          best.offer(dot, t.traceUid(), s);
+          best.offer(dot, t.getKey(), s);
         }
       } else {
         s.heads.search(q, includeRetired, best, s);
@@ -226,7 +338,7 @@ abstract class PathwayShelves {
     }
     List<ScoredTrace> out = new ArrayList<>();
     for (VecIndex.Hit h : best.sorted()) {
-      out.add(new ScoredTrace(((Shelf) h.source()).byUid.get(h.uid()), h.score()));
+      out.add(new ScoredTrace(((Shelf) h.source()).get(h.uid()), h.score()));
     }
     return out;
   }
@@ -281,12 +393,13 @@ abstract class PathwayShelves {
       Shelf s = e.getValue();
       pathways += s.buckets.size();
       retired += s.buckets.values().stream().filter(b -> b.retired).count();
-      traces += s.byUid.size();
+      traces += s.size();
       heads += s.heads.size();
-      for (PathwayTrace t : s.byUid.values()) {
-        if (t.supersededAt().isEmpty()) { // heads hold their chain's replays
-          replays += t.replayCount();
-          succeeded += t.replaysSucceeded();
+      for (Map.Entry<String, byte[]> t : s.packed()) {
+        byte[] packed = t.getValue();
+        if (!TraceCodec.superseded(packed)) { // heads hold their chain's replays
+          replays += TraceCodec.replayCount(packed);
+          succeeded += TraceCodec.replaysSucceeded(packed);
         }
       }
       redactions += s.redactions;
@@ -304,7 +417,7 @@ abstract class PathwayShelves {
     if (s == null) {
       return Map.entry(out, Instant.EPOCH);
     }
-    s.buckets.forEach((id, b) -> out.put(id, b.uids.stream().map(s.byUid::get).toList()));
+    s.buckets.forEach((id, b) -> out.put(id, b.uids.stream().map(s::get).toList()));
     return Map.entry(out, s.lastUpdated);
   }
 }

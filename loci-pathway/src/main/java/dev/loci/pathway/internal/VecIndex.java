@@ -2,8 +2,6 @@ package dev.loci.pathway.internal;
 
 import dev.loci.pathway.PathwayVec;
 import java.util.Arrays;
-import java.util.HashMap;
-import java.util.Map;
 import java.util.PriorityQueue;
 
 /**
@@ -22,7 +20,7 @@ final class VecIndex {
   private String[] uids = new String[16];
   private boolean[] retired = new boolean[16];
   private int size;
-  private final Map<String, Integer> slots = new HashMap<>();
+  private final StringSlots slots = new StringSlots();
 
   int size() {
     return size;
@@ -30,20 +28,17 @@ final class VecIndex {
 
   /** Adds or replaces the vector of {@code uid}. */
   void put(String uid, PathwayVec vec, boolean isRetired) {
-    Integer slot = slots.get(uid);
-    int s;
-    if (slot == null) {
+    int s = slots.get(uid, uids);
+    if (s < 0) {
       if (size == uids.length) {
-        int cap = uids.length * 2;
+        int cap = uids.length + (uids.length >> 1); // grow by half: less slack than doubling
         vectors = Arrays.copyOf(vectors, cap * DIM);
         uids = Arrays.copyOf(uids, cap);
         retired = Arrays.copyOf(retired, cap);
       }
       s = size++;
-      slots.put(uid, s);
       uids[s] = uid;
-    } else {
-      s = slot;
+      slots.put(uid, s, uids);
     }
     unit(vec, vectors, s * DIM);
     retired[s] = isRetired;
@@ -51,23 +46,24 @@ final class VecIndex {
 
   /** Removes {@code uid} if present. */
   void remove(String uid) {
-    Integer slot = slots.remove(uid);
-    if (slot == null) {
+    int slot = slots.get(uid, uids);
+    if (slot < 0) {
       return;
     }
+    slots.remove(uid, uids);
     int last = --size;
     if (slot != last) {
       System.arraycopy(vectors, last * DIM, vectors, slot * DIM, DIM);
       uids[slot] = uids[last];
       retired[slot] = retired[last];
-      slots.put(uids[slot], slot);
+      slots.move(uids[slot], slot, uids);
     }
     uids[last] = null;
   }
 
   void retire(String uid) {
-    Integer slot = slots.get(uid);
-    if (slot != null) {
+    int slot = slots.get(uid, uids);
+    if (slot >= 0) {
       retired[slot] = true;
     }
   }
@@ -108,6 +104,11 @@ final class VecIndex {
    * @return false if {@code vec} is all zeros
    */
   static boolean unit(PathwayVec vec, float[] out, int offset) {
+    return unit(vec::get, out, offset);
+  }
+
+  /** As {@link #unit(PathwayVec, float[], int)}, for a vector read by bucket index. */
+  static boolean unit(IntToFloat vec, float[] out, int offset) {
     double norm = 0;
     for (int i = 0; i < DIM; i++) {
       norm += (double) vec.get(i) * vec.get(i);
@@ -117,6 +118,12 @@ final class VecIndex {
       out[offset + i] = norm == 0 ? 0f : (float) (vec.get(i) / norm);
     }
     return norm != 0;
+  }
+
+  /** A vector's values by bucket index. */
+  @FunctionalInterface
+  interface IntToFloat {
+    float get(int index);
   }
 
   /**

@@ -44,13 +44,13 @@ final class RecallEvents {
   // the journaled data, as Jackson binds it (snake_case names, see RecallJson)
 
   @JsonIgnoreProperties(ignoreUnknown = true)
-  private record NodePutData(Integer version, MemoryNode node) {}
+  record NodePutData(Integer version, MemoryNode node) {}
 
   @JsonIgnoreProperties(ignoreUnknown = true)
   private record NodeRemovedData(Integer version, String id) {}
 
   @JsonIgnoreProperties(ignoreUnknown = true)
-  private record EdgePutData(Integer version, MemoryEdge edge) {}
+  record EdgePutData(Integer version, MemoryEdge edge) {}
 
   @JsonIgnoreProperties(ignoreUnknown = true)
   private record EdgeRemovedData(Integer version, String from, String edgeType, String to) {}
@@ -93,6 +93,10 @@ final class RecallEvents {
     if (e.decoded().isPresent()) {
       return (NodePut) e.decoded().get();
     }
+    NodePut fast = RecallRecordReader.nodePut(e.json());
+    if (fast != null) {
+      return fast;
+    }
     NodePutData d = bind(e, NodePutData.class);
     return new NodePut(present(d.node(), "node"), version(d.version()));
   }
@@ -110,6 +114,10 @@ final class RecallEvents {
   static EdgePut edgePut(Event e) {
     if (e.decoded().isPresent()) {
       return (EdgePut) e.decoded().get();
+    }
+    EdgePut fast = RecallRecordReader.edgePut(e.json());
+    if (fast != null) {
+      return fast;
     }
     EdgePutData d = bind(e, EdgePutData.class);
     return new EdgePut(present(d.edge(), "edge"), version(d.version()));

@@ -27,21 +27,83 @@ import java.util.Set;
  * access (see {@link dev.loci.spi.Layer}).
  */
 final class RecallGraph {
-  /** All versions of one record, oldest first. */
+  /**
+   * All versions of one record: the head's parts held here, and the earlier versions in a list only
+   * once there are any (most records never change, and a list and a version object per record cost
+   * more than the record itself).
+   */
   static final class Chain<T> {
-    final List<RecordVersion<T>> versions = new ArrayList<>(1);
     final int ordinal; // how many records of its kind the namespace held before this one
+    private T value;
+    private int
+        version; // negated for a removal (versions start at 1): no boolean to pad the object
+    private Instant at;
+    private List<RecordVersion<T>> earlier; // oldest first; null while there is one version
 
     Chain(int ordinal) {
       this.ordinal = ordinal;
     }
 
+    boolean isEmpty() {
+      return value == null;
+    }
+
+    void add(RecordVersion<T> v) {
+      if (value != null) {
+        if (earlier == null) {
+          earlier = new ArrayList<>(2);
+        }
+        earlier.add(head());
+      }
+      set(v);
+    }
+
+    private void set(RecordVersion<T> v) {
+      value = v.value();
+      version = v.removed() ? -v.version() : v.version();
+      at = v.at();
+    }
+
+    /** The newest version, made on each call. */
     RecordVersion<T> head() {
-      return versions.get(versions.size() - 1);
+      return new RecordVersion<>(value, Math.abs(version), at, version < 0);
+    }
+
+    /** The newest version's value. */
+    T value() {
+      return value;
+    }
+
+    /** The newest version's number. */
+    int version() {
+      return Math.abs(version);
+    }
+
+    RecordVersion<T> first() {
+      return earlier == null ? head() : earlier.get(0);
+    }
+
+    /** Every version, oldest first. */
+    List<RecordVersion<T>> versions() {
+      if (earlier == null) {
+        return List.of(head());
+      }
+      List<RecordVersion<T>> out = new ArrayList<>(earlier.size() + 1);
+      out.addAll(earlier);
+      out.add(head());
+      return out;
+    }
+
+    /** Replaces every version with what {@code change} makes of it. */
+    void replaceAll(java.util.function.UnaryOperator<RecordVersion<T>> change) {
+      if (earlier != null) {
+        earlier.replaceAll(change);
+      }
+      set(change.apply(head()));
     }
 
     boolean live() {
-      return !head().removed();
+      return version > 0;
     }
   }
 
@@ -154,7 +216,7 @@ final class RecallGraph {
       nodes.forEach(
           (id, c) -> {
             if (c.live()) {
-              out.put(id, c.head().version());
+              out.put(id, c.version());
             }
           });
       return out;
@@ -174,36 +236,55 @@ final class RecallGraph {
     Graph g = graph(ns);
     Map<String, Chain<MemoryNode>> nodes = g.nodes;
     Chain<MemoryNode> c = nodes.computeIfAbsent(n.id(), k -> new Chain<>(nodes.size()));
-    if (!c.versions.isEmpty() && c.live()) {
-      g.countPack(c.head().value(), -1);
+    if (!c.isEmpty() && c.live()) {
+      g.countPack(c.value(), -1);
     }
-    c.versions.add(new RecordVersion<>(n, version, at, false));
+    c.add(new RecordVersion<>(n, version, at, false));
     g.countPack(n, 1);
   }
 
   void removeNode(Namespace ns, String id, int version, Instant at) {
     Graph g = graph(ns);
     Chain<MemoryNode> c = g.nodes.get(id);
-    g.countPack(c.head().value(), -1);
-    c.versions.add(new RecordVersion<>(c.head().value(), version, at, true));
+    g.countPack(c.value(), -1);
+    c.add(new RecordVersion<>(c.value(), version, at, true));
   }
 
-  void putEdge(Namespace ns, MemoryEdge e, int version, Instant at) {
+  void putEdge(Namespace ns, MemoryEdge put, int version, Instant at) {
     Graph g = graph(ns);
+    MemoryEdge e = canonical(g, put);
     MemoryEdge.Key k = e.key();
     g.edges
         .computeIfAbsent(k, x -> new Chain<>(g.edges.size()))
-        .versions
         .add(new RecordVersion<>(e, version, at, false));
     g.incident.computeIfAbsent(k.from(), x -> new Incident()).add(k);
     g.incident.computeIfAbsent(k.to(), x -> new Incident()).add(k);
     g.links = null;
   }
 
+  /**
+   * {@code e} with the ids its nodes hold and its type interned, so that a node's id is one string
+   * however many edges name it (edges arrive with their own copies).
+   */
+  private static MemoryEdge canonical(Graph g, MemoryEdge e) {
+    String from = nodeId(g, e.from());
+    String to = nodeId(g, e.to());
+    String type = e.edgeType().intern();
+    return from == e.from() && to == e.to() && type == e.edgeType()
+        ? e
+        : new MemoryEdge(
+            from, to, type, e.weight(), e.confidence(), e.bidirectional(), e.sourceRef());
+  }
+
+  private static String nodeId(Graph g, String id) {
+    Chain<MemoryNode> c = g.nodes.get(id);
+    return c == null ? id : c.value().id();
+  }
+
   void removeEdge(Namespace ns, MemoryEdge.Key k, int version, Instant at) {
     Graph g = graph(ns);
     Chain<MemoryEdge> c = g.edges.get(k);
-    c.versions.add(new RecordVersion<>(c.head().value(), version, at, true));
+    c.add(new RecordVersion<>(c.value(), version, at, true));
     unlink(g, k.from(), k);
     unlink(g, k.to(), k);
     g.links = null;
@@ -229,12 +310,12 @@ final class RecallGraph {
 
   static int headVersion(Graph g, String id) {
     Chain<MemoryNode> c = g == null ? null : g.nodes.get(id);
-    return c == null ? 0 : c.head().version();
+    return c == null ? 0 : c.version();
   }
 
   static int headVersion(Graph g, MemoryEdge.Key k) {
     Chain<MemoryEdge> c = g == null ? null : g.edges.get(k);
-    return c == null ? 0 : c.head().version();
+    return c == null ? 0 : c.version();
   }
 
   static boolean liveNode(Graph g, String id) {
@@ -266,7 +347,7 @@ final class RecallGraph {
 
   private static void expect(Chain<?> c, int expected, String what, String uid) {
     String actual =
-        c == null ? "none" : c.live() ? Integer.toString(c.head().version()) : "none (removed)";
+        c == null ? "none" : c.live() ? Integer.toString(c.version()) : "none (removed)";
     if (!actual.equals(Integer.toString(expected))) {
       throw new StaleVersionException(
           what + " is at version " + actual + ", not the expected " + expected + "; read it again",
@@ -282,14 +363,14 @@ final class RecallGraph {
   public Optional<MemoryNode> node(Namespace ns, String id) {
     Graph g = graphs.get(ns);
     Chain<MemoryNode> c = g == null ? null : g.nodes.get(id);
-    return c != null && c.live() ? Optional.of(c.head().value()) : Optional.empty();
+    return c != null && c.live() ? Optional.of(c.value()) : Optional.empty();
   }
 
   /** When node {@code id} was first put, if {@code ns} ever held it. */
   public Optional<Instant> firstPut(Namespace ns, String id) {
     Graph g = graphs.get(ns);
     Chain<MemoryNode> c = g == null ? null : g.nodes.get(id);
-    return c == null ? Optional.empty() : Optional.of(c.versions.get(0).at());
+    return c == null ? Optional.empty() : Optional.of(c.first().at());
   }
 
   /** The records of {@code ns}, if it holds any. */
@@ -353,7 +434,7 @@ final class RecallGraph {
     if (c == null) {
       throw missing.get();
     }
-    List<RecordVersion<T>> out = new ArrayList<>(c.versions);
+    List<RecordVersion<T>> out = new ArrayList<>(c.versions());
     java.util.Collections.reverse(out);
     return List.copyOf(out);
   }
@@ -366,7 +447,7 @@ final class RecallGraph {
     }
     List<MemoryEdge> out = new ArrayList<>();
     for (MemoryEdge.Key k : keyOrder(incident(g, id))) {
-      out.add(g.edges.get(k).head().value());
+      out.add(g.edges.get(k).value());
     }
     return out;
   }
@@ -383,7 +464,7 @@ final class RecallGraph {
         .forEach(
             c -> {
               if (c.live()) {
-                out.add(c.head().value());
+                out.add(c.value());
               }
             });
     return out;
@@ -434,7 +515,7 @@ final class RecallGraph {
       for (Chain<MemoryNode> c : g.nodes.values()) {
         if (c.live()) {
           nodes++;
-          nodeTypes.merge(c.head().value().type(), 1, Integer::sum);
+          nodeTypes.merge(c.value().type(), 1, Integer::sum);
         } else {
           removedNodes++;
         }
@@ -442,7 +523,7 @@ final class RecallGraph {
       for (Chain<MemoryEdge> c : g.edges.values()) {
         if (c.live()) {
           edges++;
-          edgeTypes.merge(c.head().value().edgeType(), 1, Integer::sum);
+          edgeTypes.merge(c.value().edgeType(), 1, Integer::sum);
         } else {
           removedEdges++;
         }
@@ -481,7 +562,7 @@ final class RecallGraph {
       if (!c.live()) {
         continue;
       }
-      MemoryEdge e = c.head().value();
+      MemoryEdge e = c.value();
       double w = e.weight() * e.confidence();
       out.computeIfAbsent(e.from(), k -> new ArrayList<>())
           .add(new GraphAlgorithms.Link(e.to(), e.edgeType(), w));
@@ -517,8 +598,7 @@ final class RecallGraph {
         g.nodes.forEach(
             (id, c) -> {
               if (c.live()) {
-                counts.merge(
-                    c.head().value().attributes().getOrDefault("pack", ""), 1, Integer::sum);
+                counts.merge(c.value().attributes().getOrDefault("pack", ""), 1, Integer::sum);
               }
             });
         g.packCounts = counts;

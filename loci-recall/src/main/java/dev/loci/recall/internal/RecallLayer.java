@@ -404,8 +404,8 @@ public final class RecallLayer implements Layer, SubjectRecords {
       if (c == null) {
         continue;
       }
-      c.versions.forEach(v -> erasing.add(v.value()));
-      c.versions.replaceAll(
+      c.versions().forEach(v -> erasing.add(v.value()));
+      c.replaceAll(
           v ->
               new RecordVersion<>(
                   RecallErasure.erased(v.value()), v.version(), v.at(), v.removed()));

@@ -18,8 +18,8 @@ import java.util.List;
  * version of every node and edge, namespaces in order, each record's versions oldest first: {@code
  * {"ns", "version", "at", "removed", "node" | "edge"}}.
  *
- * <p>Records are written and read with Jackson databind straight between the text and {@link
- * Record} (no intermediate JSON tree), which is most of what restoring a large graph costs, and the
+ * <p>Records are written with Jackson databind, and read by {@link RecallRecordReader} when they
+ * have the common shape, else with databind straight from the text to {@link Record}; and the
  * namespace of consecutive records (all of one namespace come together) is parsed once.
  *
  * <p>Not thread-safe: one instance restores one snapshot's records, in order, during recovery.
@@ -29,6 +29,7 @@ final class RecallSnapshots {
   static final int VERSION = 1;
 
   private final RecallApply.Target target;
+  private final RecallRecordReader reader = new RecallRecordReader();
   private String lastNsText = "";
   private Namespace lastNs;
 
@@ -40,7 +41,7 @@ final class RecallSnapshots {
   /** One version of a node or an edge, as a snapshot holds it. */
   @JsonPropertyOrder({"ns", "version", "at", "removed", "node", "edge"})
   @JsonIgnoreProperties(ignoreUnknown = true)
-  private record Record(
+  record Record(
       String ns, Integer version, Instant at, Boolean removed, MemoryNode node, MemoryEdge edge) {}
 
   /**
@@ -51,8 +52,12 @@ final class RecallSnapshots {
     List<Record> records = new ArrayList<>();
     for (Namespace ns : graph.namespaces()) {
       Graph g = graph.find(ns);
-      g.nodes.values().forEach(c -> c.versions.forEach(v -> records.add(record(ns, v, v.value()))));
-      g.edges.values().forEach(c -> c.versions.forEach(v -> records.add(record(ns, v, v.value()))));
+      g.nodes
+          .values()
+          .forEach(c -> c.versions().forEach(v -> records.add(record(ns, v, v.value()))));
+      g.edges
+          .values()
+          .forEach(c -> c.versions().forEach(v -> records.add(record(ns, v, v.value()))));
     }
     return () -> records.stream().map(RecallSnapshots::write).iterator();
   }
@@ -95,8 +100,9 @@ final class RecallSnapshots {
   /** Restores one record from {@code len} UTF-8 bytes of {@code buf}, as {@link #restore} does. */
   void restore(byte[] buf, int off, int len, int version) {
     checkVersion(version);
+    Record fast = reader.read(buf, off, len);
     try {
-      apply(RecallJson.MAPPER.readValue(buf, off, len, Record.class));
+      apply(fast != null ? fast : RecallJson.MAPPER.readValue(buf, off, len, Record.class));
     } catch (JsonProcessingException e) {
       throw new IllegalArgumentException("unreadable recall record: " + e.getOriginalMessage(), e);
     } catch (java.io.IOException e) {

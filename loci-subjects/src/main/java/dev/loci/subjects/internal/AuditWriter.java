@@ -23,13 +23,19 @@ final class AuditWriter implements AutoCloseable {
   private static final int BATCH = 4096;
 
   private final AuditLog log;
+  private final Runnable beforeFlush;
   private final Object queueLock = new Object();
   private final ReentrantLock writing = new ReentrantLock();
   private final ScheduledExecutorService timer;
   private List<AuditEntry> queue = new ArrayList<>(); // guarded by queueLock
 
-  AuditWriter(AuditLog log) {
+  /**
+   * @param beforeFlush run at the start of every flush, before its lock is taken: brings the queue
+   *     up to date (the subject layer applies the batches its index has not yet taken in)
+   */
+  AuditWriter(AuditLog log, Runnable beforeFlush) {
     this.log = log;
+    this.beforeFlush = beforeFlush;
     this.timer =
         Executors.newSingleThreadScheduledExecutor(
             r -> {
@@ -54,6 +60,7 @@ final class AuditWriter implements AutoCloseable {
 
   /** Writes every queued entry now; what fails stays queued, in order, and is logged. */
   void flush() {
+    beforeFlush.run();
     writing.lock();
     try {
       List<AuditEntry> batch;
@@ -157,6 +164,15 @@ final class AuditWriter implements AutoCloseable {
   /** Ends a {@link #hold}. */
   void release() {
     writing.unlock();
+  }
+
+  /** Has the background thread flush soon. */
+  void flushSoon() {
+    try {
+      timer.execute(this::flushQuietly);
+    } catch (java.util.concurrent.RejectedExecutionException e) {
+      // closed: whoever reads next brings the queue up to date
+    }
   }
 
   /** Drops every queued entry (the state they came from was cleared). */

@@ -17,12 +17,16 @@ import java.util.Map;
 /**
  * The subject layer's write path: turns what a committed batch wrote, as the {@link SubjectRecords}
  * layers report it, and the legal reads it records, into changes of the {@link SubjectIndex} and
- * one audit entry per subject touched. Runs on every applied write, under the engine's exclusive
- * access: it looks records up without building keys and allocates little. Not thread-safe.
+ * one audit entry per subject touched. {@link #observe} runs on every applied write, under the
+ * engine's exclusive access; the change it returns runs later, under the subject layer's index lock
+ * (see {@link SubjectLayer}): it looks records up without building keys and allocates little. Not
+ * thread-safe.
  */
 final class BatchRecorder {
   private static final String LEGAL_READ = "audit.legal_read";
-  private static final Runnable NOTHING = () -> {};
+
+  /** What {@link #observe} returns for a batch that touches no subject. */
+  static final Runnable NOTHING = () -> {};
 
   /** Where the audit entry of one subject for one batch goes. */
   interface Notes {
@@ -112,9 +116,15 @@ final class BatchRecorder {
     for (Object o : found) {
       if (o instanceof Found f) {
         SubjectMention m = f.mention();
-        Rec rec = index.find(f.layer(), ns, m.recordId());
-        Rec pred = m.inheritsFrom().map(p -> index.find(f.layer(), p)).orElse(null);
-        if (m.subjectIds().isEmpty()
+        boolean names = !m.subjectIds().isEmpty();
+        // a version that names subjects is held whatever was held before: one lookup, no miss
+        Rec rec =
+            names
+                ? index.findOrAdd(f.layer(), m.kind(), entry.namespace(), m.recordId())
+                : index.find(f.layer(), ns, m.recordId());
+        Rec pred =
+            m.inheritsFrom().isEmpty() ? null : index.find(f.layer(), m.inheritsFrom().get());
+        if (!names
             && (rec == null || rec.holders() == 0)
             && (pred == null || pred.holders() == 0)) {
           continue;

@@ -223,9 +223,30 @@ final class SubjectIndex {
    * The record {@code id} of {@code layer} in namespace {@code ns} (its value), if it names any.
    */
   Rec find(String layer, String ns, String id) {
-    Map<String, Map<String, Rec>> byNs = records.get(layer);
-    Map<String, Rec> byRecord = byNs == null ? null : byNs.get(ns);
+    Map<String, Rec> byRecord = byRecord(layer, ns, false);
     return byRecord == null ? null : byRecord.get(id);
+  }
+
+  // the records of the last layer and namespace looked up: writes come in runs of one namespace
+  private String lastLayer;
+  private String lastNs;
+  private Map<String, Rec> lastRecords;
+
+  /** The records of {@code layer} in namespace {@code ns}, added if new and {@code add}. */
+  private Map<String, Rec> byRecord(String layer, String ns, boolean add) {
+    if (lastRecords != null && layer.equals(lastLayer) && ns.equals(lastNs)) {
+      return lastRecords;
+    }
+    Map<String, Map<String, Rec>> byNs =
+        add ? records.computeIfAbsent(layer, k -> new HashMap<>()) : records.get(layer);
+    Map<String, Rec> byRecord =
+        byNs == null ? null : add ? byNs.computeIfAbsent(ns, k -> new HashMap<>()) : byNs.get(ns);
+    if (byRecord != null) {
+      lastLayer = layer;
+      lastNs = ns;
+      lastRecords = byRecord;
+    }
+    return byRecord;
   }
 
   /** The record of {@code layer} whose {@link dev.loci.spi.SubjectMention#key} is {@code key}. */
@@ -242,10 +263,13 @@ final class SubjectIndex {
 
   /** The record, added (naming nobody yet) if new. */
   Rec findOrAdd(String layer, String kind, Namespace ns, String id) {
-    return records
-        .computeIfAbsent(layer, k -> new HashMap<>())
-        .computeIfAbsent(ns.value(), k -> new HashMap<>())
-        .computeIfAbsent(id, k -> new Rec(layer, kind, ns, id));
+    Map<String, Rec> byRecord = byRecord(layer, ns.value(), true);
+    Rec r = byRecord.get(id);
+    if (r == null) {
+      r = new Rec(layer, kind, ns, id);
+      byRecord.put(id, r);
+    }
+    return r;
   }
 
   /** Drops record {@code r} from the index (its subjects' lists are the caller's). */
@@ -256,6 +280,7 @@ final class SubjectIndex {
       byRecord.remove(r.id);
       if (byRecord.isEmpty()) {
         byNs.remove(r.ns.value());
+        lastRecords = byRecord == lastRecords ? null : lastRecords;
       }
     }
   }
@@ -286,6 +311,7 @@ final class SubjectIndex {
   void clear() {
     subjects.clear();
     records.clear();
+    lastRecords = null;
     byId.clear();
   }
 }

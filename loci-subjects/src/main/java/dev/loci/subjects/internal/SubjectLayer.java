@@ -25,6 +25,7 @@ import dev.loci.subjects.internal.SubjectIndex.Rec;
 import dev.loci.subjects.internal.SubjectIndex.Subject;
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -34,6 +35,8 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.Set;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Supplier;
 
 /**
  * The subject index: which records of every other layer name each data subject, every version of
@@ -50,6 +53,15 @@ import java.util.Set;
  * namespace's), {@code subjects.erased} (records erased for a subject or expired by retention, with
  * each affected subject's audit count at that point, so that a replay of the scrubbed journal lands
  * on the same counts).
+ *
+ * <p>Index upkeep off the write path. What a batch wrote is read off its events while the engine
+ * applies it ({@link #observe}, which may consult the other layers' state as of that batch), but
+ * the index takes it in later: the change is queued, and whoever touches the index next (a read, a
+ * decision, a snapshot, the subject layer's own events, or the audit writer's thread within a
+ * second) first applies every queued change, in order, under the index's lock. So the engine's
+ * writers, who wait for one another, do not wait for the index, and every reader still sees every
+ * applied batch. While recovering, and without an audit writer, changes apply at once; a queue that
+ * grows past {@link #QUEUE_LIMIT} is applied by the writer that finds it so.
  */
 public final class SubjectLayer implements Layer, BatchObserver, EgressPolicy, ErasingEvents {
   /** The layer's name and event prefix. */
@@ -61,8 +73,16 @@ public final class SubjectLayer implements Layer, BatchObserver, EgressPolicy, E
   static final String AUDIT_EXPORTED = NAME + ".audit_exported";
   private static final System.Logger LOG = System.getLogger(SubjectLayer.class.getName());
 
-  private final SubjectIndex index = new SubjectIndex();
+  /** Queued index changes past which the writer that queues one applies them all itself. */
+  static final int QUEUE_LIMIT = 1 << 16;
+
+  private static final int FLUSH_AT = 4096; // queued changes that wake the audit writer
+
+  private final SubjectIndex index = new SubjectIndex(); // guarded by indexLock
   private final BatchRecorder recorder = new BatchRecorder(index, this::note);
+  private final ReentrantLock indexLock = new ReentrantLock();
+  private final ArrayDeque<Runnable> queued = new ArrayDeque<>(); // guarded by itself
+  private volatile boolean live; // recovery is done: index changes may be queued
   private final Map<Namespace, SubjectPolicy> nsPolicies = new HashMap<>();
   private final Set<String> completedIntents = new LinkedHashSet<>();
   private Path dataDir;
@@ -99,7 +119,7 @@ public final class SubjectLayer implements Layer, BatchObserver, EgressPolicy, E
   public void attach(Path dir) {
     this.dataDir = dir;
     this.keys = AuditKeys.open(keyFile(dir));
-    this.audit = new AuditWriter(new AuditLog(auditDir(dir), keys));
+    this.audit = new AuditWriter(new AuditLog(auditDir(dir), keys), this::catchUpIndex);
   }
 
   static Path auditDir(Path dataDir) {
@@ -162,7 +182,13 @@ public final class SubjectLayer implements Layer, BatchObserver, EgressPolicy, E
    * The manifest of subject {@code id}, limited to the records in namespaces {@code in} accepts.
    */
   public SubjectManifest manifest(String id, java.util.function.Predicate<Namespace> in) {
-    Subject s = index.get(ref(id));
+    String ref = ref(id);
+    return indexed(() -> manifest(id, ref, in));
+  }
+
+  private SubjectManifest manifest(
+      String id, String ref, java.util.function.Predicate<Namespace> in) {
+    Subject s = index.get(ref);
     if (s == null) {
       return new SubjectManifest(
           id, List.of(), SubjectPolicy.NONE, Optional.empty(), Optional.empty(), 0);
@@ -214,25 +240,31 @@ public final class SubjectLayer implements Layer, BatchObserver, EgressPolicy, E
 
   /** The policy of the subject with reference {@code ref}. */
   SubjectPolicy subjectPolicy(String ref) {
-    Subject s = index.get(ref);
-    return s == null ? SubjectPolicy.NONE : s.policy;
+    return indexed(
+        () -> {
+          Subject s = index.get(ref);
+          return s == null ? SubjectPolicy.NONE : s.policy;
+        });
   }
 
   /** Every subject reference with its records, for the retention sweep. */
   Map<String, List<HeldRecord>> allHeld() {
-    Map<String, List<HeldRecord>> out = new LinkedHashMap<>();
-    index.forEach(s -> out.put(s.ref, s.records.stream().map(r -> r.view(s)).toList()));
-    return out;
+    return indexed(
+        () -> {
+          Map<String, List<HeldRecord>> out = new LinkedHashMap<>();
+          index.forEach(s -> out.put(s.ref, s.records.stream().map(r -> r.view(s)).toList()));
+          return out;
+        });
   }
 
   /** The references of the subjects record {@code qualified} names. */
   Set<String> subjectsOf(String qualified) {
-    return Set.copyOf(index.refsOf(qualified));
+    return indexed(() -> Set.copyOf(index.refsOf(qualified)));
   }
 
   /** How many subject ids the index remembers for their reference now. */
   int rememberedIds() {
-    return index.rememberedIds();
+    return indexed(index::rememberedIds);
   }
 
   /** Whether the erasure with intent id {@code id} has been recorded. */
@@ -242,9 +274,12 @@ public final class SubjectLayer implements Layer, BatchObserver, EgressPolicy, E
 
   /** How many audit entries each subject's log should hold. */
   Map<String, Long> expectedAuditEntries() {
-    Map<String, Long> out = new HashMap<>();
-    index.forEach(s -> out.put(s.ref, s.auditEntries));
-    return out;
+    return indexed(
+        () -> {
+          Map<String, Long> out = new HashMap<>();
+          index.forEach(s -> out.put(s.ref, s.auditEntries));
+          return out;
+        });
   }
 
   // ---------------------------------------------------------------- decisions
@@ -294,11 +329,15 @@ public final class SubjectLayer implements Layer, BatchObserver, EgressPolicy, E
     ObjectNode counts = d.putObject("counts");
     Set<String> affected = new LinkedHashSet<>();
     intent.ref().ifPresent(affected::add);
-    intent.records().forEach(q -> affected.addAll(index.refsOf(q)));
-    for (String r : affected) {
-      Subject s = index.get(r);
-      counts.put(r, s == null ? 0 : s.auditEntries);
-    }
+    indexed(
+        () -> {
+          intent.records().forEach(q -> affected.addAll(index.refsOf(q)));
+          for (String r : affected) {
+            Subject s = index.get(r);
+            counts.put(r, s == null ? 0 : s.auditEntries);
+          }
+          return null;
+        });
     Set<String> keys = new LinkedHashSet<>();
     affected.forEach(r -> keys.add("subject:" + r));
     return new Decision<>(List.of(new Event(ERASED, d)), keys, intent.records().size());
@@ -368,7 +407,7 @@ public final class SubjectLayer implements Layer, BatchObserver, EgressPolicy, E
         default -> throw new IllegalStateException("unknown subjects event '" + e.type() + "'");
       }
     }
-    return () -> steps.forEach(Runnable::run);
+    return () -> indexed(() -> steps.forEach(Runnable::run));
   }
 
   private void applyErased(JournalEntry entry, JsonNode d) {
@@ -413,7 +452,71 @@ public final class SubjectLayer implements Layer, BatchObserver, EgressPolicy, E
 
   @Override
   public Runnable observe(JournalEntry entry) {
-    return recorder.observe(entry);
+    Runnable change = recorder.observe(entry);
+    if (change == BatchRecorder.NOTHING) {
+      return change;
+    }
+    return () -> {
+      if (!live || audit == null) {
+        indexed(change);
+        return;
+      }
+      int waiting;
+      synchronized (queued) {
+        queued.add(change);
+        waiting = queued.size();
+      }
+      if (waiting >= QUEUE_LIMIT) {
+        catchUpIndex();
+      } else if (waiting == FLUSH_AT) {
+        audit.flushSoon();
+      }
+    };
+  }
+
+  @Override
+  public void recovered(long appliedSeq) {
+    live = true;
+  }
+
+  /** Applies every queued index change, in order. */
+  void catchUpIndex() {
+    indexed(() -> {});
+  }
+
+  /** Runs {@code work} on the index, with every queued change applied first. */
+  private <R> R indexed(Supplier<R> work) {
+    indexLock.lock();
+    try {
+      applyQueued();
+      return work.get();
+    } finally {
+      indexLock.unlock();
+    }
+  }
+
+  private void indexed(Runnable work) {
+    indexed(
+        () -> {
+          work.run();
+          return null;
+        });
+  }
+
+  private void applyQueued() {
+    while (true) {
+      Runnable[] changes;
+      synchronized (queued) {
+        if (queued.isEmpty()) {
+          return;
+        }
+        changes = queued.toArray(new Runnable[0]);
+        queued.clear();
+      }
+      for (Runnable c : changes) {
+        c.run();
+      }
+    }
   }
 
   private void note(
@@ -479,21 +582,31 @@ public final class SubjectLayer implements Layer, BatchObserver, EgressPolicy, E
         throw new dev.loci.StorageException("cannot force the audit logs: " + e.getMessage(), e);
       }
     }
-    return SubjectSnapshots.capture(index, completedIntents, nsPolicies);
+    return indexed(() -> SubjectSnapshots.capture(index, completedIntents, nsPolicies));
   }
 
   @Override
   public void restore(String record, int version) {
-    SubjectSnapshots.restore(
-        SnapshotRecords.read(Json.MAPPER, NAME, record, version, 1),
-        index,
-        completedIntents,
-        nsPolicies);
+    indexed(
+        () ->
+            SubjectSnapshots.restore(
+                SnapshotRecords.read(Json.MAPPER, NAME, record, version, 1),
+                index,
+                completedIntents,
+                nsPolicies));
   }
 
   @Override
   public void clear() {
-    index.clear();
+    indexLock.lock();
+    try {
+      synchronized (queued) {
+        queued.clear();
+      }
+      index.clear();
+    } finally {
+      indexLock.unlock();
+    }
     nsPolicies.clear();
     if (audit != null) {
       audit.clear();

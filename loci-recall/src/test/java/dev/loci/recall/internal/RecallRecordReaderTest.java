@@ -1,0 +1,148 @@
+package dev.loci.recall.internal;
+
+import static java.nio.charset.StandardCharsets.UTF_8;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.loci.recall.EvidenceRef;
+import dev.loci.recall.MemoryEdge;
+import dev.loci.recall.MemoryNode;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import java.util.Random;
+import org.junit.jupiter.api.RepeatedTest;
+
+/**
+ * The hand-written reader of recall snapshot records against Jackson databind: it reads the common
+ * records capture writes, and whatever it reads, it reads as databind does. Seeded random records,
+ * some mutated; the seed is in the failure message.
+ */
+class RecallRecordReaderTest {
+  private static final Instant AT = Instant.parse("2026-11-22T10:00:00.123456Z");
+
+  @RepeatedTest(20)
+  void read_randomRecords_readsOnlyWhatDatabindReadsAndAsItDoes() throws Exception {
+    long seed = new Random().nextLong();
+    Random r = new Random(seed);
+    RecallRecordReader reader = new RecallRecordReader();
+    int read = 0;
+    int common = 0;
+    for (int n = 0; n < 300; n++) {
+      boolean isNode = r.nextBoolean();
+      boolean plain = r.nextInt(4) > 0;
+      RecallSnapshots.Record record =
+          new RecallSnapshots.Record(
+              r.nextBoolean() ? "acme.a" : "bench.recall",
+              1 + r.nextInt(r.nextBoolean() ? 3 : Integer.MAX_VALUE),
+              r.nextBoolean() ? AT : AT.plusSeconds(r.nextInt(1000)),
+              r.nextInt(5) == 0,
+              isNode ? node(r, plain) : null,
+              isNode ? null : edge(r, plain));
+      byte[] text = RecallJson.MAPPER.writeValueAsBytes(record);
+      if (r.nextInt(3) == 0) {
+        mutate(r, text);
+      } else if (plain) {
+        common++;
+      }
+      RecallSnapshots.Record fast = reader.read(text, 0, text.length);
+      if (fast != null) {
+        read++;
+        RecallSnapshots.Record slow;
+        try {
+          slow = RecallJson.MAPPER.readValue(text, RecallSnapshots.Record.class);
+        } catch (Exception e) {
+          slow = null;
+        }
+        assertThat(fast).as("seed %d, record %s", seed, new String(text, UTF_8)).isEqualTo(slow);
+      }
+    }
+    assertThat(read).as("seed %d", seed).isGreaterThanOrEqualTo(common);
+  }
+
+  @RepeatedTest(10)
+  void nodePutAndEdgePut_randomEvents_readOnlyWhatDatabindReadsAndAsItDoes() {
+    long seed = new Random().nextLong();
+    Random r = new Random(seed);
+    int read = 0;
+    int common = 0;
+    for (int n = 0; n < 300; n++) {
+      boolean isNode = r.nextBoolean();
+      boolean plain = r.nextInt(4) > 0;
+      int version = 1 + r.nextInt(5);
+      String json =
+          isNode
+              ? RecallEvents.nodePut(node(r, plain), version).json()
+              : RecallEvents.edgePut(edge(r, plain), version).json();
+      byte[] bytes = json.getBytes(UTF_8);
+      if (r.nextInt(3) == 0) {
+        mutate(r, bytes);
+        json = new String(bytes, UTF_8);
+      } else if (plain) {
+        common++;
+      }
+      Object fast = isNode ? RecallRecordReader.nodePut(json) : RecallRecordReader.edgePut(json);
+      if (fast != null) {
+        read++;
+        Object slow;
+        try {
+          if (isNode) {
+            RecallEvents.NodePutData d =
+                RecallJson.MAPPER.readValue(json, RecallEvents.NodePutData.class);
+            slow = new RecallEvents.NodePut(d.node(), d.version());
+          } else {
+            RecallEvents.EdgePutData d =
+                RecallJson.MAPPER.readValue(json, RecallEvents.EdgePutData.class);
+            slow = new RecallEvents.EdgePut(d.edge(), d.version());
+          }
+        } catch (Exception e) {
+          slow = null;
+        }
+        assertThat(fast).as("seed %d, event %s", seed, json).isEqualTo(slow);
+      }
+    }
+    assertThat(read).as("seed %d", seed).isGreaterThanOrEqualTo(common);
+  }
+
+  private static final String[] CONTENT = {
+    "refund policy", "caf\u00e9", "a \"quoted\" word", "line\nbreak", "x", "n0 n1 n2 \u007f"
+  };
+
+  private static MemoryNode node(Random r, boolean plain) {
+    MemoryNode.Builder b =
+        MemoryNode.builder(
+                "n" + r.nextInt(100),
+                r.nextBoolean() ? "unit" : "doc",
+                CONTENT[r.nextInt(plain ? 1 : CONTENT.length)])
+            .importance(r.nextDouble())
+            .risk(r.nextBoolean() ? 0 : r.nextDouble() / 3)
+            .confidence(r.nextBoolean() ? 1 : 1e-7 * r.nextInt(5))
+            .usageCount(r.nextInt(3));
+    if (r.nextBoolean()) {
+      b.attribute("pack", "p" + r.nextInt(3)).attribute("a", "b");
+    }
+    if (!plain && r.nextBoolean()) {
+      b.subjectIds(List.of("s1"));
+    }
+    return b.build();
+  }
+
+  private static MemoryEdge edge(Random r, boolean plain) {
+    MemoryEdge e =
+        new MemoryEdge(
+            "n" + r.nextInt(100),
+            "m" + r.nextInt(100),
+            r.nextBoolean() ? "next_unit" : "references",
+            r.nextInt(11) / 10.0,
+            r.nextBoolean() ? 1.0 : r.nextDouble(),
+            r.nextBoolean(),
+            Optional.empty());
+    return plain || r.nextBoolean() ? e : e.withSource(EvidenceRef.of("doc-1"));
+  }
+
+  private static void mutate(Random r, byte[] b) {
+    byte[] bytes = {'"', '\\', '{', '}', ',', ':', ' ', '0', '9', '.', 'e', '-', (byte) 0xC3, 1};
+    for (int k = 1 + r.nextInt(2); k > 0; k--) {
+      b[r.nextInt(b.length)] = bytes[r.nextInt(bytes.length)];
+    }
+  }
+}
