@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.loci.Loci;
 import dev.loci.Namespace;
+import dev.loci.Page;
 import dev.loci.StaleVersionException;
 import dev.loci.Trace;
 import dev.loci.TraceQuery;
@@ -17,6 +18,7 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CyclicBarrier;
@@ -135,9 +137,14 @@ class ClusterTest {
         assertThat(joined.traces().get(NS, e.getKey()).content()).isEqualTo(e.getValue());
       }
       Set<String> stored = new HashSet<>();
-      for (Trace t : joined.traces().search(TraceQuery.in(NS).limit(10_000).build()).items()) {
-        stored.add(t.content());
-      }
+      Optional<String> cursor = Optional.empty();
+      do { // every page: the writers may have stored more than one page holds
+        TraceQuery.Builder q = TraceQuery.in(NS).limit(TraceQuery.MAX_LIMIT);
+        cursor.ifPresent(q::cursor);
+        Page<Trace> page = joined.traces().search(q.build());
+        page.items().forEach(t -> stored.add(t.content()));
+        cursor = page.nextCursor();
+      } while (cursor.isPresent());
       assertThat(stored).hasSize(acknowledged.size()).doesNotContainAnyElementsOf(failed);
     }
   }
