@@ -10,6 +10,7 @@ import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Supplier;
 
 /**
  * The engine's snapshots: restoring the newest valid one on open, writing one of the projections
@@ -79,7 +80,7 @@ final class Snapshots {
   }
 
   /** Runs {@code work} holding the snapshot lock (before the combiner: the lock order). */
-  <R> R locked(java.util.function.Supplier<R> work) {
+  <R> R locked(Supplier<R> work) {
     lock.lock();
     try {
       return work.get();

@@ -110,7 +110,11 @@ final class TopLevelStrings {
           decoded = new StringBuilder(s.length() - start);
         }
         decoded.append(s, start, i);
-        decoded.append(escape());
+        int length = Json.unescape(s, i, decoded);
+        if (length < 0) {
+          throw Malformed.INSTANCE;
+        }
+        i += length;
         start = i;
       } else {
         i++;
@@ -124,35 +128,6 @@ final class TopLevelStrings {
     }
     decoded.append(s, start, end);
     return expected != null && decoded.toString().equals(expected);
-  }
-
-  /** The character of the escape at {@link #i} (its backslash), moving past it. */
-  private char escape() {
-    char c = at(i + 1);
-    i += 2;
-    return switch (c) {
-      case '"', '\\', '/' -> c;
-      case 'b' -> '\b';
-      case 'f' -> '\f';
-      case 'n' -> '\n';
-      case 'r' -> '\r';
-      case 't' -> '\t';
-      case 'u' -> {
-        if (i + 4 > s.length()) {
-          throw Malformed.INSTANCE;
-        }
-        int code = 0;
-        for (int k = 0; k < 4; k++) {
-          int d = Character.digit(s.charAt(i++), 16);
-          if (d < 0) {
-            throw Malformed.INSTANCE;
-          }
-          code = code * 16 + d;
-        }
-        yield (char) code;
-      }
-      default -> throw Malformed.INSTANCE;
-    };
   }
 
   /**

@@ -233,7 +233,7 @@ final class TraceRecordReader {
         continue;
       }
       sb.append(s, run, k);
-      int length = escape(sb, k);
+      int length = Json.unescape(s, k, sb);
       if (length < 0) {
         return null;
       }
@@ -241,40 +241,5 @@ final class TraceRecordReader {
       run = k;
     }
     return null;
-  }
-
-  /** Appends the character of the escape at {@code k}; returns its length, or -1 if it is bad. */
-  private int escape(StringBuilder sb, int k) {
-    if (k + 1 >= s.length()) {
-      return -1;
-    }
-    char e = s.charAt(k + 1);
-    switch (e) {
-      case '"', '\\', '/' -> sb.append(e);
-      case 'b' -> sb.append('\b');
-      case 'f' -> sb.append('\f');
-      case 'n' -> sb.append('\n');
-      case 'r' -> sb.append('\r');
-      case 't' -> sb.append('\t');
-      case 'u' -> {
-        if (k + 6 > s.length()) {
-          return -1;
-        }
-        int v = 0;
-        for (int h = k + 2; h < k + 6; h++) {
-          int d = JsonBytes.hex(s.charAt(h));
-          if (d < 0) {
-            return -1;
-          }
-          v = v << 4 | d;
-        }
-        sb.append((char) v);
-        return 6;
-      }
-      default -> {
-        return -1;
-      }
-    }
-    return 2;
   }
 }
