@@ -78,8 +78,12 @@ public final class ClusterBenchmark {
     }
   }
 
-  /** One throughput row: Loci with {@code servers} instances, and the plain-insert peer. */
-  public record Row(int servers, int writers, Throughput loci, Throughput peer) {
+  /**
+   * One throughput row: Loci with {@code servers} instances, and the plain-insert peer; {@code
+   * rounds} sums the instances' journals over the warm-up and the measured time.
+   */
+  public record Row(
+      int servers, int writers, Throughput loci, Throughput peer, PostgresJournal.Rounds rounds) {
     /** Loci's rate over the peer's. */
     public double ratio() {
       return loci.perSecond() / peer.perSecond();
@@ -105,17 +109,25 @@ public final class ClusterBenchmark {
     /** The report as a Markdown table. */
     public String toMarkdown() {
       StringBuilder b = new StringBuilder(machine.toMarkdown()).append('\n');
-      b.append("| servers | writers | Loci appends/s | plain INSERT+commit/s | Loci / peer |\n");
-      b.append("|---:|---:|---:|---:|---:|\n");
+      b.append(
+          "| servers | writers | Loci appends/s | plain INSERT+commit/s | Loci / peer | rounds"
+              + " written | batches/round | rounds moved | rounds refused |\n");
+      b.append("|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
       for (Row r : rows) {
+        PostgresJournal.Rounds n = r.rounds();
         Format.row(
             b,
             Integer.toString(r.servers()),
             Integer.toString(r.writers()),
             Format.rate(r.loci().perSecond()),
             Format.rate(r.peer().perSecond()),
-            Format.fixed(r.ratio(), 2) + "x");
+            Format.fixed(r.ratio(), 2) + "x",
+            Format.count(n.written()),
+            Format.fixed(n.written() == 0 ? 0 : (double) n.batches() / n.written(), 1),
+            Format.count(n.moves()),
+            Format.count(n.refusals()));
       }
+      b.append("(rounds: the instances' journals, warm-up included)\n");
       b.append("\nvisibility lag on another instance: p50 ")
           .append(Format.fixed(lagP50Millis, 1))
           .append(" ms, p99 ")
@@ -148,7 +160,15 @@ public final class ClusterBenchmark {
             .append(r.peer().toJson())
             .append(", \"ratio\": ")
             .append(Format.number(r.ratio()))
-            .append('}');
+            .append(", \"rounds\": {\"written\": ")
+            .append(r.rounds().written())
+            .append(", \"batches\": ")
+            .append(r.rounds().batches())
+            .append(", \"moved\": ")
+            .append(r.rounds().moves())
+            .append(", \"refused\": ")
+            .append(r.rounds().refusals())
+            .append("}}");
       }
       return b.append("], \"lag_ms\": {\"p50\": ")
           .append(Format.number(lagP50Millis))
@@ -181,12 +201,14 @@ public final class ClusterBenchmark {
         progress.println(
             "Loci over PostgreSQL, " + servers + " instance(s) x " + writers / servers);
         List<Loci> instances = new ArrayList<>();
+        List<PostgresJournal> journals = new ArrayList<>();
         List<AutoCloseable> following = new ArrayList<>();
         try {
           for (int s = 0; s < servers; s++) {
             AtomicReference<PostgresJournal> journal = new AtomicReference<>();
             Loci loci = open(db.url, dirs.path().resolve("s" + s), journal);
             instances.add(loci);
+            journals.add(journal.get());
             following.add(journal.get().follow(loci::tryCatchUp, Duration.ofSeconds(1)));
           }
           List<ThroughputRun.Writer> ws = new ArrayList<>();
@@ -201,7 +223,11 @@ public final class ClusterBenchmark {
                   servers,
                   writers,
                   new Throughput(r.measured(), r.seconds(), r.cpuSeconds()),
-                  peer));
+                  peer,
+                  journals.stream()
+                      .map(PostgresJournal::rounds)
+                      .reduce(
+                          new PostgresJournal.Rounds(0, 0, 0, 0), PostgresJournal.Rounds::plus)));
         } finally {
           for (AutoCloseable f : following) {
             closeQuietly(f);

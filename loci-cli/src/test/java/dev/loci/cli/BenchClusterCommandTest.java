@@ -42,12 +42,23 @@ class BenchClusterCommandTest {
 
       assertThat(r.exitCode()).as(r.err()).isZero();
       assertThat(r.out())
-          .contains("| servers | writers | Loci appends/s | plain INSERT+commit/s | Loci / peer |")
-          .containsPattern("\\| 2 \\| 4 \\| [0-9,]+ \\| [0-9,]+ \\| [0-9.]+x \\|")
+          .contains(
+              "| servers | writers | Loci appends/s | plain INSERT+commit/s | Loci / peer | rounds"
+                  + " written | batches/round | rounds moved | rounds refused |")
+          .containsPattern(
+              "\\| 2 \\| 4 \\| [0-9,]+ \\| [0-9,]+ \\| [0-9.]+x \\| [0-9,]+ \\| [0-9.]+ \\|"
+                  + " [0-9,]+ \\| [0-9,]+ \\|")
           .contains("visibility lag on another instance: p50")
           .contains("catch-up of a new instance:");
       JsonNode json = new ObjectMapper().readTree(Files.readString(out));
       assertThat(json.get("appends")).hasSize(2);
+      for (JsonNode row : json.get("appends")) {
+        JsonNode rounds = row.get("rounds");
+        // every acknowledged append was written in some round of some instance
+        assertThat(rounds.get("written").asLong()).isPositive();
+        assertThat(rounds.get("batches").asLong())
+            .isGreaterThanOrEqualTo(row.get("loci").get("operations").asLong());
+      }
       assertThat(json.get("catch_up").get("batches").asLong()).isPositive();
     }
   }

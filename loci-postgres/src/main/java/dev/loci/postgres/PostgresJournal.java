@@ -86,6 +86,8 @@ public final class PostgresJournal implements Journal {
   // when this journal last saw a batch another server wrote (System.nanoTime)
   private volatile long othersSeenNanos = System.nanoTime() - SHARED_NANOS;
 
+  private final LongAdder written = new LongAdder(); // rounds committed
+  private final LongAdder writtenBatches = new LongAdder(); // their batches
   private final LongAdder moves = new LongAdder(); // rounds numbered after others' batches
   private final LongAdder refusals = new LongAdder(); // rounds to decide again
 
@@ -370,6 +372,8 @@ public final class PostgresJournal implements Journal {
       }
       switch (outcome.result()) {
         case WRITTEN -> {
+          written.increment();
+          writtenBatches.add(group.size());
           return;
         }
         case TAKEN -> {
@@ -422,14 +426,25 @@ public final class PostgresJournal implements Journal {
     return all;
   }
 
-  /** Rounds this journal numbered after others' batches instead of refusing them (tests). */
-  long moves() {
-    return moves.sum();
+  /**
+   * What this journal's rounds came to since it opened.
+   *
+   * @param written rounds committed in one statement (a lost reply resolved later is not counted)
+   * @param batches the batches of those rounds
+   * @param moves rounds numbered after other servers' batches instead of being refused
+   * @param refusals rounds refused because others took their numbers: decided again
+   */
+  public record Rounds(long written, long batches, long moves, long refusals) {
+    /** The sum of two journals' counts. */
+    public Rounds plus(Rounds o) {
+      return new Rounds(
+          written + o.written, batches + o.batches, moves + o.moves, refusals + o.refusals);
+    }
   }
 
-  /** Rounds this journal refused because others took their numbers (tests). */
-  long refusals() {
-    return refusals.sum();
+  /** See {@link Rounds}; for benchmarks and tests. */
+  public Rounds rounds() {
+    return new Rounds(written.sum(), writtenBatches.sum(), moves.sum(), refusals.sum());
   }
 
   private StorageException notWritten(SQLException e) {

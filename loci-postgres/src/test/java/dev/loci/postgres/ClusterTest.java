@@ -277,8 +277,8 @@ class ClusterTest {
       Trace t = a.traces().add(NS, "{\"n\":0}", List.of("x"));
       // b has not seen t: its add is numbered 1, which a took, and none of a's keys is its own
       Trace u = b.traces().add(NS, "{\"n\":1}", List.of("y"));
-      assertThat(journalOfB.get().moves()).isEqualTo(1);
-      assertThat(journalOfB.get().refusals()).isZero();
+      assertThat(journalOfB.get().rounds().moves()).isEqualTo(1);
+      assertThat(journalOfB.get().rounds().refusals()).isZero();
       assertThat(b.lastSeq()).isEqualTo(2);
       // b applied a's batch before its own
       assertThat(b.traces().get(NS, t.uid())).isEqualTo(t);
@@ -289,7 +289,7 @@ class ClusterTest {
       // b's update of t with the version it saw: t's key is in a's batch, refused and decided again
       assertThatThrownBy(() -> b.traces().update(NS, t.uid(), "{\"n\":3}", t.version()))
           .isInstanceOf(StaleVersionException.class);
-      assertThat(journalOfB.get().refusals()).isEqualTo(1);
+      assertThat(journalOfB.get().rounds().refusals()).isEqualTo(1);
       a.catchUp();
       assertThat(a.traces().get(NS, u.uid())).isEqualTo(b.traces().get(NS, u.uid()));
       assertThat(a.traces().get(NS, t.uid())).isEqualTo(b.traces().get(NS, t.uid()));

@@ -69,12 +69,12 @@ class KeyedAppendTest {
               appendKeyed(
                   b, List.of(batch("b1"), batch("b2")), List.of(Set.of("y"), Set.of("z", "w"))))
           .containsExactly(2L, 3L);
-      assertThat(b.refusals()).isZero();
-      assertThat(b.moves()).isEqualTo(1);
+      assertThat(b.rounds()).isEqualTo(new PostgresJournal.Rounds(1, 2, 1, 0));
       assertThat(b.lastSeq()).isEqualTo(3);
       // a is behind now, but its key is b's neither: moved past both of b's batches
       assertThat(appendKeyed(a, List.of(batch("a2")), List.of(Set.of("x")))).containsExactly(4L);
-      assertThat(a.refusals()).isZero();
+      assertThat(a.rounds()).isEqualTo(new PostgresJournal.Rounds(2, 2, 1, 0));
+      assertThat(a.rounds().plus(b.rounds())).isEqualTo(new PostgresJournal.Rounds(3, 4, 2, 0));
     }
     List<JournalEntry> entries = stored();
     assertThat(entries).extracting(JournalEntry::seq).containsExactly(1L, 2L, 3L, 4L);
@@ -92,8 +92,7 @@ class KeyedAppendTest {
       appendKeyed(a, List.of(batch("a1")), List.of(Set.of("x", "shared")));
       assertThatThrownBy(() -> appendKeyed(b, List.of(batch("b1")), List.of(Set.of("y", "shared"))))
           .isInstanceOf(JournalBehindException.class);
-      assertThat(b.refusals()).isEqualTo(1);
-      assertThat(b.moves()).isZero();
+      assertThat(b.rounds()).isEqualTo(new PostgresJournal.Rounds(0, 0, 0, 1));
     }
     assertThat(stored()).extracting(KeyedAppendTest::uid).containsExactly("{\"uid\":\"a1\"}");
   }
@@ -124,7 +123,7 @@ class KeyedAppendTest {
       appendKeyed(a, List.of(batch("a2")), List.of(Set.of("x")));
       assertThatThrownBy(() -> appendKeyed(b, List.of(batch("b2")), List.of(Set.of())))
           .isInstanceOf(JournalBehindException.class);
-      assertThat(b.refusals()).isEqualTo(2);
+      assertThat(b.rounds().refusals()).isEqualTo(2);
     }
     assertThat(stored())
         .extracting(KeyedAppendTest::uid)
@@ -167,7 +166,7 @@ class KeyedAppendTest {
         }
         assertThat(winners).as("round %d, same key %s", round, sameKey).isEqualTo(sameKey ? 1 : 2);
       }
-      assertThat(a.refusals() + b.refusals()).isEqualTo(10);
+      assertThat(a.rounds().refusals() + b.rounds().refusals()).isEqualTo(10);
     } finally {
       pool.shutdownNow();
     }
