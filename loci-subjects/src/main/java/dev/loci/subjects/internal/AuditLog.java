@@ -180,7 +180,17 @@ final class AuditLog {
   private void write(boolean force) throws IOException {
     long size = spool.size();
     Map<String, byte[]> lines = size > materialized ? spool.readByRef(materialized) : Map.of();
-    files.append(lines, force, dirty);
+    try {
+      files.append(lines, force, dirty);
+    } catch (IOException e) {
+      // Some files may hold their lines now and others not (a full disk): appending every line
+      // again would write some twice and break their chains. The spool still holds them all, so
+      // the next use works out from each file's last line what it lacks, as after a crash.
+      dirty.addAll(lines.keySet());
+      tails.clear();
+      recovered = false;
+      throw e;
+    }
     materialized = size;
     if (force) {
       dirty.clear();
@@ -190,10 +200,10 @@ final class AuditLog {
   }
 
   /**
-   * Applies a spool left by a crash, once: each subject's spooled lines from the one that follows
-   * the last line of its file (by {@code prev}; lines already there are skipped), then a
-   * checkpoint. A subject whose file ends in a line the spool does not lead on from is left as it
-   * is (verify reports it).
+   * Applies a spool left by a crash, or by a write to the subject files that failed part-way, once:
+   * each subject's spooled lines from the one that follows the last line of its file (by {@code
+   * prev}; lines already there are skipped), then a checkpoint. A subject whose file ends in a line
+   * the spool does not lead on from is left as it is (verify reports it).
    */
   private void recover() throws IOException {
     if (recovered) {
@@ -234,7 +244,8 @@ final class AuditLog {
       }
       tails.put(r.getKey(), tail);
     }
-    files.append(toAppend, true, Set.of());
+    files.append(toAppend, true, dirty); // and files written unforced before a failed write
+    dirty.clear();
     spool.truncate(); // every spooled line is in its file now, forced
     materialized = 0;
   }

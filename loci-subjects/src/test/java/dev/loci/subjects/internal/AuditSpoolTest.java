@@ -1,6 +1,7 @@
 package dev.loci.subjects.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.IOException;
 import java.nio.channels.FileChannel;
@@ -117,6 +118,30 @@ class AuditSpoolTest {
     assertThat(verify(5).problems()).isEmpty();
     assertThat(Files.size(spool())).isZero();
     second.close();
+  }
+
+  @Test
+  void aCheckpointThatFailsPartWay_writesNoLineTwiceWhenTriedAgain() throws IOException {
+    AuditLog log = new AuditLog(dir(), keys());
+    log.appendAll(both(1, 5));
+    log.materialize();
+    log.appendAll(both(6, 7));
+    // B's file cannot be opened for writing (standing in for a full disk): A's task succeeds
+    Path bFile = AuditLog.file(dir(), B);
+    Path aside = tmp.resolve("b-aside.jsonl");
+    Files.move(bFile, aside);
+    Files.createDirectory(bFile);
+    assertThatThrownBy(log::checkpoint).isInstanceOf(IOException.class);
+    assertThat(lines(A)).isEqualTo(7);
+
+    Files.delete(bFile);
+    Files.move(aside, bFile);
+    log.appendAll(both(8, 9));
+    log.checkpoint();
+    assertThat(lines(A)).isEqualTo(9);
+    assertThat(lines(B)).isEqualTo(9);
+    assertThat(verify(9).problems()).isEmpty();
+    assertThat(Files.size(spool())).isZero();
   }
 
   @Test
