@@ -108,7 +108,9 @@ public final class TimeExpressions {
 
   private static final String MONTH =
       "(jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\\.?";
-  private static final Pattern ISO = Pattern.compile("\\b(\\d{4})-(\\d{1,2})-(\\d{1,2})\\b");
+  // year first, with dashes (ISO 8601, also followed by "T" and a time) or slashes
+  private static final Pattern ISO =
+      Pattern.compile("(?<![\\d./-])(\\d{4})([-/])(\\d{1,2})\\2(\\d{1,2})(?![\\d./-])");
   private static final Pattern DAY_MONTH_YEAR =
       Pattern.compile(
           "\\b(\\d{1,2})(?:st|nd|rd|th)? (?:of )?" + MONTH + ",? (\\d{4})\\b",
@@ -120,9 +122,10 @@ public final class TimeExpressions {
   private TimeExpressions() {}
 
   /**
-   * The first absolute date written in {@code text}: ISO ({@code 2024-03-04}), day month year
-   * ({@code 8 May, 2023}, {@code 2nd of February 2024}) or month day year ({@code May 8, 2023}),
-   * month names in full or cut to three letters; empty if there is none or it is no real date.
+   * The first absolute date written in {@code text}: year first ({@code 2024-03-04}, also with a
+   * time as in {@code 2024-03-04T09:15:00Z}, or {@code 2024/03/04}), day month year ({@code 8 May,
+   * 2023}, {@code 2nd of February 2024}) or month day year ({@code May 8, 2023}), month names in
+   * full or cut to three letters; empty if there is none or it is no real date.
    */
   public static java.util.Optional<LocalDate> readDate(String text) {
     Objects.requireNonNull(text, "text");
@@ -131,7 +134,7 @@ public final class TimeExpressions {
     Matcher m = ISO.matcher(text);
     if (m.find()) {
       first = m.start();
-      found.add(date(m.group(1), monthNumber(m.group(2)), m.group(3)));
+      found.add(date(m.group(1), monthNumber(m.group(3)), m.group(4)));
     }
     m = DAY_MONTH_YEAR.matcher(text);
     if (m.find() && m.start() < first) {

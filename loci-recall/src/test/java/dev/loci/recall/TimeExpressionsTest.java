@@ -68,6 +68,12 @@ class TimeExpressionsTest {
     assertThat(TimeExpressions.readDate("2 February 2024, 8:30 pm"))
         .contains(LocalDate.of(2024, 2, 2));
     assertThat(TimeExpressions.readDate("Sept 3, 2022 at noon")).contains(LocalDate.of(2022, 9, 3));
+    assertThat(TimeExpressions.readDate("2023-05-08T13:56:00Z")).contains(MONDAY);
+    assertThat(TimeExpressions.readDate("2023/05/08 1:56 pm")).contains(MONDAY);
+    assertThat(TimeExpressions.readDate("Monday, May 8th, 2023")).contains(MONDAY);
+    assertThat(TimeExpressions.readDate("8th of May 2023")).contains(MONDAY);
+    assertThat(TimeExpressions.readDate("2023-05/08")).as("mixed separators").isEmpty();
+    assertThat(TimeExpressions.readDate("version 12023-05-08")).as("no year of 5 digits").isEmpty();
     assertThat(TimeExpressions.readDate("31 February 2024")).isEmpty();
     assertThat(TimeExpressions.readDate("sometime in spring")).isEmpty();
   }
