@@ -217,9 +217,10 @@ public final class HnswBenchmark {
     for (int size : options.sizes()) {
       float[][] corpus = corpus(real, size, 42);
       int[][] truth = new int[queries.size()][];
-      for (int q = 0; q < queries.size(); q++) {
-        truth[q] = exactTop(corpus, queries.get(q));
-      }
+      List<float[]> asked = queries;
+      java.util.stream.IntStream.range(0, queries.size())
+          .parallel()
+          .forEach(q -> truth[q] = exactTop(corpus, asked.get(q)));
       for (VectorCodec codec : options.codecs()) {
         Path dir = options.workDir().resolve(indexName(size, codec));
         Path buildFile = dir.resolveSibling(dir.getFileName() + ".build-seconds");
@@ -371,12 +372,25 @@ public final class HnswBenchmark {
     merges.setSegmentsPerTier(3);
     c.setMergePolicy(merges);
     try (IndexWriter w = new IndexWriter(dir, c)) {
-      for (int i = 0; i < corpus.length; i++) {
-        Document doc = new Document();
-        doc.add(new KnnFloatVectorField(VEC, corpus[i], VectorSimilarityFunction.DOT_PRODUCT));
-        doc.add(new NumericDocValuesField(ORD, i));
-        w.addDocument(doc);
-      }
+      // one writing thread per core, each building its own in-memory segments' graphs
+      int threads = Runtime.getRuntime().availableProcessors();
+      java.util.stream.IntStream.range(0, threads)
+          .parallel()
+          .forEach(
+              t -> {
+                for (int i = t; i < corpus.length; i += threads) {
+                  Document doc = new Document();
+                  doc.add(
+                      new KnnFloatVectorField(
+                          VEC, corpus[i], VectorSimilarityFunction.DOT_PRODUCT));
+                  doc.add(new NumericDocValuesField(ORD, i));
+                  try {
+                    w.addDocument(doc);
+                  } catch (IOException e) {
+                    throw new UncheckedIOException(e);
+                  }
+                }
+              });
       w.commit();
     }
   }
