@@ -6,6 +6,7 @@ import java.io.PrintStream;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
@@ -32,7 +33,6 @@ import org.apache.lucene.search.DocIdSetIterator;
 import org.apache.lucene.search.IndexSearcher;
 import org.apache.lucene.search.KnnFloatVectorQuery;
 import org.apache.lucene.search.ScoreDoc;
-import org.apache.lucene.search.TopDocs;
 import org.apache.lucene.store.FSDirectory;
 import org.apache.lucene.util.VectorUtil;
 
@@ -71,7 +71,9 @@ public final class HnswBenchmark {
    * @param codecs the graph settings
    * @param candidates the search's candidate counts
    * @param queryCount queries per measurement, at most as many as the file holds
-   * @param workDir where the indexes are written (and deleted)
+   * @param workDir where the indexes are written (and deleted unless {@code keep})
+   * @param keep whether to keep each index ({@code hnsw-<size>-<M>-<beamWidth>[-int8]} under {@code
+   *     workDir}) and to search one found there again instead of building it
    */
   public record Options(
       List<Path> documents,
@@ -80,7 +82,8 @@ public final class HnswBenchmark {
       List<VectorCodec> codecs,
       List<Integer> candidates,
       int queryCount,
-      Path workDir) {
+      Path workDir,
+      boolean keep) {
     /** Checks the values and copies the lists. */
     public Options {
       documents = List.copyOf(documents);
@@ -214,17 +217,34 @@ public final class HnswBenchmark {
     for (int size : options.sizes()) {
       float[][] corpus = corpus(real, size, 42);
       int[][] truth = new int[queries.size()][];
-      for (int q = 0; q < queries.size(); q++) {
-        truth[q] = exactTop(corpus, queries.get(q));
-      }
+      List<float[]> asked = queries;
+      java.util.stream.IntStream.range(0, queries.size())
+          .parallel()
+          .forEach(q -> truth[q] = exactTop(corpus, asked.get(q)));
       for (VectorCodec codec : options.codecs()) {
-        Path dir = options.workDir().resolve("hnsw-index");
-        IngestOverlapBench.delete(dir);
+        Path dir = options.workDir().resolve(indexName(size, codec));
+        Path buildFile = dir.resolveSibling(dir.getFileName() + ".build-seconds");
+        if (!options.keep() || !Files.exists(buildFile)) {
+          IngestOverlapBench.delete(dir);
+        }
         try (FSDirectory fs = FSDirectory.open(dir)) {
-          long start = System.nanoTime();
-          write(fs, corpus, codec);
-          double build = (System.nanoTime() - start) / 1e9;
+          double build;
+          if (Files.exists(buildFile) && DirectoryReader.indexExists(fs)) {
+            build = Double.parseDouble(Files.readString(buildFile).strip());
+            log.printf("%s: searching the index kept from an earlier run%n", dir);
+          } else {
+            long start = System.nanoTime();
+            write(fs, corpus, codec);
+            build = (System.nanoTime() - start) / 1e9;
+            if (options.keep()) {
+              Files.writeString(buildFile, Double.toString(build));
+            }
+          }
           try (DirectoryReader reader = DirectoryReader.open(fs)) {
+            if (reader.numDocs() != size) {
+              throw new IllegalStateException(
+                  dir + " holds " + reader.numDocs() + " vectors, expected " + size);
+            }
             IndexSearcher searcher = new IndexSearcher(reader);
             int segments = reader.leaves().size();
             log.printf(
@@ -233,17 +253,35 @@ public final class HnswBenchmark {
               rows.add(measureExact(size, segments, searcher, queries, log));
             }
             for (int ef : options.candidates()) {
-              rows.add(measure(size, codec, ef, build, segments, searcher, queries, truth, log));
+              rows.add(
+                  measure(size, codec, ef, false, build, segments, searcher, queries, truth, log));
+              if (codec.quantized()) {
+                rows.add(
+                    measure(size, codec, ef, true, build, segments, searcher, queries, truth, log));
+              }
             }
           }
         } catch (IOException e) {
           throw new UncheckedIOException(e);
         } finally {
-          IngestOverlapBench.delete(dir);
+          if (!options.keep()) {
+            IngestOverlapBench.delete(dir);
+          }
         }
       }
     }
     return new Report(machine, real.size(), queries.size(), rows);
+  }
+
+  /** The directory name of the index of {@code size} vectors written with {@code codec}. */
+  static String indexName(int size, VectorCodec codec) {
+    return "hnsw-"
+        + size
+        + "-"
+        + codec.maxConn()
+        + "-"
+        + codec.beamWidth()
+        + (codec.quantized() ? "-int8" : "");
   }
 
   /** The vectors of an embedding cache file, in file order, erased records left out. */
@@ -334,12 +372,25 @@ public final class HnswBenchmark {
     merges.setSegmentsPerTier(3);
     c.setMergePolicy(merges);
     try (IndexWriter w = new IndexWriter(dir, c)) {
-      for (int i = 0; i < corpus.length; i++) {
-        Document doc = new Document();
-        doc.add(new KnnFloatVectorField(VEC, corpus[i], VectorSimilarityFunction.DOT_PRODUCT));
-        doc.add(new NumericDocValuesField(ORD, i));
-        w.addDocument(doc);
-      }
+      // one writing thread per core, each building its own in-memory segments' graphs
+      int threads = Runtime.getRuntime().availableProcessors();
+      java.util.stream.IntStream.range(0, threads)
+          .parallel()
+          .forEach(
+              t -> {
+                for (int i = t; i < corpus.length; i += threads) {
+                  Document doc = new Document();
+                  doc.add(
+                      new KnnFloatVectorField(
+                          VEC, corpus[i], VectorSimilarityFunction.DOT_PRODUCT));
+                  doc.add(new NumericDocValuesField(ORD, i));
+                  try {
+                    w.addDocument(doc);
+                  } catch (IOException e) {
+                    throw new UncheckedIOException(e);
+                  }
+                }
+              });
       w.commit();
     }
   }
@@ -348,6 +399,7 @@ public final class HnswBenchmark {
       int size,
       VectorCodec codec,
       int ef,
+      boolean rerank,
       double build,
       int segments,
       IndexSearcher searcher,
@@ -357,18 +409,16 @@ public final class HnswBenchmark {
       throws IOException {
     int candidates = Math.max(ef, K + 16);
     for (float[] q : queries) {
-      searcher.search(new KnnFloatVectorQuery(VEC, q, candidates), K + 16); // warm-up
+      search(searcher, q, candidates, rerank); // warm-up
     }
     long[] nanos = new long[queries.size()];
     double found = 0;
     for (int i = 0; i < queries.size(); i++) {
       long start = System.nanoTime();
-      TopDocs top =
-          searcher.search(new KnnFloatVectorQuery(VEC, queries.get(i), candidates), K + 16);
+      ScoreDoc[] docs = search(searcher, queries.get(i), candidates, rerank);
       nanos[i] = System.nanoTime() - start;
       Set<Integer> want = new HashSet<>();
       Arrays.stream(truth[i]).forEach(want::add);
-      ScoreDoc[] docs = top.scoreDocs;
       for (int j = 0; j < Math.min(K, docs.length); j++) {
         if (want.contains(ordinal(searcher, docs[j].doc))) {
           found++;
@@ -378,7 +428,7 @@ public final class HnswBenchmark {
     Row row =
         new Row(
             size,
-            codec.toString(),
+            codec + (rerank ? ", float re-rank" : ""),
             ef,
             build,
             segments,
@@ -386,9 +436,40 @@ public final class HnswBenchmark {
             percentile(nanos, 0.50),
             percentile(nanos, 0.99));
     log.printf(
-        "  ef %d: recall@10 %.3f, p50 %.2f ms, p99 %.2f ms%n",
-        ef, row.recall(), row.p50Millis(), row.p99Millis());
+        "  ef %d%s: recall@10 %.3f, p50 %.2f ms, p99 %.2f ms%n",
+        ef, rerank ? " re-ranked" : "", row.recall(), row.p50Millis(), row.p99Millis());
     return row;
+  }
+
+  /**
+   * The best {@code K + 16} documents for {@code q}: as {@code VectorIndex} searches, or ({@code
+   * rerank}) the graph's {@code candidates} best by its own (for an 8-bit index, quantized) scores
+   * ranked again by the dot product with the stored float vectors.
+   */
+  static ScoreDoc[] search(IndexSearcher searcher, float[] q, int candidates, boolean rerank)
+      throws IOException {
+    if (!rerank) {
+      return searcher.search(new KnnFloatVectorQuery(VEC, q, candidates), K + 16).scoreDocs;
+    }
+    ScoreDoc[] docs =
+        searcher.search(new KnnFloatVectorQuery(VEC, q, candidates), candidates).scoreDocs.clone();
+    Arrays.sort(docs, Comparator.comparingInt((ScoreDoc d) -> d.doc));
+    List<LeafReaderContext> leaves = searcher.getIndexReader().leaves();
+    FloatVectorValues values = null;
+    int leafIndex = -1;
+    for (ScoreDoc d : docs) {
+      int at = ReaderUtil.subIndex(d.doc, leaves);
+      if (at != leafIndex) {
+        leafIndex = at;
+        values = leaves.get(at).reader().getFloatVectorValues(VEC);
+      }
+      if (values.advance(d.doc - leaves.get(at).docBase) != d.doc - leaves.get(at).docBase) {
+        throw new IllegalStateException("no vector for document " + d.doc);
+      }
+      d.score = VectorUtil.dotProduct(q, values.vectorValue());
+    }
+    Arrays.sort(docs, Comparator.comparingDouble((ScoreDoc d) -> d.score).reversed());
+    return Arrays.copyOf(docs, Math.min(docs.length, K + 16));
   }
 
   /** The exact scan as {@code VectorIndex} does it: every vector of every segment. */

@@ -72,11 +72,19 @@ public final class RecallBenchmark {
    * @param queries timed queries per mode and size
    * @param warmup untimed queries per mode before timing
    * @param seed the corpus and query seed
+   * @param vectors model vectors in place of the hashing ones, if any
    */
-  public record Options(Path workDir, List<Integer> sizes, int queries, int warmup, long seed) {
+  public record Options(
+      Path workDir,
+      List<Integer> sizes,
+      int queries,
+      int warmup,
+      long seed,
+      Optional<ModelVectors> vectors) {
     /** Checks the values. */
     public Options {
       Objects.requireNonNull(workDir, "workDir");
+      Objects.requireNonNull(vectors, "vectors");
       sizes = List.copyOf(sizes);
       if (sizes.isEmpty()) {
         throw new IllegalArgumentException("sizes must name at least one size");
@@ -96,27 +104,33 @@ public final class RecallBenchmark {
 
     /** 10,000 and 100,000 nodes, 200 queries per mode after 50 warm-up queries. */
     public static Options defaults() {
-      return new Options(Path.of("loci-bench-work"), List.of(10_000, 100_000), 200, 50, 42);
+      return new Options(
+          Path.of("loci-bench-work"), List.of(10_000, 100_000), 200, 50, 42, Optional.empty());
     }
 
     /** With another work directory. */
     public Options withWorkDir(Path dir) {
-      return new Options(dir, sizes, queries, warmup, seed);
+      return new Options(dir, sizes, queries, warmup, seed, vectors);
     }
 
     /** With other sizes. */
     public Options withSizes(List<Integer> s) {
-      return new Options(workDir, s, queries, warmup, seed);
+      return new Options(workDir, s, queries, warmup, seed, vectors);
     }
 
     /** With another query count. */
     public Options withQueries(int q) {
-      return new Options(workDir, sizes, q, warmup, seed);
+      return new Options(workDir, sizes, q, warmup, seed, vectors);
+    }
+
+    /** With model vectors in place of the hashing ones. */
+    public Options withVectors(ModelVectors v) {
+      return new Options(workDir, sizes, queries, warmup, seed, Optional.of(v));
     }
 
     /** With another warm-up count. */
     public Options withWarmup(int w) {
-      return new Options(workDir, sizes, queries, w, seed);
+      return new Options(workDir, sizes, queries, w, seed, vectors);
     }
   }
 
@@ -164,6 +178,7 @@ public final class RecallBenchmark {
     public String toMarkdown() {
       StringBuilder b = new StringBuilder();
       b.append(machine.toMarkdown());
+      options.vectors().ifPresent(v -> b.append("Vectors: ").append(v).append(".\n\n"));
       b.append("| nodes | what | figure | notes |\n|---|---|---|---|\n");
       for (SizeResult s : sizes) {
         String n = Format.count(s.nodes());
@@ -456,6 +471,7 @@ public final class RecallBenchmark {
       Options options, int n, PrintStream log, Optional<EmbeddingProvider> queryModel) {
     log.println("recall: corpus of " + Format.count(n) + " nodes");
     Corpus corpus = new Corpus(n, options.queries() + options.warmup(), options.seed());
+    options.vectors().ifPresent(v -> v.apply(corpus));
     Precomputed provider = new Precomputed(corpus.byText, queryModel);
     try (ScratchDir scratch = ScratchDir.create(options.workDir(), "recall-")) {
       Path data = scratch.path().resolve("loci");

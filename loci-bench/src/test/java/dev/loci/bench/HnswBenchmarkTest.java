@@ -61,4 +61,70 @@ class HnswBenchmarkTest {
     }
     assertThat(corpus[top[0]][0]).isEqualTo(1f);
   }
+
+  /** Unit vectors with random components seeded by the text: no ties between dot products. */
+  private static final dev.loci.recall.spi.EmbeddingProvider RANDOM =
+      new dev.loci.recall.spi.EmbeddingProvider() {
+        @Override
+        public String modelId() {
+          return "random-32";
+        }
+
+        @Override
+        public int dimension() {
+          return 32;
+        }
+
+        @Override
+        public List<float[]> embedDocuments(List<String> texts) {
+          return texts.stream()
+              .map(
+                  t -> {
+                    java.util.Random r = new java.util.Random(t.hashCode());
+                    float[] v = new float[32];
+                    for (int d = 0; d < v.length; d++) {
+                      v[d] = (float) r.nextGaussian();
+                    }
+                    return org.apache.lucene.util.VectorUtil.l2normalize(v);
+                  })
+              .toList();
+        }
+      };
+
+  @Test
+  void run_keepIndexes_searchesTheKeptIndexAgain_andReRankedInt8FindsTheExactTop()
+      throws Exception {
+    Path docs = tmp.resolve("docs.bin");
+    Path queries = tmp.resolve("queries.bin");
+    try (CachingEmbeddingProvider cache = CachingEmbeddingProvider.open(RANDOM, docs)) {
+      cache.embedDocuments(
+          java.util.stream.IntStream.range(0, 300).mapToObj(i -> "document " + i).toList());
+    }
+    try (CachingEmbeddingProvider cache = CachingEmbeddingProvider.open(RANDOM, queries)) {
+      cache.embedDocuments(List.of("query 1", "query 2", "query 3"));
+    }
+    HnswBenchmark.Options options =
+        new HnswBenchmark.Options(
+            List.of(docs),
+            queries,
+            List.of(600),
+            List.of(new dev.loci.recall.internal.VectorCodec(16, 100, true)),
+            List.of(600),
+            3,
+            tmp.resolve("work"),
+            true);
+    java.io.ByteArrayOutputStream log = new java.io.ByteArrayOutputStream();
+
+    HnswBenchmark.Report first = HnswBenchmark.run(options, new java.io.PrintStream(log, true));
+    HnswBenchmark.Report second = HnswBenchmark.run(options, new java.io.PrintStream(log, true));
+
+    assertThat(tmp.resolve("work").resolve("hnsw-600-16-100-int8")).isDirectory();
+    assertThat(log.toString()).containsOnlyOnce("searching the index kept from an earlier run");
+    assertThat(second.rows()).hasSize(first.rows().size());
+    assertThat(second.rows().get(1).buildSeconds()).isEqualTo(first.rows().get(1).buildSeconds());
+    // with every vector a candidate, re-ranking by the float vectors is the exact scan
+    HnswBenchmark.Row reranked = second.rows().get(2);
+    assertThat(reranked.codec()).endsWith("float re-rank");
+    assertThat(reranked.recall()).isEqualTo(1.0);
+  }
 }

@@ -5,6 +5,7 @@ import dev.loci.bench.EmbedBenchmark;
 import dev.loci.bench.GovernBenchmark;
 import dev.loci.bench.HttpBenchmark;
 import dev.loci.bench.JournalBenchmark;
+import dev.loci.bench.ModelVectors;
 import dev.loci.bench.PathwayBenchmark;
 import dev.loci.bench.RecallBenchmark;
 import dev.loci.bench.SubjectsBenchmark;
@@ -301,6 +302,22 @@ final class BenchCommands {
                 + " vectors stay the precomputed hashing ones. Default: none.")
     Optional<String> queryEmbedding = Optional.empty();
 
+    @Option(
+        names = "--vectors",
+        split = ",",
+        paramLabel = "FILE",
+        description =
+            "Embedding cache files whose vectors replace the corpus's hashing vectors (the real"
+                + " ones, then mixtures of them, as `bench hnsw` makes them); needs"
+                + " --query-vectors. Default: hashing vectors.")
+    List<Path> vectors = List.of();
+
+    @Option(
+        names = "--query-vectors",
+        paramLabel = "FILE",
+        description = "The embedding cache file whose vectors are the queries' (with --vectors).")
+    Optional<Path> queryVectors = Optional.empty();
+
     @Override
     public Integer call() {
       RecallBenchmark.Options options =
@@ -309,6 +326,12 @@ final class BenchCommands {
               .withSizes(nodes)
               .withQueries(queries)
               .withWarmup(warmup);
+      if (vectors.isEmpty() != queryVectors.isEmpty()) {
+        throw new IllegalArgumentException("--vectors and --query-vectors go together");
+      }
+      if (!vectors.isEmpty()) {
+        options = options.withVectors(new ModelVectors(vectors, queryVectors.get()));
+      }
       if (queryEmbedding.isEmpty()) {
         return print(RecallBenchmark.run(options, main().errStream()));
       }

@@ -65,13 +65,20 @@ final class HnswBenchCommand extends LociCommand {
       description = "Queries per measurement. Default: 200.")
   int queryCount = 200;
 
+  @Option(
+      names = "--keep-indexes",
+      description =
+          "Keep each index under the work directory (hnsw-<size>-<M>-<beamWidth>[-int8]) and"
+              + " search an index kept by an earlier run again instead of building it.")
+  boolean keep;
+
   @Override
   public Integer call() {
     List<VectorCodec> codecs = graphs.stream().map(HnswBenchCommand::codec).toList();
     HnswBenchmark.Report report =
         HnswBenchmark.run(
             new HnswBenchmark.Options(
-                vectors, queries, sizes, codecs, candidates, queryCount, places.workDir),
+                vectors, queries, sizes, codecs, candidates, queryCount, places.workDir, keep),
             main().errStream());
     return places.print(this, report.toMarkdown(), report.toJson());
   }
