@@ -39,7 +39,8 @@ public final class Json {
 
   /** Quotes and escapes {@code s} as a JSON string literal. */
   public static String quote(String s) {
-    return appendQuoted(new StringBuilder(s.length() + 2), s).toString();
+    // room for a few escapes (JSON content quoted as a string escapes each of its quotes)
+    return appendQuoted(new StringBuilder(s.length() + 18 + (s.length() >> 3)), s).toString();
   }
 
   private static final char[] HEX = "0123456789abcdef".toCharArray();

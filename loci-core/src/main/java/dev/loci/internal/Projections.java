@@ -11,6 +11,7 @@ import dev.loci.spi.SubjectRecords;
 import java.nio.file.Path;
 import java.util.AbstractMap;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -38,6 +39,7 @@ final class Projections {
   private final Map<String, Layer> layers;
   private final List<Layer> layerList; // the same layers in the given order: no iterator per write
   private final List<BatchObserver> observers;
+  private final Map<String, ErasingEvents> erasing; // the layers whose events may erase records
   private final ReentrantReadWriteLock stateLock = new ReentrantReadWriteLock();
   private final AtomicLong eventsSinceSnapshot = new AtomicLong(); // applied or replayed
   // an applied event erased records (ErasingEvents): the snapshots still hold them
@@ -68,6 +70,14 @@ final class Projections {
       }
     }
     this.observers = List.copyOf(watching);
+    Map<String, ErasingEvents> erasers = new HashMap<>();
+    byName.forEach(
+        (name, l) -> {
+          if (l instanceof ErasingEvents x) {
+            erasers.put(name, x);
+          }
+        });
+    this.erasing = erasers;
     this.snapshotsStale = snapshotsStale;
   }
 
@@ -226,8 +236,10 @@ final class Projections {
     for (BatchObserver o : observers) {
       commits.add(o.observe(entry));
     }
-    for (Event e : events) {
-      if (layers.get(e.layer()) instanceof ErasingEvents x) {
+    for (int i = 0; i < events.size() && !erasing.isEmpty(); i++) {
+      Event e = events.get(i);
+      ErasingEvents x = erasing.get(e.layer());
+      if (x != null) {
         Map<String, Set<String>> erased = x.erases(e);
         if (!erased.isEmpty()) {
           commits.add(() -> eraseApplied(erased));
@@ -288,13 +300,17 @@ final class Projections {
    * round instead of holding readers off under the exclusive lock.
    */
   void settle() {
-    read(
-        () -> {
-          for (int i = 0; i < layerList.size(); i++) {
-            layerList.get(i).settle();
-          }
-          return null;
-        });
+    read(settling);
+  }
+
+  // one for every call: the write path settles after each command
+  private final Supplier<Void> settling = this::settleLayers;
+
+  private Void settleLayers() {
+    for (int i = 0; i < layerList.size(); i++) {
+      layerList.get(i).settle();
+    }
+    return null;
   }
 
   /** Runs {@code read} with shared access to the projections. */

@@ -28,10 +28,8 @@ import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.NavigableSet;
 import java.util.Optional;
 import java.util.Set;
-import java.util.TreeSet;
 import java.util.regex.Pattern;
 
 /**
@@ -86,15 +84,15 @@ public final class TraceLayer implements Layer, SubjectRecords {
   /** The traces of one namespace, by uid and in listing order. */
   private static final class Shelf {
     final Map<String, Trace> byUid = new HashMap<>();
-    final NavigableSet<Trace> ordered = new TreeSet<>(ORDER);
+    final SortedChunks<Trace> ordered = new SortedChunks<>(ORDER);
     final Map<String, String> firstSuccessor = new HashMap<>(); // predecessor uid -> revision uid
 
     void put(Trace t) {
       Trace old = byUid.put(t.uid(), t);
-      if (old != null) {
+      if (old != null && ORDER.compare(old, t) != 0) {
         ordered.remove(old);
       }
-      ordered.add(t);
+      ordered.add(t); // replaces the old version where it sorts the same (always, in practice)
       t.predecessorUid().ifPresent(p -> firstSuccessor.putIfAbsent(p, t.uid()));
     }
   }
@@ -174,10 +172,8 @@ public final class TraceLayer implements Layer, SubjectRecords {
       if (!q.scope().contains(e.getKey())) {
         continue;
       }
-      NavigableSet<Trace> from =
-          after.isPresent()
-              ? e.getValue().ordered.tailSet(after.get(), false)
-              : e.getValue().ordered;
+      Iterable<Trace> from =
+          after.isPresent() ? e.getValue().ordered.tailFrom(after.get()) : e.getValue().ordered;
       int found = 0;
       for (Trace t : from) {
         if (matches(t, q)) {
@@ -268,14 +264,18 @@ public final class TraceLayer implements Layer, SubjectRecords {
   public static final class Draft {
     private final String content;
     private final List<String> tags;
-    final String quotedContent; // content as a JSON string: encoded on the caller's thread
+    // encoded on the caller's thread: the event's content field (the content as a JSON string),
+    // the tags as a JSON array, and the end of a new trace's event (TraceRecords.event)
+    final String contentField;
     final String tagsJson;
+    final String freshTail;
 
     private Draft(String content, List<String> tags) {
       this.content = content;
       this.tags = tags;
-      this.quotedContent = Json.quote(content);
+      this.contentField = TraceRecords.contentField(content);
       this.tagsJson = TraceRecords.appendTags(new StringBuilder(), tags).toString();
+      this.freshTail = TraceRecords.freshTail(tagsJson);
     }
 
     /** Checks and normalizes {@code content} and {@code tags}. */

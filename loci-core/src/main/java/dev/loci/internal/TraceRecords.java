@@ -150,10 +150,66 @@ public final class TraceRecords {
    * already encoded ({@link TraceLayer.Draft}): deciding it costs a few bulk copies.
    */
   static Event event(String type, Trace t, TraceLayer.Draft draft) {
-    int length = draft.quotedContent.length() + draft.tagsJson.length() + 192;
-    StringBuilder sb = new StringBuilder(length);
+    if (t.retired()
+        || t.replayCount() != 1
+        || !t.createdAt().equals(t.updatedAt())
+        || !plain(t.uid())
+        || t.predecessorUid().isPresent() && !plain(t.predecessorUid().get())) {
+      int length = draft.contentField.length() + draft.tagsJson.length() + 192;
+      StringBuilder sb = new StringBuilder(length);
+      return Event.ofJson(
+          type, appendJson(sb, t, false, draft.contentField, draft.tagsJson).toString(), t);
+    }
+    // a new trace (nearly every write): the text appendJson makes, concatenated in one allocation
+    // from the parts the caller's thread encoded
+    String at = Timestamps.format(t.createdAt());
+    String predecessor =
+        t.predecessorUid().isEmpty()
+            ? ""
+            : ",\"predecessor_uid\":\"" + t.predecessorUid().get() + '"';
     return Event.ofJson(
-        type, appendJson(sb, t, false, draft.quotedContent, draft.tagsJson).toString(), t);
+        type,
+        "{\"uid\":\""
+            + t.uid()
+            + '"'
+            + draft.contentField
+            + predecessor
+            + ",\"created_at\":\""
+            + at
+            + "\",\"updated_at\":\""
+            + at
+            + draft.freshTail,
+        t);
+  }
+
+  /** The {@code ,"content":"..."} part of a trace's event: the content quoted as a JSON string. */
+  static String contentField(String content) {
+    StringBuilder sb = new StringBuilder(content.length() + 30 + (content.length() >> 3));
+    return Json.appendQuoted(sb.append(",\"content\":"), content).toString();
+  }
+
+  /** The part of a new trace's event after its {@code updated_at} value, from its tags' JSON. */
+  static String freshTail(String tagsJson) {
+    return "\",\"retired\":false,\"replay_count\":1,\"tags\":" + tagsJson + '}';
+  }
+
+  /**
+   * Whether {@code uid} needs no JSON escaping: the characters {@link TraceLayer#checkUid} allows.
+   */
+  private static boolean plain(String uid) {
+    for (int i = 0; i < uid.length(); i++) {
+      char c = uid.charAt(i);
+      if (!(c >= 'a' && c <= 'z'
+          || c >= '0' && c <= '9'
+          || c == '-'
+          || c >= 'A' && c <= 'Z'
+          || c == '.'
+          || c == '_'
+          || c == ':')) {
+        return false;
+      }
+    }
+    return true;
   }
 
   static Event uidEvent(String type, Trace result) {
@@ -172,17 +228,17 @@ public final class TraceRecords {
 
   /**
    * {@link #appendJson(StringBuilder, Trace, boolean)} with the content and the tags already
-   * encoded, if not null: {@code quotedContent} the content as a JSON string, {@code tagsJson} the
-   * tags as a JSON array.
+   * encoded, if not null: {@code contentField} the content's field ({@link #contentField}), {@code
+   * tagsJson} the tags as a JSON array.
    */
   private static StringBuilder appendJson(
-      StringBuilder sb, Trace t, boolean withNamespace, String quotedContent, String tagsJson) {
+      StringBuilder sb, Trace t, boolean withNamespace, String contentField, String tagsJson) {
     sb.append("{\"uid\":");
-    Json.appendQuoted(sb, t.uid()).append(",\"content\":");
-    if (quotedContent != null) {
-      sb.append(quotedContent);
+    Json.appendQuoted(sb, t.uid());
+    if (contentField != null) {
+      sb.append(contentField);
     } else {
-      Json.appendQuoted(sb, t.content());
+      Json.appendQuoted(sb.append(",\"content\":"), t.content());
     }
     if (t.predecessorUid().isPresent()) {
       Json.appendQuoted(sb.append(",\"predecessor_uid\":"), t.predecessorUid().get());

@@ -255,11 +255,13 @@ final class WriteCombiner {
     for (int done = 0; done < decided.size(); ) {
       List<Journal.Appended> appended;
       try {
-        List<Decided> rest = decided.subList(done, decided.size());
-        appended =
-            journal.appendBatches(
-                rest.stream().map(Decided::batch).toList(),
-                rest.stream().map(Decided::keys).toList());
+        List<Batch> batches = new ArrayList<>(decided.size() - done);
+        List<Set<String>> keys = new ArrayList<>(decided.size() - done);
+        for (int i = done; i < decided.size(); i++) {
+          batches.add(decided.get(i).batch());
+          keys.add(decided.get(i).keys());
+        }
+        appended = journal.appendBatches(batches, keys);
       } catch (StorageException e) {
         // Nothing of this call was written; what an earlier call wrote goes on to its fsync. Only
         // the first command fails, as if each were written alone: the rest are tried again, and
@@ -298,8 +300,11 @@ final class WriteCombiner {
       return;
     }
     try {
-      state.applyDurable(
-          staged.stream().map(st -> renumbered(st.entry(), st.appended().seq())).toList());
+      List<JournalEntry> entries = new ArrayList<>(staged.size());
+      for (Staged st : staged) {
+        entries.add(renumbered(st.entry(), st.appended().seq()));
+      }
+      state.applyDurable(entries);
     } catch (RuntimeException e) {
       LociException f =
           new StorageException("internal error: a durable batch did not apply: " + e, e);

@@ -34,7 +34,7 @@ public final class Event {
    */
   public Event(String type, JsonNode data) {
     this.type = checkType(type);
-    this.layer = type.substring(0, type.indexOf('.'));
+    this.layer = layerOf(type);
     this.tree = Objects.requireNonNull(data, "data");
     this.json = null;
     this.decoded = null;
@@ -42,7 +42,7 @@ public final class Event {
 
   private Event(String type, String json, Object decoded) {
     this.type = checkType(type);
-    this.layer = type.substring(0, type.indexOf('.'));
+    this.layer = layerOf(type);
     this.json = Objects.requireNonNull(json, "json");
     this.decoded = decoded;
   }
@@ -70,6 +70,26 @@ public final class Event {
           "event type must look like 'layer.verb' in lower case, found '" + type + "'");
     }
     return type;
+  }
+
+  // the layer name of the last event made, shared by every thread: an immutable string, so a race
+  // only misses
+  private static volatile String lastLayer = "";
+
+  /**
+   * The type up to its first dot: the same string as the last event's when the layer repeats
+   * (nearly always), so the layer map's lookups find an identical key with its hash already
+   * computed.
+   */
+  private static String layerOf(String type) {
+    int dot = type.indexOf('.');
+    String last = lastLayer;
+    if (last.length() == dot && type.startsWith(last)) {
+      return last;
+    }
+    String layer = type.substring(0, dot);
+    lastLayer = layer;
+    return layer;
   }
 
   /**
