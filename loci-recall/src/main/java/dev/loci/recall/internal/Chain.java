@@ -13,7 +13,7 @@ import java.util.function.UnaryOperator;
  *
  * <p>Not thread-safe: changed with the engine's exclusive access, read with its shared access.
  */
-final class Chain<T> {
+class Chain<T> {
   final int ordinal; // how many records of its kind the namespace held before this one
   private T value;
   private int version; // negated for a removal (versions start at 1): no boolean to pad the object
@@ -29,19 +29,24 @@ final class Chain<T> {
   }
 
   void add(RecordVersion<T> v) {
+    add(v.value(), v.version(), v.at(), v.removed());
+  }
+
+  /** Adds the version {@code version} of {@code v}, put at {@code at} or removed. */
+  void add(T v, int version, Instant at, boolean removed) {
     if (value != null) {
       if (earlier == null) {
         earlier = new ArrayList<>(2);
       }
       earlier.add(head());
     }
-    set(v);
+    set(v, version, at, removed);
   }
 
-  private void set(RecordVersion<T> v) {
-    value = v.value();
-    version = v.removed() ? -v.version() : v.version();
-    at = v.at();
+  private void set(T v, int version, Instant at, boolean removed) {
+    this.value = v;
+    this.version = removed ? -version : version;
+    this.at = at;
   }
 
   /** The newest version, made on each call. */
@@ -79,7 +84,8 @@ final class Chain<T> {
     if (earlier != null) {
       earlier.replaceAll(change);
     }
-    set(change.apply(head()));
+    RecordVersion<T> v = change.apply(head());
+    set(v.value(), v.version(), v.at(), v.removed());
   }
 
   boolean live() {

@@ -33,6 +33,18 @@ final class RecallApply {
 
     void putEdge(Namespace ns, MemoryEdge e, int version, Instant at);
 
+    /**
+     * {@link #putEdge(Namespace, MemoryEdge, int, Instant)} where the ordinals of the edge's nodes
+     * are known (a snapshot records them); checked against the ids before they are used.
+     */
+    default void putEdge(
+        Namespace ns, MemoryEdge e, int version, Instant at, int fromNode, int toNode) {
+      putEdge(ns, e, version, at);
+    }
+
+    /** Makes room for {@code nodes} nodes and {@code edges} edges in {@code ns} (a restore). */
+    default void reserve(Namespace ns, int nodes, int edges) {}
+
     void removeEdge(Namespace ns, MemoryEdge.Key k, int version, Instant at);
   }
 

@@ -102,20 +102,20 @@ final class RecallDecisions {
     }
     if (sync.isPresent() && g != null) {
       Sync s = sync.get();
-      g.nodes.forEach(
-          (id, c) -> {
+      g.nodes.forEachChain(
+          c -> {
             if (c.live()
-                && fromFile(c.head().value().sourceRef(), s.path())
-                && !s.nodeIds().contains(id)) {
-              nodesGone.add(id);
+                && fromFile(c.value().sourceRef(), s.path())
+                && !s.nodeIds().contains(c.value().id())) {
+              nodesGone.add(c.value().id());
             }
           });
-      g.edges.forEach(
-          (k, c) -> {
+      g.edges.forEachChain(
+          c -> {
             if (c.live()
-                && fromFile(c.head().value().sourceRef(), s.path())
-                && !s.edgeKeys().contains(k)) {
-              edgesGone.add(k);
+                && fromFile(c.value().sourceRef(), s.path())
+                && !s.edgeKeys().contains(c.value().key())) {
+              edgesGone.add(c.value().key());
             }
           });
     }

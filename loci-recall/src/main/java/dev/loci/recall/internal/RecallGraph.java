@@ -11,8 +11,6 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
-import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -27,69 +25,11 @@ import java.util.Set;
  * access (see {@link dev.loci.spi.Layer}).
  */
 final class RecallGraph {
-  /**
-   * The live edges touching one node: an array while they are few (most nodes have a handful, and a
-   * set per node cost more than the node's own record when a large graph is restored), a set once
-   * they are many (a hub), so that adding stays cheap either way. Order is not kept.
-   */
-  static final class Incident {
-    private static final int ARRAY_MAX = 16;
-    private MemoryEdge.Key[] keys = new MemoryEdge.Key[4];
-    private int size;
-    private Set<MemoryEdge.Key> many; // once past ARRAY_MAX keys; keys is then unused
-
-    void add(MemoryEdge.Key k) {
-      if (many != null) {
-        many.add(k);
-        return;
-      }
-      for (int i = 0; i < size; i++) {
-        if (keys[i].equals(k)) {
-          return;
-        }
-      }
-      if (size == ARRAY_MAX) {
-        many = new HashSet<>(keys());
-        many.add(k);
-        keys = null;
-        size = 0;
-        return;
-      }
-      if (size == keys.length) {
-        keys = java.util.Arrays.copyOf(keys, Math.min(ARRAY_MAX, size * 2));
-      }
-      keys[size++] = k;
-    }
-
-    void remove(MemoryEdge.Key k) {
-      if (many != null) {
-        many.remove(k);
-        return;
-      }
-      for (int i = 0; i < size; i++) {
-        if (keys[i].equals(k)) {
-          System.arraycopy(keys, i + 1, keys, i, size - i - 1);
-          keys[--size] = null;
-          return;
-        }
-      }
-    }
-
-    boolean isEmpty() {
-      return many != null ? many.isEmpty() : size == 0;
-    }
-
-    /** The keys, a view that is valid until the next change. */
-    Collection<MemoryEdge.Key> keys() {
-      return many != null ? many : java.util.Arrays.asList(keys).subList(0, size);
-    }
-  }
-
   /** The records of one namespace. */
   static final class Graph {
-    final Map<String, Chain<MemoryNode>> nodes = new LinkedHashMap<>();
-    final Map<MemoryEdge.Key, Chain<MemoryEdge>> edges = new LinkedHashMap<>();
-    final Map<String, Incident> incident = new HashMap<>();
+    final NodeTable nodes = new NodeTable();
+    final EdgeTable edges = new EdgeTable();
+    private final Map<String, String> edgeTypes = new HashMap<>(); // one string per edge type
     volatile GraphAlgorithms.Links links; // built on first recall, dropped when an edge changes
     volatile Set<String> packs; // built on first recall, dropped when the set of packs changes
     // live nodes per pack, kept up to date by every node change once built (null: build on the next
@@ -122,8 +62,8 @@ final class RecallGraph {
     /** How many nodes are live. */
     int liveCount() {
       int n = 0;
-      for (Chain<MemoryNode> c : nodes.values()) {
-        if (c.live()) {
+      for (int i = 0; i < nodes.size(); i++) {
+        if (nodes.at(i).live()) {
           n++;
         }
       }
@@ -133,13 +73,19 @@ final class RecallGraph {
     /** The head version of every live node, by id. */
     Map<String, Integer> liveVersions() {
       Map<String, Integer> out = new HashMap<>();
-      nodes.forEach(
-          (id, c) -> {
+      nodes.forEachChain(
+          c -> {
             if (c.live()) {
-              out.put(id, c.version());
+              out.put(c.value().id(), c.version());
             }
           });
       return out;
+    }
+
+    /** {@code type}, or the equal string an earlier edge of this namespace holds. */
+    String edgeType(String type) {
+      String known = edgeTypes.putIfAbsent(type, type);
+      return known != null ? known : type;
     }
   }
 
@@ -154,69 +100,108 @@ final class RecallGraph {
 
   void putNode(Namespace ns, MemoryNode n, int version, Instant at) {
     Graph g = graph(ns);
-    Map<String, Chain<MemoryNode>> nodes = g.nodes;
-    Chain<MemoryNode> c = nodes.computeIfAbsent(n.id(), k -> new Chain<>(nodes.size()));
-    if (!c.isEmpty() && c.live()) {
-      g.countPack(c.value(), -1);
+    NodeChain c = g.nodes.get(n.id());
+    if (c == null) {
+      c = new NodeChain(g.nodes.size());
+      c.add(n, version, at, false);
+      g.nodes.append(c);
+    } else {
+      if (c.live()) {
+        g.countPack(c.value(), -1);
+      }
+      c.add(n, version, at, false);
     }
-    c.add(new RecordVersion<>(n, version, at, false));
     g.countPack(n, 1);
+  }
+
+  /** Makes room for {@code nodes} nodes and {@code edges} edges in {@code ns}. */
+  void reserve(Namespace ns, int nodes, int edges) {
+    Graph g = graph(ns);
+    g.nodes.presize(nodes);
+    g.edges.presize(edges);
   }
 
   void removeNode(Namespace ns, String id, int version, Instant at) {
     Graph g = graph(ns);
     Chain<MemoryNode> c = g.nodes.get(id);
     g.countPack(c.value(), -1);
-    c.add(new RecordVersion<>(c.value(), version, at, true));
-  }
-
-  void putEdge(Namespace ns, MemoryEdge put, int version, Instant at) {
-    Graph g = graph(ns);
-    MemoryEdge e = canonical(g, put);
-    MemoryEdge.Key k = e.key();
-    g.edges
-        .computeIfAbsent(k, x -> new Chain<>(g.edges.size()))
-        .add(new RecordVersion<>(e, version, at, false));
-    g.incident.computeIfAbsent(k.from(), x -> new Incident()).add(k);
-    g.incident.computeIfAbsent(k.to(), x -> new Incident()).add(k);
-    g.links = null;
+    c.add(c.value(), version, at, true);
   }
 
   /**
-   * {@code e} with the ids its nodes hold and its type interned, so that a node's id is one string
-   * however many edges name it (edges arrive with their own copies).
+   * Puts a version of edge {@code put}, holding the id strings its nodes hold and a shared type
+   * string, so that a node's id is one string however many edges name it (edges arrive with their
+   * own copies).
+   *
+   * @throws IllegalStateException if the namespace never held one of its nodes
    */
-  private static MemoryEdge canonical(Graph g, MemoryEdge e) {
-    String from = nodeId(g, e.from());
-    String to = nodeId(g, e.to());
-    String type = e.edgeType().intern();
-    return from == e.from() && to == e.to() && type == e.edgeType()
-        ? e
-        : new MemoryEdge(
-            from, to, type, e.weight(), e.confidence(), e.bidirectional(), e.sourceRef());
+  void putEdge(Namespace ns, MemoryEdge put, int version, Instant at) {
+    putEdge(ns, put, version, at, -1, -1);
   }
 
-  private static String nodeId(Graph g, String id) {
-    Chain<MemoryNode> c = g.nodes.get(id);
-    return c == null ? id : c.value().id();
+  /**
+   * {@link #putEdge(Namespace, MemoryEdge, int, Instant)} where the ordinals of the edge's nodes
+   * may be known ({@code fromNode} and {@code toNode}, -1 if not): a node at its ordinal is taken
+   * without looking its id up when its id is the edge's.
+   */
+  void putEdge(Namespace ns, MemoryEdge put, int version, Instant at, int fromNode, int toNode) {
+    Graph g = graph(ns);
+    NodeChain from = endOf(g, put.from(), fromNode, put);
+    NodeChain to = endOf(g, put.to(), toNode, put);
+    String type = g.edgeType(put.edgeType());
+    String fromId = from.value().id();
+    String toId = to.value().id();
+    MemoryEdge e =
+        fromId == put.from() && toId == put.to() && type == put.edgeType()
+            ? put
+            : new MemoryEdge(
+                fromId,
+                toId,
+                type,
+                put.weight(),
+                put.confidence(),
+                put.bidirectional(),
+                put.sourceRef());
+    Chain<MemoryEdge> c = g.edges.get(fromId, type, toId);
+    if (c == null) {
+      c = new Chain<>(g.edges.size());
+      c.add(e, version, at, false);
+      g.edges.append(c);
+    } else {
+      c.add(e, version, at, false);
+    }
+    from.link(c.ordinal);
+    to.link(c.ordinal);
+    g.links = null;
+  }
+
+  private static NodeChain endOf(Graph g, String id, int ordinal, MemoryEdge e) {
+    if (ordinal >= 0 && ordinal < g.nodes.size()) {
+      NodeChain c = g.nodes.at(ordinal);
+      if (c.value().id().equals(id)) {
+        return c;
+      }
+    }
+    NodeChain c = g.nodes.get(id);
+    if (c == null) {
+      throw new IllegalStateException("edge " + e.key() + " joins node '" + id + "', never put");
+    }
+    return c;
   }
 
   void removeEdge(Namespace ns, MemoryEdge.Key k, int version, Instant at) {
     Graph g = graph(ns);
     Chain<MemoryEdge> c = g.edges.get(k);
-    c.add(new RecordVersion<>(c.value(), version, at, true));
-    unlink(g, k.from(), k);
-    unlink(g, k.to(), k);
+    c.add(c.value(), version, at, true);
+    unlink(g, k.from(), c.ordinal);
+    unlink(g, k.to(), c.ordinal);
     g.links = null;
   }
 
-  private static void unlink(Graph g, String id, MemoryEdge.Key k) {
-    Incident s = g.incident.get(id);
-    if (s != null) {
-      s.remove(k);
-      if (s.isEmpty()) {
-        g.incident.remove(id);
-      }
+  private static void unlink(Graph g, String id, int edge) {
+    NodeChain n = g.nodes.get(id);
+    if (n != null) {
+      n.unlink(edge);
     }
   }
 
@@ -224,8 +209,13 @@ final class RecallGraph {
 
   /** The live edges touching node {@code id} of {@code g}, in no order. */
   static Collection<MemoryEdge.Key> incident(Graph g, String id) {
-    Incident s = g.incident.get(id);
-    return s == null ? List.of() : s.keys();
+    NodeChain n = g.nodes.get(id);
+    if (n == null || n.linkCount() == 0) {
+      return List.of();
+    }
+    List<MemoryEdge.Key> out = new ArrayList<>(n.linkCount());
+    n.forEachLink(p -> out.add(g.edges.at(p).value().key()));
+    return out;
   }
 
   static int headVersion(Graph g, String id) {
@@ -365,10 +355,13 @@ final class RecallGraph {
     if (g == null) {
       return List.of();
     }
-    List<MemoryEdge> out = new ArrayList<>();
-    for (MemoryEdge.Key k : keyOrder(incident(g, id))) {
-      out.add(g.edges.get(k).value());
+    NodeChain n = g.nodes.get(id);
+    if (n == null) {
+      return List.of();
     }
+    List<MemoryEdge> out = new ArrayList<>(n.linkCount());
+    n.forEachLink(p -> out.add(g.edges.at(p).value()));
+    out.sort(EDGE_ORDER);
     return out;
   }
 
@@ -379,14 +372,12 @@ final class RecallGraph {
       return List.of();
     }
     List<MemoryNode> out = new ArrayList<>(g.nodes.size());
-    g.nodes
-        .values()
-        .forEach(
-            c -> {
-              if (c.live()) {
-                out.add(c.value());
-              }
-            });
+    g.nodes.forEachChain(
+        c -> {
+          if (c.live()) {
+            out.add(c.value());
+          }
+        });
     return out;
   }
 
@@ -402,21 +393,19 @@ final class RecallGraph {
     if (g == null) {
       return after.isPresent() ? Optional.empty() : Optional.of(List.of());
     }
-    if (after.isPresent() && !g.nodes.containsKey(after.get())) {
-      return Optional.empty();
+    int start = 0;
+    if (after.isPresent()) {
+      NodeChain a = g.nodes.get(after.get());
+      if (a == null) {
+        return Optional.empty();
+      }
+      start = a.ordinal + 1;
     }
     List<RecordVersion<MemoryNode>> out = new ArrayList<>(Math.min(limit, g.nodes.size()));
-    boolean started = after.isEmpty();
-    for (Map.Entry<String, Chain<MemoryNode>> e : g.nodes.entrySet()) {
-      if (!started) {
-        started = e.getKey().equals(after.get());
-        continue;
-      }
-      if (e.getValue().live()) {
-        if (out.size() == limit) {
-          break;
-        }
-        out.add(e.getValue().head());
+    for (int i = start; i < g.nodes.size() && out.size() < limit; i++) {
+      NodeChain c = g.nodes.at(i);
+      if (c.live()) {
+        out.add(c.head());
       }
     }
     return Optional.of(out);
@@ -432,7 +421,8 @@ final class RecallGraph {
     int removedNodes = 0;
     int removedEdges = 0;
     if (g != null) {
-      for (Chain<MemoryNode> c : g.nodes.values()) {
+      for (int i = 0; i < g.nodes.size(); i++) {
+        Chain<MemoryNode> c = g.nodes.at(i);
         if (c.live()) {
           nodes++;
           nodeTypes.merge(c.value().type(), 1, Integer::sum);
@@ -440,7 +430,8 @@ final class RecallGraph {
           removedNodes++;
         }
       }
-      for (Chain<MemoryEdge> c : g.edges.values()) {
+      for (int i = 0; i < g.edges.size(); i++) {
+        Chain<MemoryEdge> c = g.edges.at(i);
         if (c.live()) {
           edges++;
           edgeTypes.merge(c.value().edgeType(), 1, Integer::sum);
@@ -455,7 +446,16 @@ final class RecallGraph {
   /** How many live edges {@code ns} holds. */
   public int edgeCount(Namespace ns) {
     Graph g = graphs.get(ns);
-    return g == null ? 0 : (int) g.edges.values().stream().filter(Chain::live).count();
+    if (g == null) {
+      return 0;
+    }
+    int n = 0;
+    for (int i = 0; i < g.edges.size(); i++) {
+      if (g.edges.at(i).live()) {
+        n++;
+      }
+    }
+    return n;
   }
 
   /**
@@ -478,7 +478,8 @@ final class RecallGraph {
 
   private static GraphAlgorithms.Links buildLinks(Graph g) {
     Map<String, List<GraphAlgorithms.Link>> out = new HashMap<>();
-    for (Chain<MemoryEdge> c : g.edges.values()) {
+    for (int i = 0; i < g.edges.size(); i++) {
+      Chain<MemoryEdge> c = g.edges.at(i);
       if (!c.live()) {
         continue;
       }
@@ -515,8 +516,8 @@ final class RecallGraph {
     synchronized (g) { // readers share access: one builds the counts, the others wait for them
       if (g.packCounts == null) {
         Map<String, Integer> counts = new HashMap<>();
-        g.nodes.forEach(
-            (id, c) -> {
+        g.nodes.forEachChain(
+            c -> {
               if (c.live()) {
                 counts.merge(c.value().attributes().getOrDefault("pack", ""), 1, Integer::sum);
               }
@@ -556,6 +557,11 @@ final class RecallGraph {
     out.sort(KEY_ORDER);
     return out;
   }
+
+  private static final java.util.Comparator<MemoryEdge> EDGE_ORDER =
+      java.util.Comparator.comparing(MemoryEdge::from)
+          .thenComparing(MemoryEdge::edgeType)
+          .thenComparing(MemoryEdge::to);
 
   private static final java.util.Comparator<MemoryEdge.Key> KEY_ORDER =
       java.util.Comparator.comparing(MemoryEdge.Key::from)

@@ -66,8 +66,19 @@ public final class RecallLayer implements Layer, SubjectRecords {
         }
 
         @Override
+        public void putEdge(
+            Namespace ns, MemoryEdge e, int version, Instant at, int fromNode, int toNode) {
+          graph.putEdge(ns, e, version, at, fromNode, toNode);
+        }
+
+        @Override
         public void removeEdge(Namespace ns, MemoryEdge.Key k, int version, Instant at) {
           graph.removeEdge(ns, k, version, at);
+        }
+
+        @Override
+        public void reserve(Namespace ns, int nodes, int edges) {
+          graph.reserve(ns, nodes, edges);
         }
       };
 

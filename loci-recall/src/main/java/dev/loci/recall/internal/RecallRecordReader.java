@@ -100,6 +100,9 @@ final class RecallRecordReader {
       return null;
     }
     String ns = string();
+    if (ns != null && skip(",\"nodes\":")) {
+      return sizes(ns);
+    }
     if (ns == null || !skip(",\"version\":")) {
       return null;
     }
@@ -121,15 +124,41 @@ final class RecallRecordReader {
     }
     MemoryNode node = null;
     MemoryEdge edge = null;
+    Integer fromNode = null;
+    Integer toNode = null;
     if (skip(",\"node\":")) {
       node = node();
     } else if (skip(",\"edge\":")) {
       edge = edge();
+      if (edge != null && skip(",\"from_node\":")) {
+        long from = integer();
+        long to = skip(",\"to_node\":") ? integer() : -1;
+        if (from < 0 || to < 0 || from > Integer.MAX_VALUE || to > Integer.MAX_VALUE) {
+          return null;
+        }
+        fromNode = (int) from;
+        toNode = (int) to;
+      }
     }
     if (node == null && edge == null || !skip("}") || i != end) {
       return null;
     }
-    return new RecallSnapshots.Record(ns, (int) version, at, removed, node, edge);
+    return new RecallSnapshots.Record(
+        ns, (int) version, at, removed, node, edge, fromNode, toNode, null, null);
+  }
+
+  /** The rest of a namespace's sizes record, after {@code "nodes":}, or null. */
+  private RecallSnapshots.Record sizes(String ns) {
+    long nodes = integer();
+    long edges = skip(",\"edges\":") ? integer() : -1;
+    if (nodes < 0 || edges < 0 || nodes > Integer.MAX_VALUE || edges > Integer.MAX_VALUE) {
+      return null;
+    }
+    if (!skip("}") || i != end) {
+      return null;
+    }
+    return new RecallSnapshots.Record(
+        ns, null, null, null, null, null, null, null, (int) nodes, (int) edges);
   }
 
   private MemoryNode node() {
@@ -318,13 +347,16 @@ final class RecallRecordReader {
     if (i == intStart || b[intStart] == '0' && i - intStart > 1) {
       return Double.NaN;
     }
+    int fraction = 0;
     if (i < end && b[i] == '.') {
       i++;
-      if (digits() == 0) {
+      fraction = digits();
+      if (fraction == 0) {
         return Double.NaN;
       }
     }
-    if (i < end && (b[i] == 'e' || b[i] == 'E')) {
+    boolean exponent = i < end && (b[i] == 'e' || b[i] == 'E');
+    if (exponent) {
       i++;
       if (i < end && (b[i] == '+' || b[i] == '-')) {
         i++;
@@ -336,7 +368,31 @@ final class RecallRecordReader {
     if (i - start > 100) {
       return Double.NaN;
     }
-    return Double.parseDouble(new String(b, start, i - start, ISO_8859_1));
+    if (!exponent && fraction <= 22 && i - intStart - (fraction > 0 ? 1 : 0) <= 17) {
+      // Clinger's fast path: digits that fit a double exactly, divided by an exact power of ten,
+      // is the correctly rounded value (one IEEE division), as Double.parseDouble gives
+      long m = 0;
+      for (int k = intStart; k < i; k++) {
+        if (b[k] != '.') {
+          m = m * 10 + (b[k] - '0');
+        }
+      }
+      if (m <= 1L << 53) {
+        double v = (double) m / POW10[fraction];
+        return b[start] == '-' ? -v : v;
+      }
+    }
+    return com.fasterxml.jackson.core.io.NumberInput.parseDouble(
+        new String(b, start, i - start, ISO_8859_1), true);
+  }
+
+  private static final double[] POW10 = new double[23];
+
+  static {
+    POW10[0] = 1;
+    for (int k = 1; k < POW10.length; k++) {
+      POW10[k] = POW10[k - 1] * 10; // exact up to 10^22
+    }
   }
 
   private int digits() {

@@ -16,7 +16,12 @@ import java.util.List;
 /**
  * The recall layer's snapshot records, format version {@value #VERSION}: one JSON object per
  * version of every node and edge, namespaces in order, each record's versions oldest first: {@code
- * {"ns", "version", "at", "removed", "node" | "edge"}}.
+ * {"ns", "version", "at", "removed", "node" | "edge"}}. Since version 2 each namespace's records
+ * start with its sizes, {@code {"ns", "nodes", "edges"}} (how many nodes and edges it ever held, so
+ * that a restore sizes its tables once), and an edge record ends with the ordinals of its nodes,
+ * {@code "from_node"} and {@code "to_node"} (their places in the order first put, which a restore
+ * rebuilds, so that it finds them without looking their ids up; checked against the ids). Version 1
+ * records, without either, are still read.
  *
  * <p>Records are written with Jackson databind, and read by {@link RecallRecordReader} when they
  * have the common shape, else with databind straight from the text to {@link Record}; and the
@@ -25,8 +30,11 @@ import java.util.List;
  * <p>Not thread-safe: one instance restores one snapshot's records, in order, during recovery.
  */
 final class RecallSnapshots {
-  /** The format version of the records. */
-  static final int VERSION = 1;
+  /** The format version of the records written. */
+  static final int VERSION = 2;
+
+  /** The oldest format version still read. */
+  static final int OLDEST = 1;
 
   private final RecallApply.Target target;
   private final RecallRecordReader reader = new RecallRecordReader();
@@ -38,11 +46,40 @@ final class RecallSnapshots {
     this.target = target;
   }
 
-  /** One version of a node or an edge, as a snapshot holds it. */
-  @JsonPropertyOrder({"ns", "version", "at", "removed", "node", "edge"})
+  /**
+   * One version of a node or an edge, as a snapshot holds it, or the sizes of a namespace ({@code
+   * ns}, {@code nodes} and {@code edges} only).
+   */
+  @JsonPropertyOrder({
+    "ns",
+    "version",
+    "at",
+    "removed",
+    "node",
+    "edge",
+    "from_node",
+    "to_node",
+    "nodes",
+    "edges"
+  })
   @JsonIgnoreProperties(ignoreUnknown = true)
   record Record(
-      String ns, Integer version, Instant at, Boolean removed, MemoryNode node, MemoryEdge edge) {}
+      String ns,
+      Integer version,
+      Instant at,
+      Boolean removed,
+      MemoryNode node,
+      MemoryEdge edge,
+      Integer fromNode,
+      Integer toNode,
+      Integer nodes,
+      Integer edges) {
+    /** A version of a node or an edge, without its nodes' ordinals (format version 1). */
+    Record(
+        String ns, Integer version, Instant at, Boolean removed, MemoryNode node, MemoryEdge edge) {
+      this(ns, version, at, removed, node, edge, null, null, null, null);
+    }
+  }
 
   /**
    * The records of {@code graph}. Called with shared access; the iterable holds only immutable
@@ -52,24 +89,42 @@ final class RecallSnapshots {
     List<Record> records = new ArrayList<>();
     for (Namespace ns : graph.namespaces()) {
       Graph g = graph.find(ns);
-      g.nodes
-          .values()
-          .forEach(c -> c.versions().forEach(v -> records.add(record(ns, v, v.value()))));
-      g.edges
-          .values()
-          .forEach(c -> c.versions().forEach(v -> records.add(record(ns, v, v.value()))));
+      records.add(
+          new Record(
+              ns.value(),
+              null,
+              null,
+              null,
+              null,
+              null,
+              null,
+              null,
+              g.nodes.size(),
+              g.edges.size()));
+      g.nodes.forEachChain(c -> c.versions().forEach(v -> records.add(record(ns, v, null, null))));
+      g.edges.forEachChain(
+          c -> {
+            MemoryEdge head = c.value();
+            Integer from = g.nodes.get(head.from()).ordinal;
+            Integer to = g.nodes.get(head.to()).ordinal;
+            c.versions().forEach(v -> records.add(record(ns, v, from, to)));
+          });
     }
     return () -> records.stream().map(RecallSnapshots::write).iterator();
   }
 
-  private static Record record(Namespace ns, RecordVersion<?> v, Object value) {
+  private static Record record(Namespace ns, RecordVersion<?> v, Integer from, Integer to) {
     return new Record(
         ns.value(),
         v.version(),
         v.at(),
         v.removed(),
-        value instanceof MemoryNode n ? n : null,
-        value instanceof MemoryEdge e ? e : null);
+        v.value() instanceof MemoryNode n ? n : null,
+        v.value() instanceof MemoryEdge e ? e : null,
+        from,
+        to,
+        null,
+        null);
   }
 
   private static String write(Record r) {
@@ -113,17 +168,23 @@ final class RecallSnapshots {
   }
 
   private static void checkVersion(int version) {
-    if (version != VERSION) {
+    if (version < OLDEST || version > VERSION) {
       throw new IllegalArgumentException(
           RecallLayer.NAME
               + " snapshot records of version "
               + version
               + " are unknown; this build reads "
+              + OLDEST
+              + " to "
               + VERSION);
     }
   }
 
   private void apply(Record r) {
+    if (r.ns() != null && (r.nodes() != null || r.edges() != null)) {
+      sizes(r);
+      return;
+    }
     if (r.ns() == null || r.at() == null) {
       throw new IllegalArgumentException("a record needs 'ns' and 'at'");
     }
@@ -142,12 +203,25 @@ final class RecallSnapshots {
     } else if (r.edge() != null) {
       if (removed) {
         target.removeEdge(ns, r.edge().key(), v, r.at());
+      } else if (r.fromNode() != null && r.toNode() != null) {
+        target.putEdge(ns, r.edge(), v, r.at(), r.fromNode(), r.toNode());
       } else {
         target.putEdge(ns, r.edge(), v, r.at());
       }
     } else {
       throw new IllegalArgumentException("a record needs a 'node' or an 'edge'");
     }
+  }
+
+  /** A namespace's sizes: its tables are made that large before its records come. */
+  private void sizes(Record r) {
+    if (r.version() != null || r.at() != null || r.node() != null || r.edge() != null) {
+      throw new IllegalArgumentException("a sizes record holds only 'ns', 'nodes' and 'edges'");
+    }
+    if (r.nodes() == null || r.edges() == null || r.nodes() < 0 || r.edges() < 0) {
+      throw new IllegalArgumentException("a sizes record needs 'nodes' and 'edges', 0 or more");
+    }
+    target.reserve(namespace(r.ns()), r.nodes(), r.edges());
   }
 
   private Namespace namespace(String text) {

@@ -30,14 +30,23 @@ class RecallRecordReaderTest {
     for (int n = 0; n < 300; n++) {
       boolean isNode = r.nextBoolean();
       boolean plain = r.nextInt(4) > 0;
+      boolean ends = !isNode && r.nextBoolean();
+      String ns = r.nextBoolean() ? "acme.a" : "bench.recall";
       RecallSnapshots.Record record =
-          new RecallSnapshots.Record(
-              r.nextBoolean() ? "acme.a" : "bench.recall",
-              1 + r.nextInt(r.nextBoolean() ? 3 : Integer.MAX_VALUE),
-              r.nextBoolean() ? AT : AT.plusSeconds(r.nextInt(1000)),
-              r.nextInt(5) == 0,
-              isNode ? node(r, plain) : null,
-              isNode ? null : edge(r, plain));
+          r.nextInt(10) == 0
+              ? new RecallSnapshots.Record(
+                  ns, null, null, null, null, null, null, null, r.nextInt(), r.nextInt(1000))
+              : new RecallSnapshots.Record(
+                  ns,
+                  1 + r.nextInt(r.nextBoolean() ? 3 : Integer.MAX_VALUE),
+                  r.nextBoolean() ? AT : AT.plusSeconds(r.nextInt(1000)),
+                  r.nextInt(5) == 0,
+                  isNode ? node(r, plain) : null,
+                  isNode ? null : edge(r, plain),
+                  ends ? r.nextInt(r.nextBoolean() ? 100 : Integer.MAX_VALUE) : null,
+                  ends ? r.nextInt(r.nextBoolean() ? 100 : Integer.MAX_VALUE) : null,
+                  null,
+                  null);
       byte[] text = RecallJson.MAPPER.writeValueAsBytes(record);
       if (r.nextInt(3) == 0) {
         mutate(r, text);
@@ -137,6 +146,52 @@ class RecallRecordReaderTest {
             r.nextBoolean(),
             Optional.empty());
     return plain || r.nextBoolean() ? e : e.withSource(EvidenceRef.of("doc-1"));
+  }
+
+  /**
+   * Weights are read without {@code Double.parseDouble} when their digits fit a double exactly
+   * (Clinger's fast path) and with Jackson's fast parser otherwise: every form must give the bits
+   * {@code Double.parseDouble} gives.
+   */
+  @RepeatedTest(5)
+  void numbers_everyForm_readAsDoubleParseDoubleReadsThem() {
+    long seed = new Random().nextLong();
+    Random r = new Random(seed);
+    for (int n = 0; n < 5_000; n++) {
+      String text =
+          switch (r.nextInt(6)) {
+            case 0 -> Double.toString(r.nextDouble());
+            case 1 -> "0." + digits(r, 1 + r.nextInt(30));
+            case 2 -> r.nextBoolean() ? "1" : r.nextBoolean() ? "0" : "1.0";
+            case 3 -> "0." + "0".repeat(r.nextInt(25)) + digits(r, 1 + r.nextInt(20));
+            case 4 -> "1" + digits(r, r.nextInt(9)) + "e-" + (9 + r.nextInt(300));
+            default -> "-0." + "0".repeat(r.nextInt(3)) + "0";
+          };
+      String json =
+          "{\"version\":1,\"node\":{\"id\":\"n\",\"type\":\"unit\",\"content\":\"c\","
+              + "\"attributes\":{},\"importance\":"
+              + text
+              + ",\"risk\":0.0,\"novelty\":0.0,\"confidence\":1.0,\"usage_count\":0,"
+              + "\"decay_factor\":1.0}}";
+      double expected = Double.parseDouble(text);
+      RecallEvents.NodePut p = RecallRecordReader.nodePut(json);
+      if (expected > 1) {
+        assertThat(p).as("seed %d, %s", seed, text).isNull(); // out of range: refused
+        continue;
+      }
+      assertThat(p).as("seed %d, %s", seed, text).isNotNull();
+      assertThat(Double.doubleToRawLongBits(p.node().importance()))
+          .as("seed %d, %s", seed, text)
+          .isEqualTo(Double.doubleToRawLongBits(expected));
+    }
+  }
+
+  private static String digits(Random r, int n) {
+    StringBuilder out = new StringBuilder(n);
+    for (int k = 0; k < n; k++) {
+      out.append((char) ('0' + r.nextInt(10)));
+    }
+    return out.toString();
   }
 
   private static void mutate(Random r, byte[] b) {

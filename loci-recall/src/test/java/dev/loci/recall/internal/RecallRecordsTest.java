@@ -48,7 +48,7 @@ class RecallRecordsTest {
       m.putNode(B, MemoryNode.builder("x", "note", "other tenant").build());
       RecallLayer layer = loci.layer(RecallLayer.class);
       records = loci.executor().read(() -> captured(layer));
-      records.forEach(r -> restored.restore(r, 1));
+      records.forEach(r -> restored.restore(r, RecallSnapshots.VERSION));
       assertThat(restored.nodeHistory(A, "n1")).isEqualTo(layer.nodeHistory(A, "n1"));
       assertThat(restored.nodeHistory(A, "n2")).isEqualTo(layer.nodeHistory(A, "n2"));
       assertThat(restored.edgeHistory(A, new MemoryEdge.Key("n1", "next_unit", "n2")))
@@ -56,12 +56,62 @@ class RecallRecordsTest {
       assertThat(restored.nodes(B)).isEqualTo(layer.nodes(B));
     }
     assertThat(captured(restored)).isEqualTo(records);
-    assertThat(records).hasSize(7);
-    // the record shape of format version 1: fields in this order, the value under node or edge
-    assertThat(records.get(0))
+    assertThat(records).hasSize(9);
+    // the record shape of format version 2: each namespace's sizes first, then its versions,
+    // fields in this order, the value under node or edge, an edge's node ordinals last
+    assertThat(records.get(0)).isEqualTo("{\"ns\":\"acme.a\",\"nodes\":2,\"edges\":1}");
+    assertThat(records.get(1))
         .startsWith("{\"ns\":\"acme.a\",\"version\":1,\"at\":\"")
         .contains("\"removed\":false,\"node\":{\"id\":\"n1\"");
-    assertThat(records).anyMatch(r -> r.contains("\"removed\":true,\"edge\":{"));
+    assertThat(records)
+        .anyMatch(
+            r ->
+                r.contains("\"removed\":true,\"edge\":{")
+                    && r.endsWith(",\"from_node\":0,\"to_node\":1}"));
+    assertThat(records.get(7)).isEqualTo("{\"ns\":\"acme.b\",\"nodes\":1,\"edges\":0}");
+  }
+
+  /**
+   * Records of format version 1 (no sizes, no node ordinals on edges), as snapshots written before
+   * version 2 hold them, still restore the same graph; and ordinals that do not name the edge's
+   * nodes are not trusted: the nodes are found by id.
+   */
+  @Test
+  void restore_version1Records_andWrongOrdinals_rebuildTheSameGraph() {
+    List<String> records;
+    try (Loci loci = Loci.builder().dataDir(tmp).durability(Durability.none()).open()) {
+      RecallMemory m = RecallMemory.of(loci);
+      for (int i = 0; i < 40; i++) {
+        m.putNode(A, MemoryNode.builder("n" + i, "unit", "text " + i).build());
+      }
+      for (int i = 0; i + 1 < 40; i++) {
+        m.putEdge(A, MemoryEdge.of("n" + i, "n" + (i + 1), "next_unit", 0.5));
+        m.putEdge(A, MemoryEdge.of("n0", "n" + (i + 1), "references", 0.25));
+      }
+      m.removeEdge(A, new MemoryEdge.Key("n0", "references", "n7"));
+      RecallLayer layer = loci.layer(RecallLayer.class);
+      records = loci.executor().read(() -> captured(layer));
+    }
+    RecallLayer original = new RecallLayer();
+    records.forEach(r -> original.restore(r, RecallSnapshots.VERSION));
+    RecallLayer v1 = new RecallLayer();
+    records.stream()
+        .filter(r -> !r.contains("\"nodes\":"))
+        .map(r -> r.replaceAll(",\"from_node\":\\d+,\"to_node\":\\d+}$", "}"))
+        .forEach(r -> v1.restore(r, 1));
+    RecallLayer shifted = new RecallLayer(); // every ordinal names another node
+    records.stream()
+        .map(r -> r.replaceAll("\"from_node\":(\\d+)", "\"from_node\":1$1"))
+        .map(r -> r.replaceAll("\"to_node\":\\d+", "\"to_node\":0"))
+        .forEach(r -> shifted.restore(r, RecallSnapshots.VERSION));
+    for (RecallLayer restored : List.of(v1, shifted)) {
+      assertThat(restored.stats(A)).isEqualTo(original.stats(A));
+      for (int i = 0; i < 40; i++) {
+        assertThat(restored.edgesOf(A, "n" + i)).isEqualTo(original.edgesOf(A, "n" + i));
+      }
+      assertThat(captured(restored)).isEqualTo(records);
+    }
+    assertThat(original.edgesOf(A, "n0")).hasSize(39);
   }
 
   @Test
@@ -74,9 +124,16 @@ class RecallRecordsTest {
             + "}";
     layer.restore(ok, 1);
     assertThat(layer.node(A, "n1")).map(MemoryNode::content).contains("text");
-    assertThatThrownBy(() -> layer.restore(ok, 2))
+    assertThatThrownBy(() -> layer.restore(ok, 3))
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessageContaining("version 2 are unknown");
+        .hasMessageContaining("version 3 are unknown");
+    assertThatThrownBy(() -> layer.restore("{\"ns\":\"acme.a\",\"nodes\":-1,\"edges\":0}", 2))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("'nodes' and 'edges', 0 or more");
+    assertThatThrownBy(
+            () -> layer.restore("{\"ns\":\"acme.a\",\"version\":1,\"nodes\":1,\"edges\":0}", 2))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("only 'ns', 'nodes' and 'edges'");
     assertThatThrownBy(() -> layer.restore("{not json", 1))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("unreadable recall record");
