@@ -11,6 +11,7 @@ import dev.loci.spi.Batch;
 import dev.loci.spi.Event;
 import dev.loci.spi.JournalEntry;
 import java.io.IOException;
+import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -18,6 +19,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
+import java.util.function.Function;
 import java.util.zip.CRC32C;
 
 /**
@@ -77,9 +79,9 @@ public final class JournalLines {
    */
   static void encode(LineBuffer out, long seq, Batch batch) {
     int start = out.size();
-    out.put(SEQ_MARK).number(seq).put(TS_MARK).utf8(Timestamps.format(batch.ts()));
-    out.put(NS_MARK).utf8(batch.namespace().value()).put(ACTOR_MARK);
-    out.put(quotedActor(batch.actor())).put(EVENTS_MARK);
+    out.put(SEQ_MARK).number(seq).put(TS_MARK).put(LAST_TS.bytes(batch.ts()));
+    out.put(NS_MARK).put(LAST_NS.bytes(batch.namespace())).put(ACTOR_MARK);
+    out.put(LAST_ACTOR.bytes(batch.actor())).put(EVENTS_MARK);
     List<Event> events = batch.events();
     for (int i = 0; i < events.size(); i++) {
       Event e = events.get(i);
@@ -87,27 +89,47 @@ public final class JournalLines {
         out.put((byte) ',');
       }
       // event types are [a-z0-9_.] only, so they need no escaping
-      out.put(TYPE_MARK).utf8(e.type()).put(DATA_MARK).utf8(e.json()).put((byte) '}');
+      out.put(TYPE_MARK).put(LAST_TYPE.bytes(e.type())).put(DATA_MARK).utf8(e.json());
+      out.put((byte) '}');
     }
     out.put((byte) ']');
     int crc = out.crc32c(start);
     out.put(CRC_MARK).hex(crc, 8).put((byte) '"').put((byte) '}').put((byte) '\n');
   }
 
+  // Nearly every line repeats the last one's namespace, actor and event type, and the lines of one
+  // round mostly share a time: each field's last value is kept with its encoding in the line.
+  private static final LastEncoded LAST_TS =
+      new LastEncoded(v -> Timestamps.format((Instant) v).getBytes(UTF_8));
+  private static final LastEncoded LAST_NS =
+      new LastEncoded(v -> ((Namespace) v).value().getBytes(UTF_8));
+  private static final LastEncoded LAST_ACTOR =
+      new LastEncoded(v -> Json.quote((String) v).getBytes(UTF_8));
+  private static final LastEncoded LAST_TYPE = new LastEncoded(v -> ((String) v).getBytes(UTF_8));
+
   /**
-   * An actor and its line encoding (a quoted JSON string in UTF-8): nearly every line repeats it.
+   * The last value of one field of a line, with its bytes in the line. Shared by every thread
+   * without locks: the pair is immutable, so a thread sees a whole one or a stale one, and a miss
+   * only costs an encoding.
    */
-  private record QuotedActor(String actor, byte[] quoted) {}
+  private static final class LastEncoded {
+    private record Pair(Object value, byte[] bytes) {}
 
-  private static volatile QuotedActor lastActor = new QuotedActor("", "\"\"".getBytes(UTF_8));
+    private final Function<Object, byte[]> encode;
+    private volatile Pair last = new Pair(new Object(), new byte[0]);
 
-  private static byte[] quotedActor(String actor) {
-    QuotedActor last = lastActor;
-    if (!last.actor().equals(actor)) {
-      last = new QuotedActor(actor, Json.quote(actor).getBytes(UTF_8));
-      lastActor = last;
+    LastEncoded(Function<Object, byte[]> encode) {
+      this.encode = encode;
     }
-    return last.quoted();
+
+    byte[] bytes(Object value) {
+      Pair p = last;
+      if (!p.value().equals(value)) {
+        p = new Pair(value, encode.apply(value));
+        last = p;
+      }
+      return p.bytes();
+    }
   }
 
   /** Returns true if the line's checksum suffix is well formed and matches its prefix. */

@@ -32,12 +32,18 @@ final class TraceSubjects {
       case TraceLayer.ADDED, TraceLayer.REVISED -> {
         Trace t =
             hint != null ? hint : TraceRecords.parseEvent(e.json(), entry.namespace(), entry.ts());
+        List<String> ids = subjectIds(t.content());
+        if (ids.isEmpty() && t.predecessorUid().isEmpty()) {
+          // a new record that names no subject and continues none: no subject holds it, so there
+          // is nothing to tell (most writes; the subject index need not look it up)
+          yield List.of();
+        }
         yield List.of(
             new SubjectMention(
                 SUBJECT_KIND,
                 t.uid(),
                 1,
-                subjectIds(t.content()),
+                ids,
                 t.predecessorUid().map(p -> SubjectMention.key(entry.namespace(), p))));
       }
       case TraceLayer.UPDATED -> {

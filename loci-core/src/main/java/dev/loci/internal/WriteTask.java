@@ -31,7 +31,14 @@ final class WriteTask<R> {
     R r = (R) value;
     result = r;
     done = true;
-    LockSupport.unpark(caller);
+    wake();
+  }
+
+  /** Wakes the caller, unless it is the combiner that completes it (it is running). */
+  private void wake() {
+    if (caller != Thread.currentThread()) {
+      LockSupport.unpark(caller);
+    }
   }
 
   void fail(Throwable e) {
@@ -40,7 +47,7 @@ final class WriteTask<R> {
     }
     error = e;
     done = true;
-    LockSupport.unpark(caller);
+    wake();
   }
 
   R outcome() {
