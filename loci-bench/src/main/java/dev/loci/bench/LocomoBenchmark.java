@@ -78,6 +78,8 @@ public final class LocomoBenchmark {
    * @param dated whether Loci's turn text carries the session date
    * @param window how many neighbouring turns on each side Loci's turn text carries
    * @param termEdges whether turns of different sessions sharing a rare word are linked
+   * @param termMaxTurns the most turns a word may be held by and still link them
+   * @param termWeight the weight of a {@code shares_term} edge
    * @param entityEdges whether turns naming the same proper noun are linked through an entity node
    * @param resolveDates whether relative time expressions of a turn are resolved against its
    *     session date and added to its text
@@ -100,6 +102,8 @@ public final class LocomoBenchmark {
       boolean dated,
       int window,
       boolean termEdges,
+      int termMaxTurns,
+      double termWeight,
       boolean entityEdges,
       boolean resolveDates,
       int seeds,
@@ -127,7 +131,8 @@ public final class LocomoBenchmark {
       if (lexicalShares.isEmpty() || sessionCaps.isEmpty()) {
         throw new IllegalArgumentException("expected at least one lexical share and session cap");
       }
-      new EnrichedConversationPack(dated, window, termEdges, entityEdges, resolveDates);
+      new EnrichedConversationPack(
+          dated, window, termEdges, entityEdges, resolveDates, termMaxTurns, termWeight);
       for (double share : lexicalShares) {
         for (int cap : sessionCaps) {
           RecallQuery.builder("check", RecallMode.PPR)
@@ -182,6 +187,8 @@ public final class LocomoBenchmark {
           true,
           1,
           true,
+          EnrichedConversationPack.RARE,
+          EnrichedConversationPack.TERM_WEIGHT,
           false,
           false,
           20,
@@ -207,7 +214,8 @@ public final class LocomoBenchmark {
 
     /** The {@code conversation} pack with this run's turn text and edges. */
     EnrichedConversationPack pack() {
-      return new EnrichedConversationPack(dated, window, termEdges, entityEdges, resolveDates);
+      return new EnrichedConversationPack(
+          dated, window, termEdges, entityEdges, resolveDates, termMaxTurns, termWeight);
     }
 
     /** How deep the turn metrics read a ranking: the largest cut-off, at least nDCG's. */

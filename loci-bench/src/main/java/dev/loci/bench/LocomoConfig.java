@@ -32,10 +32,10 @@ final class LocomoConfig {
     k.put("turn_text_dated", o.dated());
     k.put("turn_text_window", o.window());
     k.put("term_edges", o.termEdges());
-    k.put("term_edges_max_turns", EnrichedConversationPack.RARE);
-    k.put("term_edges_weight", EnrichedConversationPack.TERM_WEIGHT);
+    k.put("term_edges_max_turns", o.termMaxTurns());
+    k.put("term_edges_weight", o.termWeight());
     k.put("entity_edges", o.entityEdges());
-    k.put("entity_edges_weight", EnrichedConversationPack.TERM_WEIGHT);
+    k.put("entity_edges_weight", EnrichedConversationPack.ENTITY_WEIGHT);
     k.put("resolve_dates", o.resolveDates());
     k.put("dense_peer", o.densePeer());
     k.put("seeds", o.seeds());

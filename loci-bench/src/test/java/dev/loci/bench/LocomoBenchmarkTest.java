@@ -108,6 +108,8 @@ class LocomoBenchmarkTest {
             false,
             0,
             false,
+            4,
+            0.4,
             true,
             true,
             3,

@@ -86,6 +86,20 @@ final class QualityBenchCommands {
     Optional<Boolean> termEdges = Optional.empty();
 
     @Option(
+        names = "--term-max-turns",
+        paramLabel = "N",
+        description =
+            "The most turns of a conversation a word may be held by and still link them"
+                + " (shares_term edges). Default: tuned.")
+    Optional<Integer> termMaxTurns = Optional.empty();
+
+    @Option(
+        names = "--term-weight",
+        paramLabel = "W",
+        description = "The weight of a shares_term edge, in (0, 1]. Default: tuned.")
+    Optional<Double> termWeight = Optional.empty();
+
+    @Option(
         names = "--entity-edges",
         negatable = true,
         description =
@@ -189,6 +203,8 @@ final class QualityBenchCommands {
               dated.orElse(d.dated()),
               window.orElse(d.window()),
               termEdges.orElse(d.termEdges()),
+              termMaxTurns.orElse(d.termMaxTurns()),
+              termWeight.orElse(d.termWeight()),
               entityEdges.orElse(d.entityEdges()),
               resolveDates.orElse(d.resolveDates()),
               seeds.orElse(d.seeds()),

@@ -30,18 +30,28 @@ import java.util.TreeSet;
  *
  * @param dated whether the session date is added
  * @param window how many neighbouring turns on each side are added, 0 to 3
- * @param termEdges whether turns of different sessions that share a rare word (one that 2 to
- *     {@value #RARE} turns of the conversation hold, at least 4 letters) get a {@code shares_term}
- *     edge of weight {@value #TERM_WEIGHT}, both ways, so graph modes can cross sessions
+ * @param termEdges whether turns of different sessions that share a rare word (one that 2 to {@code
+ *     termMaxTurns} turns of the conversation hold, at least 4 letters) get a {@code shares_term}
+ *     edge of weight {@code termWeight}, both ways, so graph modes can cross sessions
  * @param entityEdges whether each turn gets a {@code mentions} edge of weight {@value
- *     #TERM_WEIGHT}, both ways, to an entity node per name it mentions (see {@link EntityLinks})
+ *     #ENTITY_WEIGHT}, both ways, to an entity node per name it mentions (see {@link EntityLinks})
  * @param resolveDates whether the relative time expressions of a turn ("yesterday", "last
  *     Saturday") are resolved against its session date by {@link TimeExpressions}: the absolute
  *     dates are added to its text in words ({@code [yesterday: 7 May 2023]}) and kept as the
  *     attribute {@value #DATES} (ISO days, {@code start/end} for a period, comma-separated)
+ * @param termMaxTurns the most turns of a conversation a word may be held by and still link them
+ *     (default {@value #RARE})
+ * @param termWeight the weight of a {@code shares_term} edge, in (0, 1] (default {@value
+ *     #TERM_WEIGHT})
  */
 public record EnrichedConversationPack(
-    boolean dated, int window, boolean termEdges, boolean entityEdges, boolean resolveDates)
+    boolean dated,
+    int window,
+    boolean termEdges,
+    boolean entityEdges,
+    boolean resolveDates,
+    int termMaxTurns,
+    double termWeight)
     implements DomainPack {
   private static final DomainPack CONVERSATION = new ConversationPack();
 
@@ -49,7 +59,18 @@ public record EnrichedConversationPack(
   public static final int RARE = 4;
 
   /** The weight of a {@code shares_term} edge. */
-  public static final double TERM_WEIGHT = 0.4;
+  public static final double TERM_WEIGHT = 0.8;
+
+  /** The weight of a {@code mentions} edge. */
+  public static final double ENTITY_WEIGHT = 0.4;
+
+  /**
+   * With the default {@code shares_term} thresholds ({@value #RARE} turns, {@value #TERM_WEIGHT}).
+   */
+  public EnrichedConversationPack(
+      boolean dated, int window, boolean termEdges, boolean entityEdges, boolean resolveDates) {
+    this(dated, window, termEdges, entityEdges, resolveDates, RARE, TERM_WEIGHT);
+  }
 
   /** Without term or entity edges. */
   public EnrichedConversationPack(boolean dated, int window) {
@@ -109,10 +130,18 @@ public record EnrichedConversationPack(
     return new EnrichedConversationPack(dated, window, terms, entities, dates);
   }
 
-  /** Checks the window. */
+  /** Checks the window and the {@code shares_term} thresholds. */
   public EnrichedConversationPack {
     if (window < 0 || window > 3) {
       throw new IllegalArgumentException("expected a window of 0 to 3 turns, found " + window);
+    }
+    if (termMaxTurns < 2) {
+      throw new IllegalArgumentException(
+          "expected term edges' most turns of at least 2, found " + termMaxTurns);
+    }
+    if (!(termWeight > 0 && termWeight <= 1)) {
+      throw new IllegalArgumentException(
+          "expected a term edge weight in (0, 1], found " + termWeight);
     }
   }
 
@@ -165,10 +194,10 @@ public record EnrichedConversationPack(
       }
       List<MemoryEdge> edges = new ArrayList<>(g.edges());
       if (termEdges) {
-        edges.addAll(termEdges(nodes));
+        edges.addAll(termEdges(nodes, termMaxTurns, termWeight));
       }
       if (entityEdges) {
-        EntityLinks.link(nodes, enriched, edges, TERM_WEIGHT);
+        EntityLinks.link(nodes, enriched, edges, ENTITY_WEIGHT);
       }
       graphs.add(new Ingestion.Graph(g.childLabel(), enriched, edges));
     }
@@ -176,7 +205,7 @@ public record EnrichedConversationPack(
   }
 
   /** A {@code shares_term} edge between turns of different sessions sharing a rare word. */
-  private static List<MemoryEdge> termEdges(List<MemoryNode> nodes) {
+  private static List<MemoryEdge> termEdges(List<MemoryNode> nodes, int maxTurns, double weight) {
     Map<String, Set<Integer>> holders = new TreeMap<>();
     for (int i = 0; i < nodes.size(); i++) {
       String text = nodes.get(i).content().toLowerCase(Locale.ROOT);
@@ -190,7 +219,7 @@ public record EnrichedConversationPack(
     Set<MemoryEdge.Key> keys = new HashSet<>();
     List<MemoryEdge> out = new ArrayList<>();
     for (Set<Integer> turns : holders.values()) {
-      if (turns.size() < 2 || turns.size() > RARE) {
+      if (turns.size() < 2 || turns.size() > maxTurns) {
         continue;
       }
       List<Integer> t = List.copyOf(turns);
@@ -198,7 +227,7 @@ public record EnrichedConversationPack(
         for (int b = a + 1; b < t.size(); b++) {
           MemoryNode x = nodes.get(t.get(a));
           MemoryNode y = nodes.get(t.get(b));
-          MemoryEdge e = MemoryEdge.of(x.id(), y.id(), "shares_term", TERM_WEIGHT).bothWays();
+          MemoryEdge e = MemoryEdge.of(x.id(), y.id(), "shares_term", weight).bothWays();
           if (!session(x).equals(session(y)) && keys.add(e.key())) {
             out.add(e);
           }

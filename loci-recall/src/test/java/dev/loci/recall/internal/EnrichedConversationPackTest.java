@@ -63,6 +63,31 @@ class EnrichedConversationPackTest {
   }
 
   @Test
+  void read_termThresholds_linkOnlyWordsHeldByFewEnoughTurnsWithTheGivenWeight() {
+    // "pottery" is held by three turns, "teacher" by two: at most two turns, only "teacher" links
+    Ingestion in = new EnrichedConversationPack(false, 0, true, false, false, 2, 0.1).read(DOC);
+
+    List<MemoryEdge> added =
+        in.graphs().get(0).edges().stream()
+            .filter(e -> e.edgeType().equals("shares_term"))
+            .toList();
+    assertThat(added).extracting(e -> e.from() + "-" + e.to()).containsExactly("D1:3-D2:1");
+    assertThat(added).allMatch(e -> e.weight() == 0.1);
+  }
+
+  @Test
+  void new_badTermThresholds_areRefused() {
+    assertThatThrownBy(() -> new EnrichedConversationPack(false, 0, true, false, false, 1, 0.4))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("at least 2");
+    for (double w : new double[] {0, -0.1, 1.5, Double.NaN}) {
+      assertThatThrownBy(() -> new EnrichedConversationPack(false, 0, true, false, false, 4, w))
+          .isInstanceOf(IllegalArgumentException.class)
+          .hasMessageContaining("weight");
+    }
+  }
+
+  @Test
   void read_entityEdges_linkTurnsNamingTheSameProperNounThroughOneEntityNode() {
     SourceDocument doc =
         new SourceDocument(
