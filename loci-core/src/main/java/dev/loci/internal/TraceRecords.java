@@ -199,17 +199,20 @@ public final class TraceRecords {
   private static boolean plain(String uid) {
     for (int i = 0; i < uid.length(); i++) {
       char c = uid.charAt(i);
-      if (!(c >= 'a' && c <= 'z'
-          || c >= '0' && c <= '9'
-          || c == '-'
-          || c >= 'A' && c <= 'Z'
-          || c == '.'
-          || c == '_'
-          || c == ':')) {
+      if (c >= PLAIN.length || !PLAIN[c]) {
         return false;
       }
     }
     return true;
+  }
+
+  private static final boolean[] PLAIN = new boolean[128];
+
+  static {
+    for (char c :
+        "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.-_:".toCharArray()) {
+      PLAIN[c] = true;
+    }
   }
 
   static Event uidEvent(String type, Trace result) {

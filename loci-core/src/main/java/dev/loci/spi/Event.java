@@ -33,7 +33,7 @@ public final class Event {
    * @param data the event's fields; owned by the event from now on
    */
   public Event(String type, JsonNode data) {
-    this.type = checkType(type);
+    this.type = type;
     this.layer = layerOf(type);
     this.tree = Objects.requireNonNull(data, "data");
     this.json = null;
@@ -41,7 +41,7 @@ public final class Event {
   }
 
   private Event(String type, String json, Object decoded) {
-    this.type = checkType(type);
+    this.type = type;
     this.layer = layerOf(type);
     this.json = Objects.requireNonNull(json, "json");
     this.decoded = decoded;
@@ -63,32 +63,33 @@ public final class Event {
     return new Event(type, json, Objects.requireNonNull(decoded, "decoded"));
   }
 
-  private static String checkType(String type) {
-    Objects.requireNonNull(type, "type");
+  /** A checked type and its layer name. */
+  private record Checked(String type, String layer) {}
+
+  // the last type checked, shared by every thread: immutable, so a race only misses
+  private static volatile Checked lastType = new Checked(".", "");
+
+  /**
+   * The layer name of {@code type}, its text up to the first dot, after checking the type. Nearly
+   * every event repeats the last one's type: then the check is done and the same layer string is
+   * returned, so the layer maps find an identical key with its hash already computed.
+   *
+   * @throws IllegalArgumentException if the type is not {@code layer.verb} in lower case
+   */
+  private static String layerOf(String type) {
+    Checked last = lastType;
+    if (last.type().equals(Objects.requireNonNull(type, "type"))) {
+      return last.layer();
+    }
     if (!isType(type)) {
       throw new IllegalArgumentException(
           "event type must look like 'layer.verb' in lower case, found '" + type + "'");
     }
-    return type;
-  }
-
-  // the layer name of the last event made, shared by every thread: an immutable string, so a race
-  // only misses
-  private static volatile String lastLayer = "";
-
-  /**
-   * The type up to its first dot: the same string as the last event's when the layer repeats
-   * (nearly always), so the layer map's lookups find an identical key with its hash already
-   * computed.
-   */
-  private static String layerOf(String type) {
-    int dot = type.indexOf('.');
-    String last = lastLayer;
-    if (last.length() == dot && type.startsWith(last)) {
-      return last;
+    String layer = type.substring(0, type.indexOf('.'));
+    if (layer.equals(last.layer())) {
+      layer = last.layer();
     }
-    String layer = type.substring(0, dot);
-    lastLayer = layer;
+    lastType = new Checked(type, layer);
     return layer;
   }
 
