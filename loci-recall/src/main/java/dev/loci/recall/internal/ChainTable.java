@@ -27,8 +27,8 @@ abstract class ChainTable<T, C extends Chain<T>> {
   private int[] slots = new int[32];
   private int shift = 32 - 4; // a slot is the top bits of the mixed hash
 
-  /** The hash of the key of {@code value}, as the subclass computes it from a key. */
-  abstract int hashOf(T value);
+  /** The hash of the key of {@code c}'s record, as the subclass computes it from a key. */
+  abstract int hashOf(C c);
 
   /** How many records. */
   final int size() {
@@ -110,7 +110,7 @@ abstract class ChainTable<T, C extends Chain<T>> {
 
   @SuppressWarnings("unchecked")
   private void place(int position) {
-    int h = hashOf(((C) chains[position - 1]).value());
+    int h = hashOf((C) chains[position - 1]);
     int s = firstSlot(h);
     while (!empty(s)) {
       s = nextSlot(s);
