@@ -71,16 +71,25 @@ final class RecallGraph {
       return n;
     }
 
-    /** The head version of every live node, by id. */
-    Map<String, Integer> liveVersions() {
-      Map<String, Integer> out = new HashMap<>();
-      nodes.forEachChain(
-          c -> {
-            if (c.live()) {
-              out.put(c.value().id(), c.version());
-            }
-          });
-      return out;
+    /** The live nodes and their head versions, read in place. */
+    ShardSet.LiveNodes live() {
+      return new ShardSet.LiveNodes() {
+        @Override
+        public void forEach(java.util.function.BiConsumer<String, Integer> action) {
+          nodes.forEachChain(
+              c -> {
+                if (c.live()) {
+                  action.accept(c.value().id(), c.version());
+                }
+              });
+        }
+
+        @Override
+        public Integer version(String id) {
+          NodeChain c = nodes.get(id);
+          return c != null && c.live() ? c.version() : null;
+        }
+      };
     }
 
     /** {@code type}, or the equal string an earlier edge of this namespace holds. */

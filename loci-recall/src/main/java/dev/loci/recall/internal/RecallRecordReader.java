@@ -204,8 +204,9 @@ final class RecallRecordReader {
     if (content == null || !skip(",\"attributes\":{")) {
       return null;
     }
-    Map<String, String> attributes = new HashMap<>();
+    Map<String, String> attributes = Map.of();
     if (!skip("}")) {
+      attributes = new HashMap<>();
       do {
         String key = string();
         if (key == null || !skip(":")) {
