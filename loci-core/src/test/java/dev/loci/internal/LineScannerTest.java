@@ -14,9 +14,38 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
-/** Reading lines backward finds exactly the lines a forward read finds, last first. */
+/**
+ * Reading lines backward finds exactly the lines a forward read finds, last first; the newline
+ * search finds the first newline a byte loop finds.
+ */
 class LineScannerTest {
   @TempDir Path dir;
+
+  @ParameterizedTest(name = "seed {0}")
+  @ValueSource(longs = {1, 2, 3, 4, 5, 6, 7, 8})
+  void newline_randomBytes_findsTheFirstNewlineAByteLoopFinds(long seed) {
+    Random r = new Random(seed);
+    for (int n = 0; n < 2_000; n++) {
+      byte[] buf = new byte[r.nextInt(40)];
+      for (int i = 0; i < buf.length; i++) {
+        // newlines, bytes one off it (borrows), zeros, high bytes and plain text
+        byte[] kinds = {'\n', '\n', 0x0B, 0x09, 0, (byte) 0x8A, (byte) 0xFF, 'a', 'z', '"'};
+        buf[i] = r.nextInt(4) == 0 ? kinds[r.nextInt(kinds.length)] : (byte) r.nextInt(256);
+      }
+      int from = buf.length == 0 ? 0 : r.nextInt(buf.length + 1);
+      int to = from + r.nextInt(buf.length - from + 1);
+      int expected = -1;
+      for (int i = from; i < to; i++) {
+        if (buf[i] == '\n') {
+          expected = i;
+          break;
+        }
+      }
+      assertThat(LineScanner.newline(buf, from, to))
+          .as("seed %d, %s from %d to %d", seed, Arrays.toString(buf), from, to)
+          .isEqualTo(expected);
+    }
+  }
 
   private record Line(long offset, String text, boolean terminated) {}
 

@@ -63,20 +63,11 @@ public record MemoryNode(
       throw new InvalidRequestException("content", "expected text, found a blank string");
     }
     Objects.requireNonNull(attributes, "attributes");
-    TreeMap<String, String> sorted = new TreeMap<>();
-    attributes.forEach(
-        (k, v) -> {
-          if (k == null || k.isEmpty() || v == null) {
-            throw new InvalidRequestException(
-                "attributes", "expected non-empty keys and non-null values, found " + k + "=" + v);
-          }
-          sorted.put(k, v);
-        });
     // most nodes have no attributes: one shared empty map instead of a map each
     attributes =
-        sorted.isEmpty()
+        attributes.isEmpty()
             ? java.util.Collections.emptySortedMap()
-            : java.util.Collections.unmodifiableSortedMap(sorted);
+            : java.util.Collections.unmodifiableSortedMap(sorted(attributes));
     unit("importance", importance);
     unit("risk", risk);
     unit("novelty", novelty);
@@ -162,6 +153,19 @@ public record MemoryNode(
   /** The anomaly score of the scoring formula: the larger of risk and novelty. */
   public double anomaly() {
     return Math.max(risk, novelty);
+  }
+
+  private static TreeMap<String, String> sorted(Map<String, String> attributes) {
+    TreeMap<String, String> sorted = new TreeMap<>();
+    attributes.forEach(
+        (k, v) -> {
+          if (k == null || k.isEmpty() || v == null) {
+            throw new InvalidRequestException(
+                "attributes", "expected non-empty keys and non-null values, found " + k + "=" + v);
+          }
+          sorted.put(k, v);
+        });
+    return sorted;
   }
 
   static void checkId(String field, String id) {

@@ -7,15 +7,15 @@ import java.util.List;
 import java.util.function.UnaryOperator;
 
 /**
- * All versions of one record of the memory graph ({@link RecallGraph}): the head's parts held here,
- * and the earlier versions in a list only once there are any (most records never change, and a list
- * and a version object per record cost more than the record itself).
+ * All versions of one record of the memory graph ({@link RecallGraph}): the head's parts held here
+ * (its value by the subclass, in the form it chooses), and the earlier versions in a list only once
+ * there are any (most records never change, and a list and a version object per record cost more
+ * than the record itself).
  *
  * <p>Not thread-safe: changed with the engine's exclusive access, read with its shared access.
  */
-class Chain<T> {
+abstract class Chain<T> {
   final int ordinal; // how many records of its kind the namespace held before this one
-  private T value;
   private int version; // negated for a removal (versions start at 1): no boolean to pad the object
   private Instant at;
   private List<RecordVersion<T>> earlier; // oldest first; null while there is one version
@@ -25,8 +25,14 @@ class Chain<T> {
   }
 
   boolean isEmpty() {
-    return value == null;
+    return version == 0;
   }
+
+  /** The newest version's value. */
+  abstract T value();
+
+  /** Makes {@code v} the newest version's value. */
+  abstract void hold(T v);
 
   void add(RecordVersion<T> v) {
     add(v.value(), v.version(), v.at(), v.removed());
@@ -34,7 +40,7 @@ class Chain<T> {
 
   /** Adds the version {@code version} of {@code v}, put at {@code at} or removed. */
   void add(T v, int version, Instant at, boolean removed) {
-    if (value != null) {
+    if (!isEmpty()) {
       if (earlier == null) {
         earlier = new ArrayList<>(2);
       }
@@ -43,20 +49,20 @@ class Chain<T> {
     set(v, version, at, removed);
   }
 
+  /** Adds a removal of the record as the version {@code version}, at {@code at}. */
+  void remove(int version, Instant at) {
+    add(value(), version, at, true);
+  }
+
   private void set(T v, int version, Instant at, boolean removed) {
-    this.value = v;
+    hold(v);
     this.version = removed ? -version : version;
     this.at = at;
   }
 
   /** The newest version, made on each call. */
   RecordVersion<T> head() {
-    return new RecordVersion<>(value, Math.abs(version), at, version < 0);
-  }
-
-  /** The newest version's value. */
-  T value() {
-    return value;
+    return new RecordVersion<>(value(), Math.abs(version), at, version < 0);
   }
 
   /** The newest version's number. */

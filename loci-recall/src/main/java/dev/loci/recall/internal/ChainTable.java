@@ -6,12 +6,16 @@ import java.util.function.Consumer;
 /**
  * The records of one kind in a namespace of the memory graph, in the order they were first put:
  * each record's {@link Chain} in an array (a chain's ordinal is its position), found by its key
- * through an open-addressing table (linear probing) of each key's hash beside its chain's position,
- * so that a probe compares hashes in the table and reads a chain only when they match (a probe that
- * read every chain it passed cost a few cache misses each). A linked hash map spent a 40-byte entry
- * and a key object on each record, more than the chain itself, and a restore of a million nodes
- * spent much of its time in those maps. Records are never taken out (a removal is a version), and a
- * record's key never changes (an erasure keeps ids and edges).
+ * through an open-addressing table (linear probing) of one {@code int} per slot: the chain's
+ * position + 1 in the low bits (as many as the table has slots: a table of 2^k slots holds fewer
+ * than 2^k chains), and as many bits of the key's hash as are left above them (a tag), so that a
+ * probe compares tags in the table and reads a chain only when they match (a probe that read every
+ * chain it passed cost a few cache misses each; with 2^20 slots the tag has 12 bits, and a probe
+ * passing a slot of another key reads its chain once in 4,096). The slot is found from other bits
+ * of the hash than the tag holds. A linked hash map spent a 40-byte entry and a key object on each
+ * record, more than the chain itself, and a restore of a million nodes spent much of its time in
+ * those maps. Records are never taken out (a removal is a version), and a record's key never
+ * changes (an erasure keeps ids and edges).
  *
  * <p>Subclasses look records up by their own key, without making a key object.
  *
@@ -23,12 +27,13 @@ abstract class ChainTable<T, C extends Chain<T>> {
 
   private Object[] chains = new Object[8];
   private int size;
-  // slot s: [2s] the key's hash, [2s + 1] the chain's position + 1, 0 for an empty slot
-  private int[] slots = new int[32];
-  private int shift = 32 - 4; // a slot is the top bits of the mixed hash
+  // slot s: 0 when empty, else the key's tag << bits | the chain's position + 1
+  private int[] slots = new int[16];
+  private int bits = 4; // the table has 2^bits slots; a slot is the top bits of the mixed hash
+  private int tagMask = -1 >>> bits; // the hash's low bits that a slot keeps as its tag
 
-  /** The hash of the key of {@code value}, as the subclass computes it from a key. */
-  abstract int hashOf(T value);
+  /** The hash of the key of {@code c}'s record, as the subclass computes it from a key. */
+  abstract int hashOf(C c);
 
   /** How many records. */
   final int size() {
@@ -43,23 +48,27 @@ abstract class ChainTable<T, C extends Chain<T>> {
 
   /** The slot a key of hash {@code h} is looked for first. */
   final int firstSlot(int h) {
-    return (h * GOLDEN) >>> shift;
+    return (h * GOLDEN) >>> (32 - bits);
   }
 
   /** The slot after {@code slot}. */
   final int nextSlot(int slot) {
-    return (slot + 1) & ((slots.length >> 1) - 1);
+    return (slot + 1) & (slots.length - 1);
   }
 
   /** Whether {@code slot} is empty. */
   final boolean empty(int slot) {
-    return slots[2 * slot + 1] == 0;
+    return slots[slot] == 0;
   }
 
-  /** The chain in {@code slot} if its key's hash is {@code h}, else null. */
+  /**
+   * The chain in {@code slot} if its key's hash may be {@code h} (the tags match), else null; the
+   * caller compares the keys.
+   */
   @SuppressWarnings("unchecked")
   final C inSlot(int slot, int h) {
-    return slots[2 * slot] == h ? (C) chains[slots[2 * slot + 1] - 1] : null;
+    int v = slots[slot];
+    return v >>> bits == (h & tagMask) ? (C) chains[(v & (slots.length - 1)) - 1] : null;
   }
 
   /**
@@ -74,8 +83,8 @@ abstract class ChainTable<T, C extends Chain<T>> {
       chains = Arrays.copyOf(chains, size + (size >> 1) + 1);
     }
     chains[size++] = c;
-    if (size * 4L > (slots.length >> 1) * 3L) {
-      rehash(slots.length);
+    if (size * 4L > slots.length * 3L) {
+      rehash(slots.length * 2);
     } else {
       place(size);
     }
@@ -91,11 +100,11 @@ abstract class ChainTable<T, C extends Chain<T>> {
     if (n > chains.length) {
       chains = Arrays.copyOf(chains, n);
     }
-    int len = slots.length >> 1;
+    int len = slots.length;
     while (n * 4L > len * 3L && len < (1 << 29)) {
       len *= 2;
     }
-    if (len != slots.length >> 1) {
+    if (len != slots.length) {
       rehash(len);
     }
   }
@@ -110,19 +119,19 @@ abstract class ChainTable<T, C extends Chain<T>> {
 
   @SuppressWarnings("unchecked")
   private void place(int position) {
-    int h = hashOf(((C) chains[position - 1]).value());
+    int h = hashOf((C) chains[position - 1]);
     int s = firstSlot(h);
     while (!empty(s)) {
       s = nextSlot(s);
     }
-    slots[2 * s] = h;
-    slots[2 * s + 1] = position;
+    slots[s] = (h & tagMask) << bits | position;
   }
 
-  /** Makes the table {@code len} slots and places every chain again. */
+  /** Makes the table {@code len} slots (a power of two) and places every chain again. */
   private void rehash(int len) {
-    slots = new int[2 * len];
-    shift = 32 - Integer.numberOfTrailingZeros(len);
+    slots = new int[len];
+    bits = Integer.numberOfTrailingZeros(len);
+    tagMask = -1 >>> bits;
     for (int p = 1; p <= size; p++) {
       place(p);
     }

@@ -5,10 +5,10 @@ import dev.loci.recall.MemoryEdge;
 /**
  * The edges of a namespace, by from, type and to, in the order first put (see {@link ChainTable}).
  */
-final class EdgeTable extends ChainTable<MemoryEdge, Chain<MemoryEdge>> {
+final class EdgeTable extends ChainTable<MemoryEdge, EdgeChain> {
   @Override
-  int hashOf(MemoryEdge value) {
-    return hash(value.from(), value.edgeType(), value.to());
+  int hashOf(EdgeChain c) {
+    return hash(c.from(), c.type(), c.to());
   }
 
   private static int hash(String from, String type, String to) {
@@ -16,22 +16,19 @@ final class EdgeTable extends ChainTable<MemoryEdge, Chain<MemoryEdge>> {
   }
 
   /** The chain of the edge {@code from -type-> to}, or null. */
-  Chain<MemoryEdge> get(String from, String type, String to) {
+  EdgeChain get(String from, String type, String to) {
     int h = hash(from, type, to);
     for (int s = firstSlot(h); !empty(s); s = nextSlot(s)) {
-      Chain<MemoryEdge> c = inSlot(s, h);
-      if (c != null) {
-        MemoryEdge e = c.value();
-        if (e.from().equals(from) && e.to().equals(to) && e.edgeType().equals(type)) {
-          return c;
-        }
+      EdgeChain c = inSlot(s, h);
+      if (c != null && c.from().equals(from) && c.to().equals(to) && c.type().equals(type)) {
+        return c;
       }
     }
     return null;
   }
 
   /** The chain of edge {@code k}, or null. */
-  Chain<MemoryEdge> get(MemoryEdge.Key k) {
+  EdgeChain get(MemoryEdge.Key k) {
     return get(k.from(), k.edgeType(), k.to());
   }
 

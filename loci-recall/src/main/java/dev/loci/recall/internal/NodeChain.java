@@ -18,11 +18,22 @@ final class NodeChain extends Chain<MemoryNode> {
   private static final int[] NONE = new int[0];
 
   // up to ARRAY_MAX positions in [0, linkCount); past that, a table of position + 1 (0 empty)
+  private MemoryNode value;
   private int[] links = NONE;
   private int linkCount;
 
   NodeChain(int ordinal) {
     super(ordinal);
+  }
+
+  @Override
+  MemoryNode value() {
+    return value;
+  }
+
+  @Override
+  void hold(MemoryNode v) {
+    value = v;
   }
 
   private boolean hashed() {

@@ -5,8 +5,8 @@ import dev.loci.recall.MemoryNode;
 /** The nodes of a namespace, by id, in the order first put (see {@link ChainTable}). */
 final class NodeTable extends ChainTable<MemoryNode, NodeChain> {
   @Override
-  int hashOf(MemoryNode value) {
-    return value.id().hashCode();
+  int hashOf(NodeChain c) {
+    return c.value().id().hashCode();
   }
 
   /** The chain of node {@code id}, or null. */

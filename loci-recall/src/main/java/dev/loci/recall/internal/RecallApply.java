@@ -45,6 +45,14 @@ final class RecallApply {
     /** Makes room for {@code nodes} nodes and {@code edges} edges in {@code ns} (a restore). */
     default void reserve(Namespace ns, int nodes, int edges) {}
 
+    /**
+     * The id of the node {@code ns} first put {@code ordinal}-th (from 0), or null if unknown: a
+     * restore shares it with the edges that name the node rather than copy it for each.
+     */
+    default String nodeId(Namespace ns, int ordinal) {
+      return null;
+    }
+
     void removeEdge(Namespace ns, MemoryEdge.Key k, int version, Instant at);
   }
 

@@ -112,10 +112,8 @@ final class RecallDecisions {
           });
       g.edges.forEachChain(
           c -> {
-            if (c.live()
-                && fromFile(c.value().sourceRef(), s.path())
-                && !s.edgeKeys().contains(c.value().key())) {
-              edgesGone.add(c.value().key());
+            if (c.live() && fromFile(c.sourceRef(), s.path()) && !s.edgeKeys().contains(c.key())) {
+              edgesGone.add(c.key());
             }
           });
     }

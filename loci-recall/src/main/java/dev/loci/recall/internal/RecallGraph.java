@@ -71,16 +71,25 @@ final class RecallGraph {
       return n;
     }
 
-    /** The head version of every live node, by id. */
-    Map<String, Integer> liveVersions() {
-      Map<String, Integer> out = new HashMap<>();
-      nodes.forEachChain(
-          c -> {
-            if (c.live()) {
-              out.put(c.value().id(), c.version());
-            }
-          });
-      return out;
+    /** The live nodes and their head versions, read in place. */
+    ShardSet.LiveNodes live() {
+      return new ShardSet.LiveNodes() {
+        @Override
+        public void forEach(java.util.function.BiConsumer<String, Integer> action) {
+          nodes.forEachChain(
+              c -> {
+                if (c.live()) {
+                  action.accept(c.value().id(), c.version());
+                }
+              });
+        }
+
+        @Override
+        public Integer version(String id) {
+          NodeChain c = nodes.get(id);
+          return c != null && c.live() ? c.version() : null;
+        }
+      };
     }
 
     /** {@code type}, or the equal string an earlier edge of this namespace holds. */
@@ -134,11 +143,19 @@ final class RecallGraph {
     g.edges.presize(edges);
   }
 
+  /** The id of the node {@code ns} first put {@code ordinal}-th (from 0), or null. */
+  String nodeId(Namespace ns, int ordinal) {
+    Graph g = graphs.get(ns);
+    return g == null || ordinal < 0 || ordinal >= g.nodes.size()
+        ? null
+        : g.nodes.at(ordinal).value().id();
+  }
+
   void removeNode(Namespace ns, String id, int version, Instant at) {
     Graph g = graph(ns);
     Chain<MemoryNode> c = g.nodes.get(id);
     g.countPack(c.value(), -1);
-    c.add(c.value(), version, at, true);
+    c.remove(version, at);
   }
 
   /**
@@ -164,24 +181,15 @@ final class RecallGraph {
     String type = g.edgeType(put.edgeType());
     String fromId = from.value().id();
     String toId = to.value().id();
-    MemoryEdge e =
-        fromId == put.from() && toId == put.to() && type == put.edgeType()
-            ? put
-            : new MemoryEdge(
-                fromId,
-                toId,
-                type,
-                put.weight(),
-                put.confidence(),
-                put.bidirectional(),
-                put.sourceRef());
-    Chain<MemoryEdge> c = g.edges.get(fromId, type, toId);
+    EdgeChain c = g.edges.get(fromId, type, toId);
     if (c == null) {
-      c = new Chain<>(g.edges.size());
-      c.add(e, version, at, false);
+      c = new EdgeChain(g.edges.size());
+      c.add(put, version, at, false);
+      c.share(fromId, type, toId);
       g.edges.append(c);
     } else {
-      c.add(e, version, at, false);
+      c.add(put, version, at, false);
+      c.share(fromId, type, toId);
     }
     from.link(c.ordinal);
     to.link(c.ordinal);
@@ -205,7 +213,7 @@ final class RecallGraph {
   void removeEdge(Namespace ns, MemoryEdge.Key k, int version, Instant at) {
     Graph g = graph(ns);
     Chain<MemoryEdge> c = g.edges.get(k);
-    c.add(c.value(), version, at, true);
+    c.remove(version, at);
     unlink(g, k.from(), c.ordinal);
     unlink(g, k.to(), c.ordinal);
     g.links = null;
@@ -227,7 +235,7 @@ final class RecallGraph {
       return List.of();
     }
     List<MemoryEdge.Key> out = new ArrayList<>(n.linkCount());
-    n.forEachLink(p -> out.add(g.edges.at(p).value().key()));
+    n.forEachLink(p -> out.add(g.edges.at(p).key()));
     return out;
   }
 
@@ -444,10 +452,10 @@ final class RecallGraph {
         }
       }
       for (int i = 0; i < g.edges.size(); i++) {
-        Chain<MemoryEdge> c = g.edges.at(i);
+        EdgeChain c = g.edges.at(i);
         if (c.live()) {
           edges++;
-          edgeTypes.merge(c.value().edgeType(), 1, Integer::sum);
+          edgeTypes.merge(c.type(), 1, Integer::sum);
         } else {
           removedEdges++;
         }
@@ -492,17 +500,16 @@ final class RecallGraph {
   private static GraphAlgorithms.Links buildLinks(Graph g) {
     Map<String, List<GraphAlgorithms.Link>> out = new HashMap<>();
     for (int i = 0; i < g.edges.size(); i++) {
-      Chain<MemoryEdge> c = g.edges.at(i);
+      EdgeChain c = g.edges.at(i);
       if (!c.live()) {
         continue;
       }
-      MemoryEdge e = c.value();
-      double w = e.weight() * e.confidence();
-      out.computeIfAbsent(e.from(), k -> new ArrayList<>())
-          .add(new GraphAlgorithms.Link(e.to(), e.edgeType(), w));
-      if (e.bidirectional()) {
-        out.computeIfAbsent(e.to(), k -> new ArrayList<>())
-            .add(new GraphAlgorithms.Link(e.from(), e.edgeType(), w));
+      double w = c.weight() * c.confidence();
+      out.computeIfAbsent(c.from(), k -> new ArrayList<>())
+          .add(new GraphAlgorithms.Link(c.to(), c.type(), w));
+      if (c.bidirectional()) {
+        out.computeIfAbsent(c.to(), k -> new ArrayList<>())
+            .add(new GraphAlgorithms.Link(c.from(), c.type(), w));
       }
     }
     java.util.Comparator<GraphAlgorithms.Link> order =

@@ -322,7 +322,7 @@ final class RecallIndexes {
                 ns,
                 seq,
                 g == null ? 0 : g.liveCount(),
-                () -> g == null ? Map.of() : g.liveVersions(),
+                g == null ? ShardSet.LiveNodes.NONE : g.live(),
                 true,
                 (id, v) -> text.put(ns, id, v, g.nodes.get(id).head().value().content())));
   }
@@ -333,12 +333,7 @@ final class RecallIndexes {
         (ns, g) ->
             count(
                 m.shards.reconcile(
-                    ns,
-                    seq,
-                    g.liveCount(),
-                    g::liveVersions,
-                    false,
-                    (id, v) -> m.pending(ns).put(id, v))));
+                    ns, seq, g.liveCount(), g.live(), false, (id, v) -> m.pending(ns).put(id, v))));
   }
 
   private void count(ShardSet.Outcome o) {

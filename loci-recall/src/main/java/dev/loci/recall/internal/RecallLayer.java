@@ -80,6 +80,11 @@ public final class RecallLayer implements Layer, SubjectRecords {
         public void reserve(Namespace ns, int nodes, int edges) {
           graph.reserve(ns, nodes, edges);
         }
+
+        @Override
+        public String nodeId(Namespace ns, int ordinal) {
+          return graph.nodeId(ns, ordinal);
+        }
       };
 
   private final RecallSnapshots snapshots = new RecallSnapshots(target);

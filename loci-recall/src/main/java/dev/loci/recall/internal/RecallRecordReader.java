@@ -31,14 +31,38 @@ final class RecallRecordReader {
   private byte[] lastAt = new byte[0];
   private Instant lastInstant;
   private final Map<String, String> types; // null: type names are not shared
+  private final String[] recentTypes = new String[8]; // the first few type names, by their bytes
+  private final IdAt ids; // null: ids are not shared
+  private String lastNs = "";
+  // the edge read last: its ends as offsets and lengths into b, and its other fields
+  private int fromStart;
+  private int fromLen;
+  private int toStart;
+  private int toLen;
+  private String edgeType;
+  private double edgeWeight;
+  private double edgeConfidence;
+  private boolean edgeBoth;
 
-  /** A reader of snapshot records, one after another, sharing type names and times. */
-  RecallRecordReader() {
+  /** The id of the node at a place in a namespace's put order, as a restore has rebuilt it. */
+  @FunctionalInterface
+  interface IdAt {
+    /** The id of the node at {@code ordinal} of namespace {@code ns}, or null. */
+    String idAt(String ns, int ordinal);
+  }
+
+  /**
+   * A reader of snapshot records, one after another, sharing type names, namespace names and times,
+   * and the ids {@code ids} gives for an edge's nodes' ordinals when equal to the edge's.
+   */
+  RecallRecordReader(IdAt ids) {
     this.types = new HashMap<>();
+    this.ids = ids;
   }
 
   private RecallRecordReader(byte[] json) {
     this.types = null;
+    this.ids = null;
     this.b = json;
     this.end = json.length;
   }
@@ -65,7 +89,7 @@ final class RecallRecordReader {
     RecallRecordReader r = new RecallRecordReader(json.getBytes(UTF_8));
     try {
       int version = r.version(",\"edge\":");
-      MemoryEdge edge = version > 0 ? r.edge() : null;
+      MemoryEdge edge = version > 0 && r.edge() ? r.edge(null, -1, -1) : null;
       return edge != null && r.skip("}") && r.i == r.end
           ? new RecallEvents.EdgePut(edge, version)
           : null;
@@ -99,7 +123,7 @@ final class RecallRecordReader {
     if (!skip("{\"ns\":")) {
       return null;
     }
-    String ns = string();
+    String ns = namespace();
     if (ns != null && skip(",\"nodes\":")) {
       return sizes(ns);
     }
@@ -129,8 +153,10 @@ final class RecallRecordReader {
     if (skip(",\"node\":")) {
       node = node();
     } else if (skip(",\"edge\":")) {
-      edge = edge();
-      if (edge != null && skip(",\"from_node\":")) {
+      if (!edge()) {
+        return null;
+      }
+      if (skip(",\"from_node\":")) {
         long from = integer();
         long to = skip(",\"to_node\":") ? integer() : -1;
         if (from < 0 || to < 0 || from > Integer.MAX_VALUE || to > Integer.MAX_VALUE) {
@@ -139,6 +165,7 @@ final class RecallRecordReader {
         fromNode = (int) from;
         toNode = (int) to;
       }
+      edge = edge(ns, fromNode == null ? -1 : fromNode, toNode == null ? -1 : toNode);
     }
     if (node == null && edge == null || !skip("}") || i != end) {
       return null;
@@ -177,8 +204,9 @@ final class RecallRecordReader {
     if (content == null || !skip(",\"attributes\":{")) {
       return null;
     }
-    Map<String, String> attributes = new HashMap<>();
+    Map<String, String> attributes = Map.of();
     if (!skip("}")) {
+      attributes = new HashMap<>();
       do {
         String key = string();
         if (key == null || !skip(":")) {
@@ -220,36 +248,83 @@ final class RecallRecordReader {
         List.of());
   }
 
-  private MemoryEdge edge() {
+  /** Reads an edge without source into the reader's edge fields; false if it is not one. */
+  private boolean edge() {
     if (!skip("{\"from\":")) {
-      return null;
+      return false;
     }
-    String from = string();
-    if (from == null || !skip(",\"to\":")) {
-      return null;
+    fromStart = stringEnd();
+    fromLen = i - 1 - fromStart;
+    if (fromStart < 0 || !skip(",\"to\":")) {
+      return false;
     }
-    String to = string();
-    if (to == null || !skip(",\"edge_type\":")) {
-      return null;
+    toStart = stringEnd();
+    toLen = i - 1 - toStart;
+    if (toStart < 0 || !skip(",\"edge_type\":")) {
+      return false;
     }
-    String type = type();
-    double weight = number(",\"weight\":");
-    double confidence = number(",\"confidence\":");
-    if (type == null || Double.isNaN(weight + confidence) || !skip(",\"bidirectional\":")) {
-      return null;
+    edgeType = type();
+    edgeWeight = number(",\"weight\":");
+    edgeConfidence = number(",\"confidence\":");
+    if (edgeType == null
+        || Double.isNaN(edgeWeight + edgeConfidence)
+        || !skip(",\"bidirectional\":")) {
+      return false;
     }
-    boolean both;
     if (skip("true")) {
-      both = true;
+      edgeBoth = true;
     } else if (skip("false")) {
-      both = false;
+      edgeBoth = false;
     } else {
+      return false;
+    }
+    return skip("}");
+  }
+
+  /**
+   * The edge read last, its ends the ids of the nodes at {@code fromNode} and {@code toNode} of
+   * {@code ns} when those are the edge's (not copied again), else strings of their own.
+   */
+  private MemoryEdge edge(String ns, int fromNode, int toNode) {
+    String from = end(ns, fromNode, fromStart, fromLen);
+    String to = end(ns, toNode, toStart, toLen);
+    return new MemoryEdge(
+        from, to, edgeType, edgeWeight, edgeConfidence, edgeBoth, Optional.empty());
+  }
+
+  private String end(String ns, int ordinal, int start, int len) {
+    if (ids != null && ordinal >= 0) {
+      String id = ids.idAt(ns, ordinal);
+      if (id != null && sameAscii(id, start, len)) {
+        return id;
+      }
+    }
+    return new String(b, start, len, ISO_8859_1);
+  }
+
+  /** Whether {@code len} bytes of {@code b} from {@code start} are the characters of {@code s}. */
+  private boolean sameAscii(String s, int start, int len) {
+    if (s.length() != len) {
+      return false;
+    }
+    for (int k = 0; k < len; k++) {
+      if (b[start + k] != s.charAt(k)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** The namespace name at {@code i}, the previous record's string when the same; or null. */
+  private String namespace() {
+    int start = stringEnd();
+    if (start < 0) {
       return null;
     }
-    if (!skip("}")) {
-      return null;
+    if (!sameAscii(lastNs, start, i - 1 - start)) {
+      lastNs = new String(b, start, i - 1 - start, ISO_8859_1);
     }
-    return new MemoryEdge(from, to, type, weight, confidence, both, Optional.empty());
+    return lastNs;
   }
 
   private boolean skip(String mark) {
@@ -278,12 +353,30 @@ final class RecallRecordReader {
     if (start < 0) {
       return null;
     }
-    String t = new String(b, start, i - 1 - start, ISO_8859_1);
+    int len = i - 1 - start;
     if (types == null) {
-      return t;
+      return new String(b, start, len, ISO_8859_1);
     }
+    for (String t : recentTypes) {
+      if (t == null) {
+        break;
+      }
+      if (sameAscii(t, start, len)) {
+        return t;
+      }
+    }
+    String t = new String(b, start, len, ISO_8859_1);
     String known = types.putIfAbsent(t, t);
-    return known != null ? known : t;
+    if (known != null) {
+      return known;
+    }
+    for (int k = 0; k < recentTypes.length; k++) {
+      if (recentTypes[k] == null) {
+        recentTypes[k] = t;
+        break;
+      }
+    }
+    return t;
   }
 
   /**

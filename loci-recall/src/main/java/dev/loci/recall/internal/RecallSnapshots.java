@@ -37,13 +37,14 @@ final class RecallSnapshots {
   static final int OLDEST = 1;
 
   private final RecallApply.Target target;
-  private final RecallRecordReader reader = new RecallRecordReader();
+  private final RecallRecordReader reader;
   private String lastNsText = "";
   private Namespace lastNs;
 
   /** A reader of records into {@code target}. */
   RecallSnapshots(RecallApply.Target target) {
     this.target = target;
+    this.reader = new RecallRecordReader((ns, ordinal) -> target.nodeId(namespace(ns), ordinal));
   }
 
   /**
@@ -104,9 +105,8 @@ final class RecallSnapshots {
       g.nodes.forEachChain(c -> c.versions().forEach(v -> records.add(record(ns, v, null, null))));
       g.edges.forEachChain(
           c -> {
-            MemoryEdge head = c.value();
-            Integer from = g.nodes.get(head.from()).ordinal;
-            Integer to = g.nodes.get(head.to()).ordinal;
+            Integer from = g.nodes.get(c.from()).ordinal;
+            Integer to = g.nodes.get(c.to()).ordinal;
             c.versions().forEach(v -> records.add(record(ns, v, from, to)));
           });
     }

@@ -71,17 +71,38 @@ final class ShardSet {
     return Optional.ofNullable(shards.get(ns));
   }
 
+  /** The live nodes of a namespace as the graph holds them, read in place. */
+  interface LiveNodes {
+    /** None. */
+    LiveNodes NONE =
+        new LiveNodes() {
+          @Override
+          public void forEach(BiConsumer<String, Integer> action) {}
+
+          @Override
+          public Integer version(String id) {
+            return null;
+          }
+        };
+
+    /** Runs {@code action} on the id and head version of every live node. */
+    void forEach(BiConsumer<String, Integer> action);
+
+    /** The head version of node {@code id} if it is live, else null. */
+    Integer version(String id);
+  }
+
   /**
-   * Brings the shard of {@code ns} in step with {@code live} (node id to version) at {@code seq}:
-   * reused when its commit recorded {@code seq} and it holds one document per live node, or when it
-   * recorded less but no document differs (writes of other layers or namespaces); caught up
-   * (documents of stale versions and gone nodes removed) when it recorded less and some differ;
-   * emptied when it is new, was unreadable or recorded more. Every live node without a document of
-   * its version is then passed to {@code missing}.
+   * Brings the shard of {@code ns} in step with {@code live} at {@code seq}: reused when its commit
+   * recorded {@code seq} and it holds one document per live node, or when it recorded less but no
+   * document differs (writes of other layers or namespaces); caught up (documents of stale versions
+   * and gone nodes removed) when it recorded less and some differ; emptied when it is new, was
+   * unreadable or recorded more. Every live node without a document of its version is then passed
+   * to {@code missing}.
    *
    * @param liveCount how many nodes {@code live} holds
-   * @param liveVersions the live nodes, made only if the shard is not reused as it is (a map of
-   *     every node of a large namespace costs more than the rest of the check)
+   * @param live the live nodes, read in place (a map of every node of a large namespace cost more
+   *     than the rest of the check)
    * @param complete whether a shard in step holds every live node (text), or only those computed so
    *     far (vectors), which decides whether a missing document means the shard was behind
    */
@@ -89,7 +110,7 @@ final class ShardSet {
       Namespace ns,
       long seq,
       int liveCount,
-      java.util.function.Supplier<Map<String, Integer>> liveVersions,
+      LiveNodes live,
       boolean complete,
       BiConsumer<String, Integer> missing) {
     IndexShard shard = shard(ns);
@@ -97,33 +118,33 @@ final class ShardSet {
     if (recorded >= 0 && recorded == seq && shard.size() == liveCount) {
       return Outcome.REUSED;
     }
-    Map<String, Integer> live = liveVersions.get();
     if (recorded < 0 || recorded > seq) {
       shard.removeAll();
       live.forEach(missing);
       return Outcome.REBUILT;
     }
-    boolean changed = false;
+    boolean[] changed = {false};
     Map<String, Integer> have = shard.versions();
     for (Map.Entry<String, Integer> d : have.entrySet()) {
-      if (!d.getValue().equals(live.get(d.getKey()))) {
+      if (!d.getValue().equals(live.version(d.getKey()))) {
         shard.remove(d.getKey());
-        changed = true;
+        changed[0] = true;
       }
     }
-    if (changed && complete) {
+    if (changed[0] && complete) {
       // text: BM25 statistics count deleted documents until they are merged away; a caught-up
       // index must score as a rebuilt one does (vectors have no such statistics, and merging
       // their segments rebuilds HNSW graphs, so they keep their deletes)
       shard.expungeDeletes();
     }
-    for (Map.Entry<String, Integer> n : live.entrySet()) {
-      if (!n.getValue().equals(have.get(n.getKey()))) {
-        missing.accept(n.getKey(), n.getValue());
-        changed |= complete;
-      }
-    }
-    return changed ? Outcome.CAUGHT_UP : Outcome.REUSED;
+    live.forEach(
+        (id, v) -> {
+          if (!v.equals(have.get(id))) {
+            missing.accept(id, v);
+            changed[0] |= complete;
+          }
+        });
+    return changed[0] ? Outcome.CAUGHT_UP : Outcome.REUSED;
   }
 
   /** Whether a storage failure closed the writer of some shard. */

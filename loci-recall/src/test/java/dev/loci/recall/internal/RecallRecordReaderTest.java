@@ -24,14 +24,19 @@ class RecallRecordReaderTest {
   void read_randomRecords_readsOnlyWhatDatabindReadsAndAsItDoes() throws Exception {
     long seed = new Random().nextLong();
     Random r = new Random(seed);
-    RecallRecordReader reader = new RecallRecordReader();
+    // the node at ordinal k < 100 is IDS[k] in one namespace, none in the other, so that an edge's
+    // ordinals sometimes name its own nodes, sometimes others, sometimes none
+    RecallRecordReader reader =
+        new RecallRecordReader((ns, k) -> ns.equals("acme.a") && k < IDS.length ? IDS[k] : null);
     int read = 0;
     int common = 0;
+    int shared = 0;
     for (int n = 0; n < 300; n++) {
       boolean isNode = r.nextBoolean();
       boolean plain = r.nextInt(4) > 0;
       boolean ends = !isNode && r.nextBoolean();
       String ns = r.nextBoolean() ? "acme.a" : "bench.recall";
+      MemoryEdge edge = isNode ? null : edge(r, plain);
       RecallSnapshots.Record record =
           r.nextInt(10) == 0
               ? new RecallSnapshots.Record(
@@ -42,9 +47,9 @@ class RecallRecordReaderTest {
                   r.nextBoolean() ? AT : AT.plusSeconds(r.nextInt(1000)),
                   r.nextInt(5) == 0,
                   isNode ? node(r, plain) : null,
-                  isNode ? null : edge(r, plain),
-                  ends ? r.nextInt(r.nextBoolean() ? 100 : Integer.MAX_VALUE) : null,
-                  ends ? r.nextInt(r.nextBoolean() ? 100 : Integer.MAX_VALUE) : null,
+                  edge,
+                  ends ? ordinal(r, edge.from()) : null,
+                  ends ? ordinal(r, edge.to()) : null,
                   null,
                   null);
       byte[] text = RecallJson.MAPPER.writeValueAsBytes(record);
@@ -63,9 +68,43 @@ class RecallRecordReaderTest {
           slow = null;
         }
         assertThat(fast).as("seed %d, record %s", seed, new String(text, UTF_8)).isEqualTo(slow);
+        if (fast.edge() != null && fast.fromNode() != null && fast.ns().equals("acme.a")) {
+          shared += sharedEnd(seed, fast.edge().from(), fast.fromNode());
+          shared += sharedEnd(seed, fast.edge().to(), fast.toNode());
+        }
       }
     }
     assertThat(read).as("seed %d", seed).isGreaterThanOrEqualTo(common);
+    assertThat(shared).as("seed %d", seed).isPositive();
+  }
+
+  private static final String[] IDS = new String[100];
+
+  static {
+    for (int k = 0; k < IDS.length; k++) {
+      IDS[k] = (k % 2 == 0 ? "n" : "m") + k;
+    }
+  }
+
+  /**
+   * An edge's end is the string the reader was given for its ordinal when they are equal; 1 if they
+   * are.
+   */
+  private static int sharedEnd(long seed, String end, int ordinal) {
+    if (ordinal < IDS.length && end.equals(IDS[ordinal])) {
+      assertThat(end).as("seed %d", seed).isSameAs(IDS[ordinal]);
+      return 1;
+    }
+    return 0;
+  }
+
+  /** The number in {@code id} (which IDS holds there when it is even), or a random ordinal. */
+  private static int ordinal(Random r, String id) {
+    return switch (r.nextInt(3)) {
+      case 0 -> Integer.parseInt(id.substring(1));
+      case 1 -> r.nextInt(100);
+      default -> r.nextInt(Integer.MAX_VALUE);
+    };
   }
 
   @RepeatedTest(10)
