@@ -24,11 +24,12 @@ import java.util.TreeSet;
  * The {@code conversation} pack with options, named by the pack's name and the options joined with
  * {@code +} ({@code conversation+dated+window1+term-edges}, what {@code loci bench locomo} measures
  * by default): the pack reads the file exactly as it always does (same ids, edges, attributes and
- * skips), then each turn's indexed text gets the session date ({@code [8 May, 2023]}) and the text
- * of up to {@code window} neighbouring turns of the same session on each side, and the options
- * below add edges and dates. With no option it is the pack unchanged. Immutable and thread-safe.
+ * skips), then each turn's indexed text gets the session date in words ({@code [8 May 2023]}, the
+ * same form whatever the file's: see {@link #dateInWords}) and the text of up to {@code window}
+ * neighbouring turns of the same session on each side, and the options below add edges and dates.
+ * With no option it is the pack unchanged. Immutable and thread-safe.
  *
- * @param dated whether the session date is added
+ * @param dated whether the session date is added, in words
  * @param window how many neighbouring turns on each side are added, 0 to 3
  * @param termEdges whether turns of different sessions that share a rare word (one that 2 to {@code
  *     termMaxTurns} turns of the conversation hold, at least 4 letters) get a {@code shares_term}
@@ -241,18 +242,15 @@ public record EnrichedConversationPack(
     MemoryNode n = nodes.get(i);
     String session = session(n);
     StringBuilder text = new StringBuilder(n.content());
-    if (dated) {
-      n.attributes().entrySet().stream()
-          .filter(e -> e.getKey().equals("session_time"))
-          .findFirst()
-          .ifPresent(e -> text.append(" [").append(e.getValue()).append(']'));
+    String time = n.attributes().get("session_time");
+    if (dated && time != null) {
+      text.append(" [").append(dateInWords(time)).append(']');
     }
     Map<String, String> attributes = n.attributes();
     if (resolveDates) {
       attributes = new TreeMap<>(attributes);
       List<String> iso = new ArrayList<>();
-      Optional<LocalDate> anchor =
-          TimeExpressions.readDate(n.attributes().getOrDefault("session_time", ""));
+      Optional<LocalDate> anchor = TimeExpressions.readDate(time == null ? "" : time);
       for (TimeExpressions.Resolved r :
           anchor.map(a -> TimeExpressions.resolve(n.content(), a)).orElse(List.of())) {
         text.append(" [").append(r.phrase()).append(": ").append(r.words()).append(']');
@@ -267,6 +265,16 @@ public record EnrichedConversationPack(
       appendIfSameSession(text, nodes, i + d, session);
     }
     return n.withContent(text.toString(), attributes);
+  }
+
+  /**
+   * A session date in one form whatever form the file wrote it in ({@code 1:56 pm on 8 May, 2023},
+   * {@code 2023-05-08 13:56} and {@code May 8, 2023} all become {@code 8 May 2023}), so that a
+   * question naming the day or its month matches it whatever the source's format; the string as
+   * written when {@link TimeExpressions#readDate} finds no date in it.
+   */
+  static String dateInWords(String sessionTime) {
+    return TimeExpressions.readDate(sessionTime).map(TimeExpressions::inWords).orElse(sessionTime);
   }
 
   private static void appendIfSameSession(

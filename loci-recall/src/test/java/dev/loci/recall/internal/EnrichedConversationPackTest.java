@@ -36,11 +36,38 @@ class EnrichedConversationPackTest {
     List<MemoryNode> nodes = in.graphs().get(0).nodes();
     assertThat(nodes.get(0).content())
         .isEqualTo(
-            "Ada: My pottery class starts today. [8 May, 2023] | Bo: Pottery sounds calming.");
+            "Ada: My pottery class starts today. [8 May 2023] | Bo: Pottery sounds calming.");
     assertThat(nodes.get(2).content()).doesNotContain("D2:1").doesNotContain("How was pottery");
     assertThat(nodes.get(3).content())
-        .isEqualTo("Bo: How was pottery and the teacher? [9 May, 2023]");
+        .isEqualTo("Bo: How was pottery and the teacher? [9 May 2023]");
     assertThat(new EnrichedConversationPack(true, 1).label()).isEqualTo("dated+window1");
+  }
+
+  @Test
+  void read_dated_writesTheDateInOneFormWhateverTheFilesFormat() {
+    // LoCoMo's form with a time, ISO with a time, month first, and a string with no date in it
+    List<String> written =
+        List.of("1:56 pm on 8 May, 2023", "2023-05-08 13:56", "May 8th, 2023", "spring");
+    List<String> texts = new java.util.ArrayList<>();
+    for (String when : written) {
+      SourceDocument doc =
+          new SourceDocument(
+              "c.json",
+              """
+              {"conversation": {"session_1_date_time": "%s",
+                "session_1": [{"speaker": "Ada", "dia_id": "D1:1", "text": "Hi."}]}}
+              """
+                  .formatted(when));
+      texts.add(
+          new EnrichedConversationPack(true, 0).read(doc).graphs().get(0).nodes().get(0).content());
+    }
+
+    assertThat(texts)
+        .containsExactly(
+            "Ada: Hi. [8 May 2023]",
+            "Ada: Hi. [8 May 2023]",
+            "Ada: Hi. [8 May 2023]",
+            "Ada: Hi. [spring]");
   }
 
   @Test
