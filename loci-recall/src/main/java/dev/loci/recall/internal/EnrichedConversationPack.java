@@ -24,12 +24,14 @@ import java.util.TreeSet;
  * The {@code conversation} pack with options, named by the pack's name and the options joined with
  * {@code +} ({@code conversation+dated+window1+term-edges}, what {@code loci bench locomo} measures
  * by default): the pack reads the file exactly as it always does (same ids, edges, attributes and
- * skips), then each turn's indexed text gets the session date in words ({@code [8 May 2023]}, the
- * same form whatever the file's: see {@link #dateInWords}) and the text of up to {@code window}
- * neighbouring turns of the same session on each side, and the options below add edges and dates.
- * With no option it is the pack unchanged. Immutable and thread-safe.
+ * skips), then each turn gets the session date in words for lexical search ({@code 8 May 2023} in
+ * {@link MemoryNode#INDEX_TERMS}, the same form whatever the file's: see {@link #dateInWords}) and
+ * the text of up to {@code window} neighbouring turns of the same session on each side, and the
+ * options below add edges and dates. With no option it is the pack unchanged. Immutable and
+ * thread-safe.
  *
- * @param dated whether the session date is added, in words
+ * @param dated whether the session date is indexed, in words, for lexical search only: in a vector
+ *     it blurs the turn's meaning
  * @param window how many neighbouring turns on each side are added, 0 to 3
  * @param termEdges whether turns of different sessions that share a rare word (one that 2 to {@code
  *     termMaxTurns} turns of the conversation hold, at least 4 letters) get a {@code shares_term}
@@ -243,12 +245,11 @@ public record EnrichedConversationPack(
     String session = session(n);
     StringBuilder text = new StringBuilder(n.content());
     String time = n.attributes().get("session_time");
+    Map<String, String> attributes = new TreeMap<>(n.attributes());
     if (dated && time != null) {
-      text.append(" [").append(dateInWords(time)).append(']');
+      attributes.put(MemoryNode.INDEX_TERMS, dateInWords(time));
     }
-    Map<String, String> attributes = n.attributes();
     if (resolveDates) {
-      attributes = new TreeMap<>(attributes);
       List<String> iso = new ArrayList<>();
       Optional<LocalDate> anchor = TimeExpressions.readDate(time == null ? "" : time);
       for (TimeExpressions.Resolved r :

@@ -35,11 +35,12 @@ class EnrichedConversationPackTest {
 
     List<MemoryNode> nodes = in.graphs().get(0).nodes();
     assertThat(nodes.get(0).content())
-        .isEqualTo(
-            "Ada: My pottery class starts today. [8 May 2023] | Bo: Pottery sounds calming.");
+        .isEqualTo("Ada: My pottery class starts today. | Bo: Pottery sounds calming.");
     assertThat(nodes.get(2).content()).doesNotContain("D2:1").doesNotContain("How was pottery");
-    assertThat(nodes.get(3).content())
-        .isEqualTo("Bo: How was pottery and the teacher? [9 May 2023]");
+    assertThat(nodes.get(3).content()).isEqualTo("Bo: How was pottery and the teacher?");
+    // the date is indexed for lexical search, not embedded with the content
+    assertThat(nodes.get(0).attributes()).containsEntry(MemoryNode.INDEX_TERMS, "8 May 2023");
+    assertThat(nodes.get(3).attributes()).containsEntry(MemoryNode.INDEX_TERMS, "9 May 2023");
     assertThat(new EnrichedConversationPack(true, 1).label()).isEqualTo("dated+window1");
   }
 
@@ -48,7 +49,7 @@ class EnrichedConversationPackTest {
     // LoCoMo's form with a time, ISO with a time, month first, and a string with no date in it
     List<String> written =
         List.of("1:56 pm on 8 May, 2023", "2023-05-08 13:56", "May 8th, 2023", "spring");
-    List<String> texts = new java.util.ArrayList<>();
+    List<String> terms = new java.util.ArrayList<>();
     for (String when : written) {
       SourceDocument doc =
           new SourceDocument(
@@ -58,16 +59,12 @@ class EnrichedConversationPackTest {
                 "session_1": [{"speaker": "Ada", "dia_id": "D1:1", "text": "Hi."}]}}
               """
                   .formatted(when));
-      texts.add(
-          new EnrichedConversationPack(true, 0).read(doc).graphs().get(0).nodes().get(0).content());
+      MemoryNode turn =
+          new EnrichedConversationPack(true, 0).read(doc).graphs().get(0).nodes().get(0);
+      terms.add(turn.attributes().get(MemoryNode.INDEX_TERMS));
     }
 
-    assertThat(texts)
-        .containsExactly(
-            "Ada: Hi. [8 May 2023]",
-            "Ada: Hi. [8 May 2023]",
-            "Ada: Hi. [8 May 2023]",
-            "Ada: Hi. [spring]");
+    assertThat(terms).containsExactly("8 May 2023", "8 May 2023", "8 May 2023", "spring");
   }
 
   @Test
