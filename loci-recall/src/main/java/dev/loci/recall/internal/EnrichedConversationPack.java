@@ -24,14 +24,15 @@ import java.util.TreeSet;
  * The {@code conversation} pack with options, named by the pack's name and the options joined with
  * {@code +} ({@code conversation+dated+window1+term-edges}, what {@code loci bench locomo} measures
  * by default): the pack reads the file exactly as it always does (same ids, edges, attributes and
- * skips), then each turn gets the session date in words for lexical search ({@code 8 May 2023} in
- * {@link MemoryNode#INDEX_TERMS}, the same form whatever the file's: see {@link #dateInWords}) and
- * the text of up to {@code window} neighbouring turns of the same session on each side, and the
- * options below add edges and dates. With no option it is the pack unchanged. Immutable and
- * thread-safe.
+ * skips), then each turn's text gets the session date as the file wrote it ({@code [1:56 pm on 8
+ * May, 2023]}) and the text of up to {@code window} neighbouring turns of the same session on each
+ * side, and the options below add edges and dates. The date is also indexed for lexical search in
+ * one form whatever the file's ({@code 8 May 2023} in {@link MemoryNode#INDEX_TERMS}, when {@link
+ * TimeExpressions#readDate} reads one), so a question naming the day or its month matches it. With
+ * no option it is the pack unchanged. Immutable and thread-safe.
  *
- * @param dated whether the session date is indexed, in words, for lexical search only: in a vector
- *     it blurs the turn's meaning
+ * @param dated whether the session date is added to the text as written, and in words to the
+ *     lexical index
  * @param window how many neighbouring turns on each side are added, 0 to 3
  * @param termEdges whether turns of different sessions that share a rare word (one that 2 to {@code
  *     termMaxTurns} turns of the conversation hold, at least 4 letters) get a {@code shares_term}
@@ -247,7 +248,9 @@ public record EnrichedConversationPack(
     String time = n.attributes().get("session_time");
     Map<String, String> attributes = new TreeMap<>(n.attributes());
     if (dated && time != null) {
-      attributes.put(MemoryNode.INDEX_TERMS, dateInWords(time));
+      text.append(" [").append(time).append(']');
+      TimeExpressions.readDate(time)
+          .ifPresent(d -> attributes.put(MemoryNode.INDEX_TERMS, TimeExpressions.inWords(d)));
     }
     if (resolveDates) {
       List<String> iso = new ArrayList<>();
@@ -266,16 +269,6 @@ public record EnrichedConversationPack(
       appendIfSameSession(text, nodes, i + d, session);
     }
     return n.withContent(text.toString(), attributes);
-  }
-
-  /**
-   * A session date in one form whatever form the file wrote it in ({@code 1:56 pm on 8 May, 2023},
-   * {@code 2023-05-08 13:56} and {@code May 8, 2023} all become {@code 8 May 2023}), so that a
-   * question naming the day or its month matches it whatever the source's format; the string as
-   * written when {@link TimeExpressions#readDate} finds no date in it.
-   */
-  static String dateInWords(String sessionTime) {
-    return TimeExpressions.readDate(sessionTime).map(TimeExpressions::inWords).orElse(sessionTime);
   }
 
   private static void appendIfSameSession(

@@ -35,17 +35,19 @@ class EnrichedConversationPackTest {
 
     List<MemoryNode> nodes = in.graphs().get(0).nodes();
     assertThat(nodes.get(0).content())
-        .isEqualTo("Ada: My pottery class starts today. | Bo: Pottery sounds calming.");
+        .isEqualTo(
+            "Ada: My pottery class starts today. [8 May, 2023] | Bo: Pottery sounds calming.");
     assertThat(nodes.get(2).content()).doesNotContain("D2:1").doesNotContain("How was pottery");
-    assertThat(nodes.get(3).content()).isEqualTo("Bo: How was pottery and the teacher?");
-    // the date is indexed for lexical search, not embedded with the content
+    assertThat(nodes.get(3).content())
+        .isEqualTo("Bo: How was pottery and the teacher? [9 May, 2023]");
+    // and in words for lexical search
     assertThat(nodes.get(0).attributes()).containsEntry(MemoryNode.INDEX_TERMS, "8 May 2023");
     assertThat(nodes.get(3).attributes()).containsEntry(MemoryNode.INDEX_TERMS, "9 May 2023");
     assertThat(new EnrichedConversationPack(true, 1).label()).isEqualTo("dated+window1");
   }
 
   @Test
-  void read_dated_writesTheDateInOneFormWhateverTheFilesFormat() {
+  void read_dated_indexesTheDateInOneFormWhateverTheFilesFormat() {
     // LoCoMo's form with a time, ISO with a time, month first, and a string with no date in it
     List<String> written =
         List.of("1:56 pm on 8 May, 2023", "2023-05-08 13:56", "May 8th, 2023", "spring");
@@ -62,9 +64,11 @@ class EnrichedConversationPackTest {
       MemoryNode turn =
           new EnrichedConversationPack(true, 0).read(doc).graphs().get(0).nodes().get(0);
       terms.add(turn.attributes().get(MemoryNode.INDEX_TERMS));
+      assertThat(turn.content()).isEqualTo("Ada: Hi. [" + when + "]");
     }
 
-    assertThat(terms).containsExactly("8 May 2023", "8 May 2023", "8 May 2023", "spring");
+    // a date that cannot be read is only in the text, as written
+    assertThat(terms).containsExactly("8 May 2023", "8 May 2023", "8 May 2023", null);
   }
 
   @Test
