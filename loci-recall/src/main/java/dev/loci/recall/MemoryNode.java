@@ -23,8 +23,9 @@ import java.util.regex.Pattern;
  *
  * @param id unique within the namespace, 1-256 characters without control characters
  * @param type the node type, lower snake_case, for example {@code clause} or {@code turn}
- * @param content the text recalled and indexed
- * @param attributes extra facts, copied and sorted
+ * @param content the text recalled, indexed and embedded
+ * @param attributes extra facts, copied and sorted; the words of {@link #INDEX_TERMS} are indexed
+ *     for lexical search too
  * @param importance how much the node matters, in [0, 1]
  * @param risk how risky, in [0, 1]
  * @param novelty how unusual or exception-bearing, in [0, 1]
@@ -50,6 +51,13 @@ public record MemoryNode(
     Optional<EvidenceRef> sourceRef,
     @JsonSetter(nulls = Nulls.AS_EMPTY) @JsonInclude(JsonInclude.Include.NON_EMPTY)
         List<String> subjectIds) {
+
+  /**
+   * The attribute whose words are indexed for lexical search beside the content but not embedded:
+   * words a question may name that would only blur the meaning of the text in a vector (a domain
+   * pack's session date, for example).
+   */
+  public static final String INDEX_TERMS = "index_terms";
 
   /** The rule node types and edge types follow. */
   static final Pattern TYPE = Pattern.compile("[a-z][a-z0-9_]{0,62}");

@@ -45,24 +45,16 @@ public final class TimeExpressions {
      */
     public String words() {
       if (start.equals(end)) {
-        return day(start);
+        return inWords(start);
       }
       if (start.getDayOfMonth() == 1
           && end.equals(start.with(TemporalAdjusters.lastDayOfMonth()))) {
-        return month(start);
+        return monthInWords(start);
       }
       if (start.getDayOfYear() == 1 && end.equals(start.with(TemporalAdjusters.lastDayOfYear()))) {
         return String.valueOf(start.getYear());
       }
-      return day(start) + " to " + day(end);
-    }
-
-    private static String day(LocalDate d) {
-      return d.getDayOfMonth() + " " + month(d);
-    }
-
-    private static String month(LocalDate d) {
-      return d.getMonth().getDisplayName(TextStyle.FULL, Locale.ENGLISH) + " " + d.getYear();
+      return inWords(start) + " to " + inWords(end);
     }
   }
 
@@ -120,6 +112,18 @@ public final class TimeExpressions {
           "\\b" + MONTH + " (\\d{1,2})(?:st|nd|rd|th)?,? (\\d{4})\\b", Pattern.CASE_INSENSITIVE);
 
   private TimeExpressions() {}
+
+  /**
+   * A day as people write it, whatever form it was read from: {@code 8 May 2023} (day, the month's
+   * English name in full, year), the form {@link Resolved#words()} uses for a day.
+   */
+  public static String inWords(LocalDate day) {
+    return day.getDayOfMonth() + " " + monthInWords(day);
+  }
+
+  private static String monthInWords(LocalDate d) {
+    return d.getMonth().getDisplayName(TextStyle.FULL, Locale.ENGLISH) + " " + d.getYear();
+  }
 
   /**
    * The first absolute date written in {@code text}: year first ({@code 2024-03-04}, also with a

@@ -62,6 +62,12 @@ class TimeExpressionsTest {
   }
 
   @Test
+  void inWords_dayMonthNameYear() {
+    assertThat(TimeExpressions.inWords(MONDAY)).isEqualTo("8 May 2023");
+    assertThat(TimeExpressions.inWords(LocalDate.of(2024, 12, 31))).isEqualTo("31 December 2024");
+  }
+
+  @Test
   void readDate_theFormatsPeopleWrite() {
     assertThat(TimeExpressions.readDate("1:56 pm on 8 May, 2023")).contains(MONDAY);
     assertThat(TimeExpressions.readDate("2024-03-04 09:15")).contains(LocalDate.of(2024, 3, 4));

@@ -24,11 +24,15 @@ import java.util.TreeSet;
  * The {@code conversation} pack with options, named by the pack's name and the options joined with
  * {@code +} ({@code conversation+dated+window1+term-edges}, what {@code loci bench locomo} measures
  * by default): the pack reads the file exactly as it always does (same ids, edges, attributes and
- * skips), then each turn's indexed text gets the session date ({@code [8 May, 2023]}) and the text
- * of up to {@code window} neighbouring turns of the same session on each side, and the options
- * below add edges and dates. With no option it is the pack unchanged. Immutable and thread-safe.
+ * skips), then each turn's text gets the session date as the file wrote it ({@code [1:56 pm on 8
+ * May, 2023]}) and the text of up to {@code window} neighbouring turns of the same session on each
+ * side, and the options below add edges and dates. The date's words in one form ({@code 8 May
+ * 2023}) that the file's form lacks are indexed for lexical search ({@link MemoryNode#INDEX_TERMS},
+ * see {@link #dateWordsNotWritten}), so a question naming the day or its month matches it whatever
+ * the file's format. With no option it is the pack unchanged. Immutable and thread-safe.
  *
- * @param dated whether the session date is added
+ * @param dated whether the session date is added to the text as written, and the words it lacks of
+ *     the date in one form to the lexical index
  * @param window how many neighbouring turns on each side are added, 0 to 3
  * @param termEdges whether turns of different sessions that share a rare word (one that 2 to {@code
  *     termMaxTurns} turns of the conversation hold, at least 4 letters) get a {@code shares_term}
@@ -241,18 +245,18 @@ public record EnrichedConversationPack(
     MemoryNode n = nodes.get(i);
     String session = session(n);
     StringBuilder text = new StringBuilder(n.content());
-    if (dated) {
-      n.attributes().entrySet().stream()
-          .filter(e -> e.getKey().equals("session_time"))
-          .findFirst()
-          .ifPresent(e -> text.append(" [").append(e.getValue()).append(']'));
+    String time = n.attributes().get("session_time");
+    Map<String, String> attributes = new TreeMap<>(n.attributes());
+    if (dated && time != null) {
+      text.append(" [").append(time).append(']');
+      String missing = dateWordsNotWritten(time);
+      if (!missing.isEmpty()) {
+        attributes.put(MemoryNode.INDEX_TERMS, missing);
+      }
     }
-    Map<String, String> attributes = n.attributes();
     if (resolveDates) {
-      attributes = new TreeMap<>(attributes);
       List<String> iso = new ArrayList<>();
-      Optional<LocalDate> anchor =
-          TimeExpressions.readDate(n.attributes().getOrDefault("session_time", ""));
+      Optional<LocalDate> anchor = TimeExpressions.readDate(time == null ? "" : time);
       for (TimeExpressions.Resolved r :
           anchor.map(a -> TimeExpressions.resolve(n.content(), a)).orElse(List.of())) {
         text.append(" [").append(r.phrase()).append(": ").append(r.words()).append(']');
@@ -267,6 +271,27 @@ public record EnrichedConversationPack(
       appendIfSameSession(text, nodes, i + d, session);
     }
     return n.withContent(text.toString(), attributes);
+  }
+
+  /**
+   * The words of a session date in one form ({@code 8 May 2023}, see {@link
+   * TimeExpressions#inWords}) that the date as written lacks: {@code 4 March} for {@code 2024-03-04
+   * 09:15}, none for {@code 1:56 pm on 8 May, 2023}, so each of the date's words is in the lexical
+   * index once whatever the file's format; empty when {@link TimeExpressions#readDate} reads no
+   * date.
+   */
+  static String dateWordsNotWritten(String time) {
+    Set<String> written =
+        new HashSet<>(List.of(time.toLowerCase(Locale.ROOT).split("[^\\p{L}\\p{N}]+")));
+    return TimeExpressions.readDate(time)
+        .map(
+            d ->
+                String.join(
+                    " ",
+                    java.util.Arrays.stream(TimeExpressions.inWords(d).split(" "))
+                        .filter(w -> !written.contains(w.toLowerCase(Locale.ROOT)))
+                        .toList()))
+        .orElse("");
   }
 
   private static void appendIfSameSession(

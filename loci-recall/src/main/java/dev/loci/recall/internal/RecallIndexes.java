@@ -324,7 +324,7 @@ final class RecallIndexes {
                 g == null ? 0 : g.liveCount(),
                 g == null ? ShardSet.LiveNodes.NONE : g.live(),
                 true,
-                (id, v) -> text.put(ns, id, v, g.nodes.get(id).head().value().content())));
+                (id, v) -> text.put(ns, id, v, lexicalText(g.nodes.get(id).head().value()))));
   }
 
   private void reconcileVectors(VectorIndex.Model m, long seq) {
@@ -431,10 +431,16 @@ final class RecallIndexes {
     Graph g = graph.find(ns);
     Chain<MemoryNode> c = g == null ? null : g.nodes.get(id);
     if (c != null && c.live()) {
-      text.put(ns, id, c.head().version(), c.head().value().content());
+      text.put(ns, id, c.head().version(), lexicalText(c.head().value()));
     } else {
       text.remove(ns, id);
     }
+  }
+
+  /** What the text index holds of a node: its content and its {@link MemoryNode#INDEX_TERMS}. */
+  static String lexicalText(MemoryNode n) {
+    String terms = n.attributes().get(MemoryNode.INDEX_TERMS);
+    return terms == null ? n.content() : n.content() + " " + terms;
   }
 
   void close(long seq) {

@@ -40,7 +40,34 @@ class EnrichedConversationPackTest {
     assertThat(nodes.get(2).content()).doesNotContain("D2:1").doesNotContain("How was pottery");
     assertThat(nodes.get(3).content())
         .isEqualTo("Bo: How was pottery and the teacher? [9 May, 2023]");
+    // the date as written has every word of "8 May 2023": nothing more to index
+    assertThat(nodes.get(0).attributes()).doesNotContainKey(MemoryNode.INDEX_TERMS);
     assertThat(new EnrichedConversationPack(true, 1).label()).isEqualTo("dated+window1");
+  }
+
+  @Test
+  void read_dated_indexesTheWordsOfTheDateInOneFormThatTheFilesFormatLacks() {
+    // LoCoMo's form with a time, ISO with a time, month first, and a string with no date in it
+    List<String> written =
+        List.of("1:56 pm on 8 May, 2023", "2023-05-08 13:56", "May 8th, 2023", "spring", "8/5/23");
+    List<String> terms = new java.util.ArrayList<>();
+    for (String when : written) {
+      SourceDocument doc =
+          new SourceDocument(
+              "c.json",
+              """
+              {"conversation": {"session_1_date_time": "%s",
+                "session_1": [{"speaker": "Ada", "dia_id": "D1:1", "text": "Hi."}]}}
+              """
+                  .formatted(when));
+      MemoryNode turn =
+          new EnrichedConversationPack(true, 0).read(doc).graphs().get(0).nodes().get(0);
+      terms.add(turn.attributes().get(MemoryNode.INDEX_TERMS));
+      assertThat(turn.content()).isEqualTo("Ada: Hi. [" + when + "]");
+    }
+
+    // the words of "8 May 2023" the text as written lacks; none for a date that cannot be read
+    assertThat(terms).containsExactly(null, "8 May", "8", null, null);
   }
 
   @Test
