@@ -40,8 +40,9 @@ import org.apache.lucene.util.VectorUtil;
  * <p>Deferred graphs. The exact scan reads no graph, so a namespace's segments are written without
  * one ({@link FlatVectorFormat}: building it was most of an ingest's CPU) until the namespace
  * reaches {@link #exactBelow()} vectors: then its shard {@linkplain IndexShard#startGraphs starts
- * graphs} (segments started in memory or merged from then on get one) and the first search that
- * finds segments without a graph merges those, and only those, into one segment with a graph, in
+ * graphs} (segments started in memory or merged from then on get one) and the add that crossed the
+ * threshold (or, if that merge did not end before the shard was closed, the first search that finds
+ * segments without a graph) merges those, and only those, into one segment with a graph, in
  * Lucene's merge threads ({@link FlatSegmentMerges}). The switch is made again, from the size, each
  * time a shard is opened (by the first add or search that sees the size). Search never depends on
  * how far that went: segments with a graph are searched through it, those without are scanned, and
@@ -226,10 +227,17 @@ final class VectorIndex {
     IndexShard shard = m.shards.shard(ns);
     // before the add: a segment in memory takes its format with its first vector; the count
     // includes deleted documents not merged away yet, so the switch may come a little early
-    if (!shard.graphs() && shard.pendingDocs() + 1 >= m.exactBelow.getAsInt()) {
-      shard.startGraphs();
-    }
+    boolean crossed =
+        !shard.graphs()
+            && shard.pendingDocs() + 1 >= m.exactBelow.getAsInt()
+            && shard.startGraphs();
     shard.put(id, version, doc);
+    if (crossed) {
+      // the vectors written without a graph get one now, in Lucene's merge threads, while the
+      // ingest goes on: left to the first search, every search until that merge ended (tens of
+      // seconds at 20,000 vectors) also scanned them, most of an `embedding` query's time
+      shard.mergeFlatOnce();
+    }
     m.pending(ns).remove(id, version);
   }
 

@@ -133,10 +133,9 @@ class DeferredGraphTest {
 
     // crosses the threshold: graph search plus a scan of what has no graph yet
     addAll(index, corpus, 500, 900);
-    assertThat(anyFlat(index)).as("the first 500 still without a graph").isTrue();
     assertFindsNearest(index, corpus, 900, queries, "after the crossing");
-    // a search of the crossed namespace merges the graph-less segments into one with a graph;
-    // exactBelow's setter waits for that merge, as tests that force HNSW need
+    // exactBelow's setter waits for the merge of the graph-less segments, as tests that force
+    // HNSW need
     index.exactBelow(threshold);
     assertThat(anyFlat(index)).as("every segment has a graph").isFalse();
     assertFindsNearest(index, corpus, 900, queries, "after the merge");
@@ -159,6 +158,34 @@ class DeferredGraphTest {
       assertThat(anyFlat(reopened)).as("no segment without a graph written").isFalse();
     } finally {
       reopened.close();
+    }
+  }
+
+  @Test
+  void crossingTheThreshold_withNoSearch_mergesTheGraphlessSegmentsInTheBackground()
+      throws InterruptedException {
+    Random r = new Random(SEED + 3);
+    int threshold = 600;
+    List<float[]> corpus = vectors(r, 700);
+    VectorIndex index = new VectorIndex(Optional.of(tmp.resolve("ingest")));
+    try {
+      index.exactBelow(threshold);
+      addAll(index, corpus, 0, 500);
+      index.commit(1, true);
+      assertThat(anyFlat(index)).as("below the threshold: no graph").isTrue();
+
+      // an ingest's adds cross the threshold; nothing searches
+      addAll(index, corpus, 500, 700);
+
+      long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(60);
+      while (anyFlat(index) && System.nanoTime() < deadline) {
+        Thread.sleep(20);
+      }
+      assertThat(anyFlat(index)).as("every segment has a graph, with no search").isFalse();
+      assertThat(shard(index).size()).isEqualTo(700);
+      assertFindsNearest(index, corpus, 700, vectors(r, 30), "after the background merge");
+    } finally {
+      index.close();
     }
   }
 
