@@ -94,19 +94,6 @@ public final class HnswBenchmark {
       Path workDir,
       boolean keep,
       int ramBufferMb) {
-    /** The options with Loci's RAM buffer. */
-    public Options(
-        List<Path> documents,
-        Path queries,
-        List<Integer> sizes,
-        List<VectorCodec> codecs,
-        List<Integer> candidates,
-        int queryCount,
-        Path workDir,
-        boolean keep) {
-      this(documents, queries, sizes, codecs, candidates, queryCount, workDir, keep, RAM_BUFFER_MB);
-    }
-
     /** Checks the values and copies the lists. */
     public Options {
       documents = List.copyOf(documents);
