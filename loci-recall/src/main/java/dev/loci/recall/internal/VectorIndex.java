@@ -312,10 +312,11 @@ final class VectorIndex {
    * 294 at 400,000), at most {@link #MAX_CANDIDATES}, and never fewer than the {@code k + 16} kept.
    *
    * <p>Why: a graph search finds a smaller share of the exact top 10 as the graph grows for the
-   * same {@code ef}. On bge-small vectors (docs/benchmarks.md, "HNSW at 1,000,000 vectors")
-   * recall@10 with Loci's graphs (M 16, beamWidth 100) was 0.96 at 100,000 with 100 candidates, and
-   * at a million 0.79 with 100, 0.92 with 400, 0.95 with 600; below 100,000 the 10 ms latency goal
-   * leaves no room for more. Sizes above a million are extrapolated, not measured.
+   * same {@code ef}. On bge-small-derived vectors (docs/benchmarks.md, "The candidate count at
+   * 1,000,000") recall@10 with Loci's graphs (M 16, beamWidth 100) and 100 candidates was 0.98 at
+   * 100,000, 0.92 at 400,000 (0.98 with this count, 294) and 0.79 at a million (0.92 with 400, 0.95
+   * with 600); below 100,000 the 10 ms latency goal leaves no room for more. Sizes above a million
+   * are extrapolated, not measured.
    */
   static int candidates(int vectors, int k) {
     double exponent = Math.log10((double) CANDIDATES_AT_A_MILLION / HNSW_CANDIDATES);
