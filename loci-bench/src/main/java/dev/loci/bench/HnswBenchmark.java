@@ -62,6 +62,12 @@ public final class HnswBenchmark {
   private static final String ORD = "ord";
   private static final int K = 10;
 
+  /** How many queries the exact scan is timed on. */
+  static final int EXACT_TIMED = 50;
+
+  /** The RAM buffer of Loci's vector shards, in MB. */
+  static final int RAM_BUFFER_MB = 64;
+
   /**
    * What to measure.
    *
@@ -72,8 +78,11 @@ public final class HnswBenchmark {
    * @param candidates the search's candidate counts
    * @param queryCount queries per measurement, at most as many as the file holds
    * @param workDir where the indexes are written (and deleted unless {@code keep})
-   * @param keep whether to keep each index ({@code hnsw-<size>-<M>-<beamWidth>[-int8]} under {@code
-   *     workDir}) and to search one found there again instead of building it
+   * @param keep whether to keep each index ({@code hnsw-<size>-<M>-<beamWidth>[-int8][-bufN]} under
+   *     {@code workDir}) and to search one found there again instead of building it
+   * @param ramBufferMb the writer's RAM buffer: {@value #RAM_BUFFER_MB} as Loci's vector shards; a
+   *     larger one writes fewer, larger segments, as a shard's merges end with, without the cost of
+   *     merging
    */
   public record Options(
       List<Path> documents,
@@ -83,7 +92,8 @@ public final class HnswBenchmark {
       List<Integer> candidates,
       int queryCount,
       Path workDir,
-      boolean keep) {
+      boolean keep,
+      int ramBufferMb) {
     /** Checks the values and copies the lists. */
     public Options {
       documents = List.copyOf(documents);
@@ -101,6 +111,9 @@ public final class HnswBenchmark {
       }
       if (queryCount < 1) {
         throw new IllegalArgumentException("queryCount must be at least 1, got " + queryCount);
+      }
+      if (ramBufferMb < 1 || ramBufferMb > 2000) {
+        throw new IllegalArgumentException("ramBufferMb must be 1 to 2000, got " + ramBufferMb);
       }
     }
   }
@@ -222,7 +235,7 @@ public final class HnswBenchmark {
           .parallel()
           .forEach(q -> truth[q] = exactTop(corpus, asked.get(q)));
       for (VectorCodec codec : options.codecs()) {
-        Path dir = options.workDir().resolve(indexName(size, codec));
+        Path dir = options.workDir().resolve(indexName(size, codec, options.ramBufferMb()));
         Path buildFile = dir.resolveSibling(dir.getFileName() + ".build-seconds");
         if (!options.keep() || !Files.exists(buildFile)) {
           IngestOverlapBench.delete(dir);
@@ -234,7 +247,7 @@ public final class HnswBenchmark {
             log.printf("%s: searching the index kept from an earlier run%n", dir);
           } else {
             long start = System.nanoTime();
-            write(fs, corpus, codec);
+            write(fs, corpus, codec, options.ramBufferMb());
             build = (System.nanoTime() - start) / 1e9;
             if (options.keep()) {
               Files.writeString(buildFile, Double.toString(build));
@@ -274,14 +287,15 @@ public final class HnswBenchmark {
   }
 
   /** The directory name of the index of {@code size} vectors written with {@code codec}. */
-  static String indexName(int size, VectorCodec codec) {
+  static String indexName(int size, VectorCodec codec, int ramBufferMb) {
     return "hnsw-"
         + size
         + "-"
         + codec.maxConn()
         + "-"
         + codec.beamWidth()
-        + (codec.quantized() ? "-int8" : "");
+        + (codec.quantized() ? "-int8" : "")
+        + (ramBufferMb == RAM_BUFFER_MB ? "" : "-buf" + ramBufferMb);
   }
 
   /** The vectors of an embedding cache file, in file order, erased records left out. */
@@ -363,11 +377,11 @@ public final class HnswBenchmark {
         .toArray();
   }
 
-  private static void write(FSDirectory dir, float[][] corpus, VectorCodec codec)
+  private static void write(FSDirectory dir, float[][] corpus, VectorCodec codec, int ramBufferMb)
       throws IOException {
     IndexWriterConfig c = new IndexWriterConfig();
     c.setCodec(codec.codec());
-    c.setRAMBufferSizeMB(64);
+    c.setRAMBufferSizeMB(ramBufferMb);
     TieredMergePolicy merges = new TieredMergePolicy();
     merges.setSegmentsPerTier(3);
     c.setMergePolicy(merges);
@@ -472,13 +486,17 @@ public final class HnswBenchmark {
     return Arrays.copyOf(docs, Math.min(docs.length, K + 16));
   }
 
-  /** The exact scan as {@code VectorIndex} does it: every vector of every segment. */
+  /**
+   * The exact scan as {@code VectorIndex} does it: every vector of every segment, timed on the
+   * first {@value #EXACT_TIMED} queries (twice, the second round counted), since at a million
+   * vectors each scan takes about half a second.
+   */
   private static Row measureExact(
       int size, int segments, IndexSearcher searcher, List<float[]> queries, PrintStream log)
       throws IOException {
-    long[] nanos = new long[queries.size()];
+    long[] nanos = new long[Math.min(queries.size(), EXACT_TIMED)];
     for (int round = 0; round < 2; round++) {
-      for (int i = 0; i < queries.size(); i++) {
+      for (int i = 0; i < nanos.length; i++) {
         long start = System.nanoTime();
         double best = -2;
         for (LeafReaderContext leaf : searcher.getIndexReader().leaves()) {

@@ -112,7 +112,8 @@ class HnswBenchmarkTest {
             List.of(600),
             3,
             tmp.resolve("work"),
-            true);
+            true,
+            HnswBenchmark.RAM_BUFFER_MB);
     java.io.ByteArrayOutputStream log = new java.io.ByteArrayOutputStream();
 
     HnswBenchmark.Report first = HnswBenchmark.run(options, new java.io.PrintStream(log, true));

@@ -72,13 +72,29 @@ final class HnswBenchCommand extends LociCommand {
               + " search an index kept by an earlier run again instead of building it.")
   boolean keep;
 
+  @Option(
+      names = "--ram-buffer-mb",
+      paramLabel = "MB",
+      description =
+          "The index writer's RAM buffer. Default: 64, as Loci's vector shards; a larger one"
+              + " writes fewer, larger segments (as a shard's merges end with) without merging.")
+  int ramBufferMb = 64;
+
   @Override
   public Integer call() {
     List<VectorCodec> codecs = graphs.stream().map(HnswBenchCommand::codec).toList();
     HnswBenchmark.Report report =
         HnswBenchmark.run(
             new HnswBenchmark.Options(
-                vectors, queries, sizes, codecs, candidates, queryCount, places.workDir, keep),
+                vectors,
+                queries,
+                sizes,
+                codecs,
+                candidates,
+                queryCount,
+                places.workDir,
+                keep,
+                ramBufferMb),
             main().errStream());
     return places.print(this, report.toMarkdown(), report.toJson());
   }

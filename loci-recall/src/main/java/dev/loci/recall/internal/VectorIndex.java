@@ -94,8 +94,23 @@ final class VectorIndex {
    */
   static final double VECTOR_SEGMENTS_PER_TIER = 3;
 
-  /** How many candidates an HNSW search explores at least (its {@code ef}). */
+  /**
+   * How many candidates an HNSW search explores at least (its {@code ef}) in a namespace of up to
+   * {@link #CANDIDATES_GROW_ABOVE} vectors; see {@link #candidates}.
+   */
   static final int HNSW_CANDIDATES = 100;
+
+  /**
+   * The namespace size above which the HNSW search's candidate count grows; see {@link
+   * #candidates}.
+   */
+  static final int CANDIDATES_GROW_ABOVE = 100_000;
+
+  /** The HNSW search's candidate count at a million vectors; see {@link #candidates}. */
+  static final int CANDIDATES_AT_A_MILLION = 600;
+
+  /** The most candidates an HNSW search explores, whatever the size, unless more are kept. */
+  static final int MAX_CANDIDATES = 5_000;
 
   /** How the HNSW graphs are built; see {@link VectorCodec} for indexes written otherwise. */
   static final VectorCodec GRAPH = VectorCodec.LUCENE_DEFAULT;
@@ -261,10 +276,10 @@ final class VectorIndex {
           List<Scored> found = new ArrayList<>();
           if (n >= exactBelow) {
             index.startGraphs();
-            // the graph search explores HNSW_CANDIDATES (its ef) and the best k + 16 are kept;
+            // the graph search explores candidates(n, k) (its ef) and the best k + 16 are kept;
             // it finds nothing in segments without a graph, which are scanned
-            int ef = Math.max(HNSW_CANDIDATES, k + 16);
-            TopDocs top = searcher.search(new KnnFloatVectorQuery(VECTOR, query, ef), keep);
+            TopDocs top =
+                searcher.search(new KnnFloatVectorQuery(VECTOR, query, candidates(n, k)), keep);
             for (ScoreDoc d : top.scoreDocs) {
               found.add(new Scored(d.doc, 2.0 * d.score - 1));
             }
@@ -288,6 +303,26 @@ final class VectorIndex {
           hits.sort(Comparator.comparingDouble(Hit::score).reversed().thenComparing(Hit::id));
           return List.copyOf(hits.subList(0, Math.min(k, hits.size())));
         });
+  }
+
+  /**
+   * How many candidates the HNSW search explores (its {@code ef}) for the best {@code k} of {@code
+   * vectors}: {@link #HNSW_CANDIDATES} up to {@link #CANDIDATES_GROW_ABOVE} vectors, then growing
+   * as a power of the size through {@link #CANDIDATES_AT_A_MILLION} at a million (171 at 200,000,
+   * 294 at 400,000), at most {@link #MAX_CANDIDATES}, and never fewer than the {@code k + 16} kept.
+   *
+   * <p>Why: a graph search finds a smaller share of the exact top 10 as the graph grows for the
+   * same {@code ef}. On bge-small-derived vectors (docs/benchmarks.md, "The candidate count at
+   * 1,000,000") recall@10 with Loci's graphs (M 16, beamWidth 100) and 100 candidates was 0.98 at
+   * 100,000, 0.92 at 400,000 (0.98 with this count, 294) and 0.79 at a million (0.92 with 400, 0.95
+   * with 600); below 100,000 the 10 ms latency goal leaves no room for more. Sizes above a million
+   * are extrapolated, not measured.
+   */
+  static int candidates(int vectors, int k) {
+    double exponent = Math.log10((double) CANDIDATES_AT_A_MILLION / HNSW_CANDIDATES);
+    double ratio = Math.max(1.0, (double) vectors / CANDIDATES_GROW_ABOVE);
+    long ef = Math.round(HNSW_CANDIDATES * Math.pow(ratio, exponent));
+    return (int) Math.max(k + 16L, Math.min(ef, MAX_CANDIDATES));
   }
 
   /** An index document and its cosine. */

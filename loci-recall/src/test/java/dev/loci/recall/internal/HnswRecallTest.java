@@ -20,9 +20,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The HNSW search explores {@link VectorIndex#HNSW_CANDIDATES} candidates, not only the k + 16 it
- * keeps: on word-overlap vectors of unrelated texts (the hard case for a graph search) it finds at
- * least 95% of the exact scan's top 10.
+ * The HNSW search explores {@link VectorIndex#candidates} candidates, not only the k + 16 it keeps:
+ * on word-overlap vectors of unrelated texts (the hard case for a graph search) it finds at least
+ * 95% of the exact scan's top 10; the count grows with the namespace above 100,000 vectors.
  */
 class HnswRecallTest {
   static final Namespace NS = Namespace.of("acme.hnsw");
@@ -60,6 +60,21 @@ class HnswRecallTest {
           .as("recall@10, %d of %d", found, wanted)
           .isGreaterThan(0.95);
     }
+  }
+
+  @Test
+  void candidates_growAboveOneHundredThousandVectors_neverBelowWhatIsKept() {
+    assertThat(VectorIndex.candidates(20_000, 10)).isEqualTo(100);
+    assertThat(VectorIndex.candidates(100_000, 10)).isEqualTo(100);
+    // hybrid asks for 50 and keeps 66: still 100 explored
+    assertThat(VectorIndex.candidates(100_000, 50)).isEqualTo(100);
+    assertThat(VectorIndex.candidates(20_000, 200)).isEqualTo(216);
+    assertThat(VectorIndex.candidates(200_000, 10)).isEqualTo(171);
+    assertThat(VectorIndex.candidates(400_000, 10)).isEqualTo(294);
+    // a million bge-small vectors needed 600 for recall@10 0.95 (docs/benchmarks.md)
+    assertThat(VectorIndex.candidates(1_000_000, 10)).isEqualTo(600);
+    assertThat(VectorIndex.candidates(Integer.MAX_VALUE, 10)).isEqualTo(5_000);
+    assertThat(VectorIndex.candidates(Integer.MAX_VALUE, 6_000)).isEqualTo(6_016);
   }
 
   private static String words(Random r, int n) {
