@@ -7,9 +7,11 @@ import dev.loci.Loci;
 import dev.loci.Namespace;
 import dev.loci.Page;
 import dev.loci.internal.SnapshotStore;
+import dev.loci.recall.EvidenceRef;
 import dev.loci.recall.MemoryEdge;
 import dev.loci.recall.MemoryNode;
 import dev.loci.recall.RecallMemory;
+import dev.loci.recall.RecordVersion;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -20,8 +22,10 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Random;
 import java.util.Set;
 import java.util.TreeSet;
+import org.junit.jupiter.api.RepeatedTest;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -106,6 +110,74 @@ class GraphTablesTest {
     assertThat(SnapshotStore.check(file).layers()).containsEntry(RecallLayer.NAME, 1);
     try (Loci loci = Loci.builder().dataDir(tmp).open()) {
       check(RecallMemory.of(loci));
+    }
+  }
+
+  /**
+   * An edge's chain holds its fields and makes the edge on read ({@link EdgeChain}): every field
+   * (weight, confidence, direction, source) of random edges, some put again with other fields,
+   * reads back as put, live, from the snapshot and by replay.
+   */
+  @RepeatedTest(3)
+  void edgesWithEveryField_readBackAsPut_live_fromTheSnapshot_andByReplay() throws IOException {
+    long seed = new Random().nextLong();
+    Random r = new Random(seed);
+    Map<MemoryEdge.Key, RecordVersion<MemoryEdge>> expected = new LinkedHashMap<>();
+    try (Loci loci = Loci.builder().dataDir(tmp).durability(Durability.none()).open()) {
+      RecallMemory m = RecallMemory.of(loci);
+      for (int i = 0; i < 60; i++) {
+        m.putNode(NS, MemoryNode.builder("e" + i, "unit", "text " + i).build());
+      }
+      for (int k = 0; k < 500; k++) {
+        int from = r.nextInt(60);
+        int to = (from + 1 + r.nextInt(59)) % 60;
+        MemoryEdge e =
+            new MemoryEdge(
+                "e" + from,
+                "e" + to,
+                r.nextBoolean() ? "references" : "next_unit",
+                r.nextBoolean() ? r.nextInt(11) / 10.0 : r.nextDouble(),
+                r.nextBoolean() ? 1.0 : r.nextDouble(),
+                r.nextBoolean(),
+                r.nextBoolean()
+                    ? Optional.of(EvidenceRef.of("doc-" + r.nextInt(3), "s", 1, 1 + r.nextInt(9)))
+                    : Optional.empty());
+        expected.put(e.key(), m.putEdge(NS, e));
+      }
+      checkEdges(seed, m, expected);
+      loci.snapshot();
+    }
+    try (Loci loci = Loci.builder().dataDir(tmp).open()) {
+      checkEdges(seed, RecallMemory.of(loci), expected);
+    }
+    try (var files = Files.list(tmp.resolve("snapshots"))) {
+      for (Path f : files.toList()) {
+        Files.delete(f);
+      }
+    }
+    try (Loci loci = Loci.builder().dataDir(tmp).open()) {
+      checkEdges(seed, RecallMemory.of(loci), expected);
+    }
+  }
+
+  private static void checkEdges(
+      long seed, RecallMemory m, Map<MemoryEdge.Key, RecordVersion<MemoryEdge>> expected) {
+    assertThat(expected.values()).anyMatch(v -> v.version() > 1);
+    for (RecordVersion<MemoryEdge> v : expected.values()) {
+      MemoryEdge e = v.value();
+      RecordVersion<MemoryEdge> found = m.edgeVersion(NS, e.key());
+      assertThat(found.value()).as("seed %d", seed).isEqualTo(e);
+      assertThat(found.version()).as("seed %d, %s", seed, e.key()).isEqualTo(v.version());
+    }
+    for (int i = 0; i < 60; i++) {
+      String id = "e" + i;
+      List<MemoryEdge> touching =
+          expected.values().stream()
+              .map(RecordVersion::value)
+              .filter(e -> e.from().equals(id) || e.to().equals(id))
+              .sorted(Comparator.comparing(MemoryEdge::key, ORDER))
+              .toList();
+      assertThat(m.edges(NS, id)).as("seed %d, edges of %s", seed, id).isEqualTo(touching);
     }
   }
 
