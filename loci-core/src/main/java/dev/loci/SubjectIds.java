@@ -31,6 +31,9 @@ public final class SubjectIds {
       throw new InvalidRequestException(
           field, "expected at most " + MAX + " subjects, found " + ids.size());
     }
+    if (ids.isEmpty()) {
+      return List.of(); // most records name no subject: no set to build
+    }
     LinkedHashSet<String> seen = new LinkedHashSet<>();
     for (int i = 0; i < ids.size(); i++) {
       String s = ids.get(i);

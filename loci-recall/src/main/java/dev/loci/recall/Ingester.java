@@ -191,7 +191,6 @@ final class Ingester {
     return new Ingestion(graphs, read.skipped());
   }
 
-  /** {@code n} with its content and attribute values redacted by {@code r}, if present. */
   /** {@code n} with its content and attribute values redacted by {@code r}, if any. */
   static MemoryNode redacted(Optional<UnaryOperator<String>> r, MemoryNode n) {
     if (r.isEmpty()) {
