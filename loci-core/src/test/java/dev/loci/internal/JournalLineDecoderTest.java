@@ -80,7 +80,11 @@ class JournalLineDecoderTest {
             .isEqualTo(slow(checked, checked.length));
       }
     }
-    assertThat(read).as("seed %d", seed).isGreaterThan(encoded / 2);
+    // a floor that shows the fast path is exercised: it declines (to Jackson) the lines with an
+    // escaped actor or whitespace inside the events, and read 48-63% of the unmutated lines over
+    // twenty seeds, so half was a coin flip at the edge (it failed CI once); a quarter is many
+    // standard deviations below what it reads
+    assertThat(read).as("seed %d", seed).isGreaterThan(encoded / 4);
   }
 
   @RepeatedTest(20)
