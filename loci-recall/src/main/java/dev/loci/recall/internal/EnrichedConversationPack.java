@@ -246,24 +246,26 @@ public record EnrichedConversationPack(
     String session = session(n);
     StringBuilder text = new StringBuilder(n.content());
     String time = n.attributes().get("session_time");
-    Map<String, String> attributes = new TreeMap<>(n.attributes());
+    // the session's day, read once for both options that need it
+    Optional<LocalDate> day =
+        time != null && (dated || resolveDates) ? TimeExpressions.readDate(time) : Optional.empty();
+    Map<String, String> attributes = n.attributes();
     if (dated && time != null) {
       text.append(" [").append(time).append(']');
-      String missing = dateWordsNotWritten(time);
+      String missing = day.map(d -> dateWordsNotWritten(time, d)).orElse("");
       if (!missing.isEmpty()) {
-        attributes.put(MemoryNode.INDEX_TERMS, missing);
+        attributes = with(attributes, MemoryNode.INDEX_TERMS, missing);
       }
     }
     if (resolveDates) {
       List<String> iso = new ArrayList<>();
-      Optional<LocalDate> anchor = TimeExpressions.readDate(time == null ? "" : time);
       for (TimeExpressions.Resolved r :
-          anchor.map(a -> TimeExpressions.resolve(n.content(), a)).orElse(List.of())) {
+          day.map(a -> TimeExpressions.resolve(n.content(), a)).orElse(List.of())) {
         text.append(" [").append(r.phrase()).append(": ").append(r.words()).append(']');
         iso.add(r.start().equals(r.end()) ? r.start().toString() : r.start() + "/" + r.end());
       }
       if (!iso.isEmpty()) {
-        attributes.put(DATES, String.join(",", iso));
+        attributes = with(attributes, DATES, String.join(",", iso));
       }
     }
     for (int d = 1; d <= window; d++) {
@@ -274,24 +276,28 @@ public record EnrichedConversationPack(
   }
 
   /**
-   * The words of a session date in one form ({@code 8 May 2023}, see {@link
-   * TimeExpressions#inWords}) that the date as written lacks: {@code 4 March} for {@code 2024-03-04
-   * 09:15}, none for {@code 1:56 pm on 8 May, 2023}, so each of the date's words is in the lexical
-   * index once whatever the file's format; empty when {@link TimeExpressions#readDate} reads no
-   * date.
+   * The words of {@code day} in one form ({@code 8 May 2023}, see {@link TimeExpressions#inWords})
+   * that the session date as written ({@code time}, from which {@link TimeExpressions#readDate}
+   * read {@code day}) lacks: {@code 4 March} for {@code 2024-03-04 09:15}, none for {@code 1:56 pm
+   * on 8 May, 2023}, so each of the date's words is in the lexical index once whatever the file's
+   * format.
    */
-  static String dateWordsNotWritten(String time) {
+  static String dateWordsNotWritten(String time, LocalDate day) {
     Set<String> written =
         new HashSet<>(List.of(time.toLowerCase(Locale.ROOT).split("[^\\p{L}\\p{N}]+")));
-    return TimeExpressions.readDate(time)
-        .map(
-            d ->
-                String.join(
-                    " ",
-                    java.util.Arrays.stream(TimeExpressions.inWords(d).split(" "))
-                        .filter(w -> !written.contains(w.toLowerCase(Locale.ROOT)))
-                        .toList()))
-        .orElse("");
+    return String.join(
+        " ",
+        java.util.Arrays.stream(TimeExpressions.inWords(day).split(" "))
+            .filter(w -> !written.contains(w.toLowerCase(Locale.ROOT)))
+            .toList());
+  }
+
+  /** {@code attributes} with {@code key} set to {@code value}, in a copy. */
+  private static Map<String, String> with(
+      Map<String, String> attributes, String key, String value) {
+    Map<String, String> out = new TreeMap<>(attributes);
+    out.put(key, value);
+    return out;
   }
 
   private static void appendIfSameSession(

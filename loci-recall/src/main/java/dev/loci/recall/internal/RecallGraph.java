@@ -30,7 +30,6 @@ final class RecallGraph {
     final NodeTable nodes = new NodeTable();
     final EdgeTable edges = new EdgeTable();
     private final Map<String, String> edgeTypes = new HashMap<>(); // one string per edge type
-    private String[] recentTypes = new String[0]; // the first few of them
     volatile GraphAlgorithms.Links links; // built on first recall, dropped when an edge changes
     volatile Set<String> packs; // built on first recall, dropped when the set of packs changes
     // live nodes per pack, kept up to date by every node change once built (null: build on the next
@@ -94,20 +93,8 @@ final class RecallGraph {
 
     /** {@code type}, or the equal string an earlier edge of this namespace holds. */
     String edgeType(String type) {
-      for (String t : recentTypes) { // a restore passes the strings it shares itself
-        if (t == type) {
-          return t;
-        }
-      }
       String known = edgeTypes.putIfAbsent(type, type);
-      if (known != null) {
-        return known;
-      }
-      if (recentTypes.length < 8) {
-        recentTypes = java.util.Arrays.copyOf(recentTypes, recentTypes.length + 1);
-        recentTypes[recentTypes.length - 1] = type;
-      }
-      return type;
+      return known != null ? known : type;
     }
   }
 
