@@ -25,18 +25,34 @@ class LocomoDataTest {
 
   @Test
   void read_bundledDevelopmentSet_everyQuestionUsableWithNothingSkipped() throws Exception {
-    Path devset =
-        Path.of(LocomoDataTest.class.getResource("/devset/loci-dev-conversations.json").toURI());
+    assertBundledSetReadWhole("loci-dev-conversations.json", 6, 240, 361, 5);
+  }
+
+  @Test
+  void read_bundledLongDevelopmentSet_everyEvidenceIdNamesATurnAndNothingIsSkipped()
+      throws Exception {
+    assertBundledSetReadWhole("loci-dev-long.json", 3, 230, 701, 13);
+  }
+
+  /**
+   * A bundled development set is read with nothing skipped (an evidence id naming no turn, or a
+   * malformed one, would be), with its counts, and every conversation reaches {@code session}.
+   */
+  private static void assertBundledSetReadWhole(
+      String file, int conversations, int questions, int turns, int session) throws Exception {
+    Path devset = Path.of(LocomoDataTest.class.getResource("/devset/" + file).toURI());
 
     LocomoData data = LocomoData.read(devset);
 
-    assertThat(data.conversations()).hasSize(6);
+    assertThat(data.conversations()).hasSize(conversations);
     assertThat(data.conversations().stream().mapToInt(c -> c.questions().size()).sum())
-        .isEqualTo(240);
-    assertThat(data.conversations().stream().mapToInt(c -> c.turns().size()).sum()).isEqualTo(361);
+        .isEqualTo(questions);
+    assertThat(data.conversations().stream().mapToInt(c -> c.turns().size()).sum())
+        .isEqualTo(turns);
     assertThat(data.skipped()).isEmpty();
     assertThat(data.conversations())
-        .allSatisfy(c -> assertThat(c.turns()).extracting(LocomoData.Turn::session).contains(5));
+        .allSatisfy(
+            c -> assertThat(c.turns()).extracting(LocomoData.Turn::session).contains(session));
   }
 
   @Test
