@@ -11,8 +11,10 @@ import java.nio.file.StandardOpenOption;
 /**
  * The segment a {@link FileJournal} appends to: its file and channel, how many bytes of lines it
  * holds, how far it is preallocated with zeros, and how much of it the last good fsync covered;
- * positional writes that survive an interrupt, and preallocation. Not thread-safe: the journal
- * reads and changes every field under its write lock (rolls and rollbacks replace the file).
+ * positional writes that survive an interrupt, preallocation, rolling to the next segment file and
+ * cutting back to the last good fsync. Not thread-safe: the journal (and its {@link GroupCommit})
+ * reads and changes every field under the journal's write lock (rolls and rollbacks replace the
+ * file).
  */
 final class ActiveSegment {
   static final int MAX_INTERRUPTED_RETRIES = 10;
@@ -21,6 +23,7 @@ final class ActiveSegment {
   private static final System.Logger LOG = System.getLogger(FileJournal.class.getName());
   private static final ByteBuffer ZEROS = ByteBuffer.allocateDirect(1 << 20).asReadOnlyBuffer();
 
+  private final Path dir;
   private final long segmentBytes;
   FileChannel channel;
   Path segment;
@@ -30,7 +33,8 @@ final class ActiveSegment {
   long durableBytes; // the length the journal's durable sequence covers
   boolean closed; // the journal is closed: a closed channel is not reopened
 
-  ActiveSegment(Path segment, FileChannel channel, long segmentBytes) throws IOException {
+  ActiveSegment(Path dir, Path segment, FileChannel channel, long segmentBytes) throws IOException {
+    this.dir = dir;
     this.segment = segment;
     this.channel = channel;
     this.segmentBytes = segmentBytes;
@@ -126,5 +130,48 @@ final class ActiveSegment {
       channel.truncate(segmentSize);
       allocated = segmentSize;
     }
+  }
+
+  /**
+   * Closes this segment, which the caller has just fsynced whole, and makes the new, empty file
+   * {@code next} (in the journal's directory) the active segment; call under the journal's write
+   * lock.
+   */
+  void rollTo(Path next) throws IOException {
+    durableBytes = segmentSize;
+    channel.close();
+    channel = FileChannel.open(next, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
+    Directories.sync(dir);
+    segment = next;
+    segmentSize = 0;
+    durableBytes = 0;
+    allocated = 0;
+    retryPreallocationAt = 0;
+  }
+
+  /**
+   * Cuts the segment back to what the last good fsync covered, through a fresh descriptor, and
+   * fsyncs the cut with {@code forcer}; call under the journal's write lock. Returns false (keeping
+   * the cause in {@code e}) if it could not.
+   */
+  boolean cutBackToDurable(IOException e, GroupCommit.Forcer forcer) {
+    try {
+      try {
+        channel.close();
+      } catch (IOException ignored) {
+        e.addSuppressed(ignored); // the old descriptor's state is what is not trusted
+      }
+      channel = FileChannel.open(segment, StandardOpenOption.WRITE);
+      channel.truncate(durableBytes);
+      forcer.force(channel); // fdatasync: the file's new size is what the data needs
+      Directories.sync(dir);
+    } catch (IOException cut) {
+      e.addSuppressed(cut);
+      return false;
+    }
+    segmentSize = durableBytes;
+    allocated = durableBytes;
+    retryPreallocationAt = durableBytes + Math.min(PREALLOCATE_BYTES, segmentBytes);
+    return true;
   }
 }

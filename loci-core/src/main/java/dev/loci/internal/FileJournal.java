@@ -10,8 +10,6 @@ import dev.loci.spi.JournalEntry;
 import dev.loci.spi.JournalUnavailableException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.channels.ClosedByInterruptException;
-import java.nio.channels.ClosedChannelException;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -20,9 +18,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
 import java.util.function.Function;
@@ -34,11 +29,12 @@ import java.util.function.Function;
  * (one, or a round's worth through {@link #appendBatches}) with one positional write; on failure
  * the segment is truncated back, so a failed append leaves nothing behind and does not use its
  * numbers. Reading and damage reports are in {@link JournalReader}; segment files at rest (names,
- * tail recovery on open, rewriting a closed segment) in {@link JournalSegments}. Durability is
- * separate: under {@code always}, a writer that needs its batch durable takes {@code syncLock}, and
- * whoever holds it fsyncs everything written so far; the writers queued behind it usually find
- * their batch already covered and return without an fsync of their own (group commit). Rolling to a
- * new segment fsyncs the old one first, so durability stays prefix-closed across segments.
+ * tail recovery on open, rewriting a closed segment) in {@link JournalSegments}; the active
+ * segment's file, its roll and its cut-back in {@link ActiveSegment}. Durability is separate, in
+ * {@link GroupCommit}: under {@code always}, a writer that needs its batch durable takes its sync
+ * lock, and whoever holds it fsyncs everything written so far; the writers queued behind it usually
+ * find their batch already covered and return without an fsync of their own (group commit). Rolling
+ * to a new segment fsyncs the old one first, so durability stays prefix-closed across segments.
  *
  * <p>Opening repairs a torn tail: if the last line of the last segment is cut short or fails its
  * checksum, the file is truncated to the start of that line and a {@link Damage.Kind#TORN_TAIL}
@@ -52,7 +48,8 @@ import java.util.function.Function;
  * <ul>
  *   <li>A write that fails (the disk is full) is truncated away; the append throws {@link
  *       JournalUnavailableException}, the journal stays usable, and {@link #unavailable()} says
- *       "disk full" until a later append succeeds or the file system has room again.
+ *       "disk full" until a later append succeeds or the file system has room again ({@link
+ *       DiskRoom}).
  *   <li>After a failed fsync the file's state is unknown: the kernel may have dropped the dirty
  *       pages (Linux marks them clean and reports the error once), so what a read shows may not be
  *       on disk, and a retried fsync would succeed without writing them. Nothing written since the
@@ -73,7 +70,6 @@ public final class FileJournal implements Journal {
   public static final long DEFAULT_SEGMENT_BYTES = 64L << 20;
 
   private static final System.Logger LOG = System.getLogger(FileJournal.class.getName());
-  private static final int MAX_INTERRUPTED_RETRIES = ActiveSegment.MAX_INTERRUPTED_RETRIES;
   private static final long MAX_GATHERED_BYTES = 16L << 20; // one write of several batches
 
   private final Path dir;
@@ -82,22 +78,14 @@ public final class FileJournal implements Journal {
   private final List<Damage> openDamage;
 
   private final ReentrantLock writeLock = new ReentrantLock();
-  private final ReentrantLock syncLock = new ReentrantLock();
-  private final java.util.concurrent.locks.Condition synced = syncLock.newCondition();
-  private boolean syncing; // guarded by syncLock
   private final ActiveSegment active; // its fields guarded by writeLock
   private final LineBuffer lines = new LineBuffer(64 << 10); // guarded by writeLock
   private long lastSeq; // guarded by writeLock
-  private volatile long durableSeq;
   private volatile int generation; // bumped by each rollback: an append of an older one was cut
-  private volatile String full; // why the last append failed for want of space, until it has room
-  private volatile long fullNeeds; // bytes the failed append wanted
-  private Forcer forcer = ch -> ch.force(false);
-  private final java.util.concurrent.atomic.AtomicLong fsyncs =
-      new java.util.concurrent.atomic.AtomicLong();
+  private final DiskRoom room;
   private volatile Throwable failure;
   private volatile boolean closed;
-  private final ScheduledExecutorService syncer;
+  private final GroupCommit commit; // the durable sequence number, fsyncs and their locking
 
   private FileJournal(
       Path dir,
@@ -111,26 +99,15 @@ public final class FileJournal implements Journal {
     this.durability = durability;
     this.segmentBytes = segmentBytes;
     this.lastSeq = lastSeq;
-    this.durableSeq = lastSeq;
     this.openDamage = List.copyOf(openDamage);
+    this.room = new DiskRoom(dir);
     try {
-      this.active = new ActiveSegment(segment, channel, segmentBytes);
+      this.active = new ActiveSegment(dir, segment, channel, segmentBytes);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
-    if (durability.mode() == Durability.Mode.INTERVAL) {
-      syncer =
-          Executors.newSingleThreadScheduledExecutor(
-              r -> {
-                Thread t = new Thread(r, "loci-journal-sync");
-                t.setDaemon(true);
-                return t;
-              });
-      long ms = durability.interval().toMillis();
-      syncer.scheduleWithFixedDelay(this::backgroundSync, ms, ms, TimeUnit.MILLISECONDS);
-    } else {
-      syncer = null;
-    }
+    this.commit = new GroupCommit(new CommitLog(), writeLock, active, durability, lastSeq);
+    commit.start(); // last: the background fsync (under interval) may run from here on
   }
 
   /**
@@ -164,7 +141,7 @@ public final class FileJournal implements Journal {
 
   /** How many fsyncs the write path has issued; with group commit, fewer than durable appends. */
   public long fsyncCount() {
-    return fsyncs.get();
+    return commit.fsyncCount();
   }
 
   /** The directory holding the segments. */
@@ -247,18 +224,17 @@ public final class FileJournal implements Journal {
           }
           throw new StorageException(detail, e);
         }
-        full = "disk full or failing: " + detail;
-        fullNeeds = total;
+        room.refused("disk full or failing: " + detail, total);
         throw new JournalUnavailableException(detail, e);
       }
       active.segmentSize = before + total;
       active.allocated = Math.max(active.allocated, active.segmentSize);
       lastSeq = seq + count - 1;
-      full = null;
+      room.clear();
       out.clear();
       List<Appended> written = new ArrayList<>(count);
       for (int i = 0; i < count; i++) {
-        written.add(new Written(seq + i, generation));
+        written.add(commit.appended(seq + i, generation));
       }
       return written;
     } finally {
@@ -269,206 +245,66 @@ public final class FileJournal implements Journal {
     }
   }
 
-  private final class Written implements Appended {
-    private final long seq;
-    private final int generation;
-
-    Written(long seq, int generation) {
-      this.seq = seq;
-      this.generation = generation;
+  /** The journal as its {@link GroupCommit} sees it. */
+  private final class CommitLog implements GroupCommit.Log {
+    @Override
+    public int generation() {
+      return generation;
     }
 
     @Override
-    public long seq() {
-      return seq;
+    public long lastSeqLocked() {
+      return lastSeq;
     }
 
     @Override
-    public void awaitDurable() {
-      if (durability.mode() == Durability.Mode.ALWAYS) {
-        syncThrough(seq, generation);
-      } else {
-        checkUsable();
-      }
+    public void checkUsable() {
+      FileJournal.this.checkUsable();
     }
-  }
 
-  /**
-   * Makes every batch up to {@code seq} durable, sharing the fsync with concurrent callers.
-   *
-   * <p>One caller at a time is the leader: it fsyncs everything written so far without holding
-   * {@code syncLock}, then wakes every waiter at once. Waiters whose batch the fsync covered
-   * return; one of the rest leads the next fsync, which covers everything appended meanwhile. (A
-   * plain lock around the fsync would hand waiters through one at a time, a convoy that keeps
-   * groups small.) An fsync cut short by an interrupt closes the channel; it is reopened and the
-   * fsync repeated, which flushes the file whichever descriptor wrote it.
-   */
-  private void syncThrough(long seq, int gen) {
-    if (gen == generation && durableSeq >= seq) {
-      return;
+    @Override
+    public boolean stopped() {
+      return failure != null || closed;
     }
-    boolean interrupted = Thread.interrupted();
-    syncLock.lock();
-    try {
-      int attempts = 0;
-      while (durableSeq < seq || gen != generation) {
-        if (gen != generation) {
-          throw new JournalUnavailableException(
-              "journal fsync failed while batch "
-                  + seq
-                  + " waited for it; the batches written since the last durable one were cut off"
-                  + " again, so nothing of it was kept",
-              null);
-        }
-        checkUsable();
-        if (syncing) {
-          synced.awaitUninterruptibly();
-          continue;
-        }
-        syncing = true;
-        syncLock.unlock();
-        try {
-          interrupted |= forceOnce(seq, gen, attempts++);
-        } finally {
-          syncLock.lock();
-          syncing = false;
-          synced.signalAll();
-        }
-      }
-    } finally {
-      syncLock.unlock();
-      if (interrupted) {
-        Thread.currentThread().interrupt();
-      }
-    }
-  }
 
-  /** One fsync by the leader; returns whether an interrupt had to be set aside. */
-  private boolean forceOnce(long seq, int gen, int attempt) {
-    FileChannel ch;
-    long target;
-    long bytes;
-    Path seg;
-    writeLock.lock();
-    try {
-      if (gen != generation) {
-        return false; // cut off by a rollback: the caller's loop reports it
-      }
-      ch = active.channel;
-      target = lastSeq;
-      bytes = active.segmentSize;
-      seg = active.segment;
-    } finally {
-      writeLock.unlock();
-    }
-    try {
-      forcer.force(ch);
-      fsyncs.incrementAndGet();
+    /**
+     * What a failed fsync leaves (see the {@link FileJournal} class comment): under {@code always},
+     * the undurable tail cut off and the journal usable ({@link JournalUnavailableException});
+     * otherwise, or if the cut fails, writes stopped with the outcome of the undurable batches
+     * unknown.
+     */
+    @Override
+    public StorageException failSync(IOException e) {
       writeLock.lock();
       try {
-        if (seg.equals(active.segment) && gen == generation) {
-          active.durableBytes = Math.max(active.durableBytes, bytes);
+        String what = "journal fsync of " + active.segment + " failed: " + e.getMessage();
+        if (durability.mode() == Durability.Mode.ALWAYS && failure == null && rollBackLocked(e)) {
+          room.refused("disk failing: " + what, 0);
+          return new JournalUnavailableException(
+              what
+                  + "; the batches written since the last durable one were cut off, so nothing of"
+                  + " them was kept",
+              e);
         }
-      } finally {
-        writeLock.unlock();
-      }
-      advanceDurable(target);
-      return false;
-    } catch (ClosedChannelException e) {
-      // closed by a roll (which forced it first), by close(), or by an interrupt
-      boolean interrupt = e instanceof ClosedByInterruptException;
-      if (interrupt) {
-        Thread.interrupted();
-      }
-      if (durableSeq < seq) {
-        if (attempt >= MAX_INTERRUPTED_RETRIES) {
-          throw failSync(e);
-        }
-        writeLock.lock();
-        try {
-          active.reopenIfClosed(ch);
-        } catch (IOException reopen) {
-          throw failSync(reopen);
-        } finally {
-          writeLock.unlock();
-        }
-      }
-      return interrupt;
-    } catch (IOException e) {
-      throw failSync(e);
-    }
-  }
-
-  private void backgroundSync() {
-    try {
-      long target;
-      writeLock.lock();
-      try {
-        target = lastSeq;
-      } finally {
-        writeLock.unlock();
-      }
-      if (target > durableSeq && failure == null && !closed) {
-        syncThrough(target, generation);
-      }
-    } catch (RuntimeException e) {
-      LOG.log(System.Logger.Level.ERROR, "journal background fsync failed", e);
-    }
-  }
-
-  private synchronized void advanceDurable(long seq) {
-    if (seq > durableSeq) {
-      durableSeq = seq;
-    }
-  }
-
-  /**
-   * What a failed fsync leaves (see the class comment): under {@code always}, the undurable tail
-   * cut off and the journal usable ({@link JournalUnavailableException}); otherwise, or if the cut
-   * fails, writes stopped with the outcome of the undurable batches unknown.
-   */
-  private StorageException failSync(IOException e) {
-    writeLock.lock();
-    try {
-      String what = "journal fsync of " + active.segment + " failed: " + e.getMessage();
-      if (durability.mode() == Durability.Mode.ALWAYS && failure == null && rollBackLocked(e)) {
-        full = "disk failing: " + what;
-        fullNeeds = 0;
-        return new JournalUnavailableException(
+        failure = e;
+        return new StorageException(
             what
-                + "; the batches written since the last durable one were cut off, so nothing of"
-                + " them was kept",
+                + "; whether the batches since the last durable one are kept is unknown; writes"
+                + " are stopped until the journal is resumed or reopened",
             e);
+      } finally {
+        writeLock.unlock();
       }
-      failure = e;
-      return new StorageException(
-          what
-              + "; whether the batches since the last durable one are kept is unknown; writes are"
-              + " stopped until the journal is resumed or reopened",
-          e);
-    } finally {
-      writeLock.unlock();
     }
   }
 
   /**
-   * Cuts the active segment back to what the last good fsync covered, through a fresh descriptor,
-   * and fsyncs the cut; call under writeLock. Returns false (keeping the cause in {@code e}) if it
-   * could not.
+   * Cuts the active segment back to what the last good fsync covered ({@link
+   * ActiveSegment#cutBackToDurable}), and the sequence numbers with it; call under writeLock.
+   * Returns false (keeping the cause in {@code e}) if it could not.
    */
   private boolean rollBackLocked(IOException e) {
-    try {
-      try {
-        active.channel.close();
-      } catch (IOException ignored) {
-        e.addSuppressed(ignored); // the old descriptor's state is what is not trusted
-      }
-      active.channel = FileChannel.open(active.segment, StandardOpenOption.WRITE);
-      active.channel.truncate(active.durableBytes);
-      forcer.force(active.channel); // fdatasync: the file's new size is what the data needs
-      Directories.sync(dir);
-    } catch (IOException cut) {
-      e.addSuppressed(cut);
+    if (!active.cutBackToDurable(e, commit.forcer())) {
       return false;
     }
     LOG.log(
@@ -480,26 +316,16 @@ public final class FileJournal implements Journal {
             + " back to "
             + active.durableBytes
             + " bytes, batch "
-            + durableSeq
+            + commit.durableSeq()
             + ", which the last good fsync covered");
-    active.segmentSize = active.durableBytes;
-    active.allocated = active.durableBytes;
-    active.retryPreallocationAt =
-        active.durableBytes + Math.min(ActiveSegment.PREALLOCATE_BYTES, segmentBytes);
-    lastSeq = durableSeq;
+    lastSeq = commit.durableSeq();
     generation++;
     return true;
   }
 
-  /** How the journal fsyncs a segment; a test replaces it to make an fsync fail. */
-  @FunctionalInterface
-  interface Forcer {
-    void force(FileChannel channel) throws IOException;
-  }
-
   /** Replaces how segments are fsynced (fault injection in tests). */
-  void forcer(Forcer forcer) {
-    this.forcer = java.util.Objects.requireNonNull(forcer, "forcer");
+  void forcer(GroupCommit.Forcer forcer) {
+    commit.forcer(forcer);
   }
 
   /**
@@ -513,24 +339,7 @@ public final class FileJournal implements Journal {
       return Optional.of(
           "journal in " + dir + " failed (" + f.getMessage() + "); writes are stopped");
     }
-    String why = full;
-    if (why != null && roomFor(fullNeeds)) {
-      full = null;
-      return Optional.empty();
-    }
-    return Optional.ofNullable(why);
-  }
-
-  /** Whether the journal's file system has room for {@code bytes} and a margin. */
-  private boolean roomFor(long bytes) {
-    if (bytes <= 0) {
-      return false; // an fsync failed: only a write that succeeds shows the disk is well again
-    }
-    try {
-      return Files.getFileStore(dir).getUsableSpace() >= bytes + (64 << 10);
-    } catch (IOException e) {
-      return false;
-    }
+    return room.why();
   }
 
   /**
@@ -574,19 +383,10 @@ public final class FileJournal implements Journal {
   private void rollLocked(long nextSeq) {
     try {
       active.trimPreallocation();
-      forcer.force(active.channel);
-      advanceDurable(lastSeq);
-      active.durableBytes = active.segmentSize;
-      active.channel.close();
-      Path next = dir.resolve(segmentName(nextSeq));
-      active.channel =
-          FileChannel.open(next, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
-      Directories.sync(dir);
-      active.segment = next;
-      active.segmentSize = 0;
-      active.durableBytes = 0;
-      active.allocated = 0;
-      active.retryPreallocationAt = 0;
+      commit.forcer().force(active.channel);
+      // durable before the switch: a roll that fails after this fsync still counts it
+      commit.advanceDurable(lastSeq);
+      active.rollTo(dir.resolve(segmentName(nextSeq)));
     } catch (IOException e) {
       failure = e;
       throw new StorageException("journal roll in " + dir + " failed: " + e.getMessage(), e);
@@ -645,7 +445,7 @@ public final class FileJournal implements Journal {
           rollLocked(seq + 1);
         }
         lastSeq = seq;
-        advanceDurable(seq);
+        commit.advanceDurable(seq);
       }
     } finally {
       writeLock.unlock();
@@ -664,7 +464,7 @@ public final class FileJournal implements Journal {
 
   @Override
   public void sync() {
-    syncThrough(lastSeq(), generation);
+    commit.syncThrough(lastSeq(), generation);
   }
 
   @Override
@@ -707,17 +507,7 @@ public final class FileJournal implements Journal {
     if (closed) {
       return;
     }
-    if (syncer != null) {
-      // not shutdownNow: an interrupt would land in the background fsync
-      syncer.shutdown();
-      try {
-        if (!syncer.awaitTermination(10, TimeUnit.SECONDS)) {
-          LOG.log(System.Logger.Level.WARNING, "journal background fsync did not stop in 10 s");
-        }
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-      }
-    }
+    commit.stop();
     writeLock.lock();
     try {
       if (closed) {
@@ -729,7 +519,7 @@ public final class FileJournal implements Journal {
         if (failure == null) {
           active.trimPreallocation();
           active.channel.force(false);
-          advanceDurable(lastSeq);
+          commit.advanceDurable(lastSeq);
         }
         active.channel.close();
       } catch (IOException e) {
