@@ -70,6 +70,8 @@ public final class PostgresJournal implements Journal {
   private volatile long knownHead; // the highest sequence number seen in the database
   private final List<JournalFollower> followers = new CopyOnWriteArrayList<>();
   private final RoundWriter writer; // writes the rounds; keeps availability, failure and counts
+  // every handle's awaitDurable: one instance, not one per appended batch
+  private final Consumer<PendingBatch.Handle> flusher = this::flushThrough;
 
   private PostgresJournal(HikariDataSource pool, String description, JournalOptions options) {
     this.pool = pool;
@@ -167,10 +169,7 @@ public final class PostgresJournal implements Journal {
         long seq = lastSeq + 1;
         PendingBatch p =
             new PendingBatch(
-                batch,
-                JournalKeys.hash(batch.namespace().value(), keys.get(i)),
-                seq,
-                this::flushThrough);
+                batch, JournalKeys.hash(batch.namespace().value(), keys.get(i)), seq, flusher);
         pending.add(p);
         lastSeq = seq;
         appended.add(p.handle);
