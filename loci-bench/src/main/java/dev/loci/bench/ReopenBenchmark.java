@@ -216,7 +216,7 @@ public final class ReopenBenchmark {
     if (!Files.exists(built)) {
       long t0 = System.nanoTime();
       delete(dir);
-      JournalBenchmark.build(dir, new BenchRecords(100), n);
+      JournalMeasurements.build(dir, new BenchRecords(100), n);
       write(built, "");
       log.printf(
           Locale.ROOT,

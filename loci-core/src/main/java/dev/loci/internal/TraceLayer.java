@@ -21,8 +21,6 @@ import dev.loci.spi.SubjectRecords;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
-import java.util.Comparator;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -34,7 +32,8 @@ import java.util.regex.Pattern;
 
 /**
  * The trace store of ADR-004 as an engine layer: decisions for Add, AddIdempotent, Update, Revise
- * and Retire, the events they produce, and the projection those events build.
+ * and Retire, the events they produce, and the projection those events build (held and searched by
+ * {@link TraceProjection}).
  *
  * <p>Events (layer {@code trace}), each in the batch's namespace:
  *
@@ -68,37 +67,7 @@ public final class TraceLayer implements Layer, SubjectRecords {
   /** The most tags one trace may carry: a search index entry per tag, so a bound on the work. */
   public static final int MAX_TAGS = 256;
 
-  /**
-   * Listing order: creation time, then uid, then namespace. Hand-written: it is on every insert.
-   */
-  private static final Comparator<Trace> ORDER =
-      (a, b) -> {
-        int c = a.createdAt().compareTo(b.createdAt());
-        if (c != 0) {
-          return c;
-        }
-        c = a.uid().compareTo(b.uid());
-        return c != 0 ? c : a.namespace().value().compareTo(b.namespace().value());
-      };
-
-  /** The traces of one namespace, by uid and in listing order. */
-  private static final class Shelf {
-    final Map<String, Trace> byUid = new HashMap<>();
-    final SortedChunks<Trace> ordered = new SortedChunks<>(ORDER);
-    final Map<String, String> firstSuccessor = new HashMap<>(); // predecessor uid -> revision uid
-
-    void put(Trace t) {
-      Trace old = byUid.put(t.uid(), t);
-      if (old != null && ORDER.compare(old, t) != 0) {
-        ordered.remove(old);
-      }
-      ordered.add(t); // replaces the old version where it sorts the same (always, in practice)
-      t.predecessorUid().ifPresent(p -> firstSuccessor.putIfAbsent(p, t.uid()));
-    }
-  }
-
-  private final Map<Namespace, Shelf> shelves = new HashMap<>();
-  private final Map<String, Namespace> restoreNamespaces = new HashMap<>();
+  private final TraceProjection projection = new TraceProjection();
 
   @Override
   public String name() {
@@ -114,8 +83,7 @@ public final class TraceLayer implements Layer, SubjectRecords {
 
   /** The trace {@code uid} in {@code ns}, if any. */
   public Optional<Trace> find(Namespace ns, String uid) {
-    Shelf shelf = shelves.get(ns);
-    return shelf == null ? Optional.empty() : Optional.ofNullable(shelf.byUid.get(uid));
+    return projection.find(ns, uid);
   }
 
   /**
@@ -166,30 +134,7 @@ public final class TraceLayer implements Layer, SubjectRecords {
 
   /** Runs a search; see {@link TraceQuery}. */
   public Page<Trace> search(TraceQuery q) {
-    Optional<Trace> after = q.cursor().map(TraceRecords::decodeCursor);
-    List<Trace> matches = new ArrayList<>();
-    for (Map.Entry<Namespace, Shelf> e : shelves.entrySet()) {
-      if (!q.scope().contains(e.getKey())) {
-        continue;
-      }
-      Iterable<Trace> from =
-          after.isPresent() ? e.getValue().ordered.tailFrom(after.get()) : e.getValue().ordered;
-      int found = 0;
-      for (Trace t : from) {
-        if (matches(t, q)) {
-          matches.add(t);
-          if (++found > q.limit()) {
-            break; // one beyond the page tells whether a next page exists
-          }
-        }
-      }
-    }
-    matches.sort(ORDER);
-    if (matches.size() <= q.limit()) {
-      return new Page<>(matches, Optional.empty());
-    }
-    List<Trace> page = matches.subList(0, q.limit());
-    return new Page<>(page, Optional.of(TraceRecords.encodeCursor(page.get(page.size() - 1))));
+    return projection.search(q);
   }
 
   /**
@@ -197,61 +142,22 @@ public final class TraceLayer implements Layer, SubjectRecords {
    * time of its newest trace.
    */
   public List<Traces.NamespaceCount> namespaceCounts() {
-    List<Traces.NamespaceCount> out = new ArrayList<>(shelves.size());
-    shelves.forEach(
-        (ns, shelf) -> {
-          if (!shelf.ordered.isEmpty()) {
-            out.add(
-                new Traces.NamespaceCount(
-                    ns, shelf.byUid.size(), shelf.ordered.last().createdAt()));
-          }
-        });
-    out.sort(Comparator.comparing(Traces.NamespaceCount::namespace));
-    return out;
+    return projection.namespaceCounts();
   }
 
   /** How many traces, retired ones included, lie in {@code scope}. */
   public long count(NamespaceScope scope) {
-    long n = 0;
-    for (Map.Entry<Namespace, Shelf> e : shelves.entrySet()) {
-      if (scope.contains(e.getKey())) {
-        n += e.getValue().byUid.size();
-      }
-    }
-    return n;
+    return projection.count(scope);
   }
 
   /** How many traces, retired ones included, there are in every namespace. */
   public long total() {
-    long n = 0;
-    for (Shelf shelf : shelves.values()) {
-      n += shelf.byUid.size();
-    }
-    return n;
+    return projection.total();
   }
 
   /** Every trace of {@code ns} in listing order, for export. */
   public List<Trace> all(Namespace ns) {
-    Shelf shelf = shelves.get(ns);
-    return shelf == null ? List.of() : List.copyOf(shelf.ordered);
-  }
-
-  private static boolean matches(Trace t, TraceQuery q) {
-    if (t.retired() && !q.includeRetired()) {
-      return false;
-    }
-    for (String tag : q.tags()) {
-      if (!t.hasTag(tag)) {
-        return false;
-      }
-    }
-    if (q.contentContains().isPresent() && !t.content().contains(q.contentContains().get())) {
-      return false;
-    }
-    if (q.createdFrom().isPresent() && t.createdAt().isBefore(q.createdFrom().get())) {
-      return false;
-    }
-    return q.createdBefore().isEmpty() || t.createdAt().isBefore(q.createdBefore().get());
+    return projection.all(ns);
   }
 
   // ---------------------------------------------------------------- decisions
@@ -372,8 +278,7 @@ public final class TraceLayer implements Layer, SubjectRecords {
       // Revising does not change the predecessor's version, so the version alone cannot tell a
       // caller who saw the head from one who did not: a conditional revise of a trace that already
       // has a revision is stale (unconditional revises may still fork, as ADR-004 allows).
-      Optional<String> successor =
-          Optional.ofNullable(shelves.get(ns)).map(s -> s.firstSuccessor.get(predecessorUid));
+      Optional<String> successor = projection.firstSuccessor(ns, predecessorUid);
       if (successor.isPresent()) {
         throw new StaleVersionException(
             "uid: trace '"
@@ -425,7 +330,7 @@ public final class TraceLayer implements Layer, SubjectRecords {
     Map<Long, String> skipped = new LinkedHashMap<>();
     for (ImportOp op : ops) {
       try {
-        applyTo(overlay, ns, null, op.event(), new java.util.IdentityHashMap<>(1));
+        projection.applyTo(overlay, ns, null, op.event(), new java.util.IdentityHashMap<>(1));
         events.add(op.event());
         keys.add(op.uid());
       } catch (IllegalStateException e) {
@@ -442,97 +347,27 @@ public final class TraceLayer implements Layer, SubjectRecords {
     Namespace ns = entry.namespace();
     if (events.size() == 1 && isNew(events.get(0))) { // most batches: no overlay needed
       Event e = events.get(0);
-      Trace t = newTrace(Map.of(), ns, entry.ts(), e);
+      Trace t = projection.newTrace(Map.of(), ns, entry.ts(), e);
       parsed = new Parsed(entry, Collections.singletonMap(e, t));
-      return () -> shelves.computeIfAbsent(ns, k -> new Shelf()).put(t);
+      return () -> projection.put(ns, t);
     }
     Map<String, Trace> overlay = new LinkedHashMap<>();
     Map<Event, Trace> traces = new java.util.IdentityHashMap<>(events.size());
     for (Event e : events) {
-      applyTo(overlay, entry.namespace(), entry.ts(), e, traces);
+      projection.applyTo(overlay, entry.namespace(), entry.ts(), e, traces);
     }
     parsed = new Parsed(entry, traces); // for mentions of the same batch, asked next
-    return () -> {
-      Shelf shelf = shelves.computeIfAbsent(ns, k -> new Shelf());
-      overlay.values().forEach(shelf::put);
-    };
-  }
-
-  /**
-   * Applies one event to {@code overlay}, reading through to the projection. Events this layer just
-   * decided carry the resulting trace ({@link Event#decoded()}), which saves parsing their data;
-   * events read from the journal are parsed. {@code at} is the batch's time, or null.
-   */
-  private void applyTo(
-      Map<String, Trace> overlay, Namespace ns, Instant at, Event e, Map<Event, Trace> parsed) {
-    Trace hint = (Trace) e.decoded().orElse(null);
-    switch (e.type()) {
-      case ADDED, REVISED -> {
-        Trace t = newTrace(overlay, ns, at, e);
-        parsed.put(e, t);
-        overlay.put(t.uid(), t);
-      }
-      case UPDATED -> {
-        Trace t =
-            current(overlay, ns, hint != null ? hint.uid() : TraceRecords.text(e.data(), "uid"));
-        overlay.put(
-            t.uid(),
-            hint != null
-                ? t.withContent(hint.content(), hint.updatedAt())
-                : t.withContent(
-                    TraceRecords.text(e.data(), "content"),
-                    Timestamps.parse(TraceRecords.text(e.data(), "updated_at"))));
-      }
-      case RETIRED -> {
-        Trace t =
-            current(overlay, ns, hint != null ? hint.uid() : TraceRecords.text(e.data(), "uid"));
-        overlay.put(t.uid(), t.asRetired());
-      }
-      case REPLAYED -> {
-        Trace t =
-            current(overlay, ns, hint != null ? hint.uid() : TraceRecords.text(e.data(), "uid"));
-        overlay.put(t.uid(), t.replayed());
-      }
-      default -> throw new IllegalStateException("unknown event type '" + e.type() + "'");
-    }
+    return () -> projection.putAll(ns, overlay.values());
   }
 
   private static boolean isNew(Event e) {
     return e.type().equals(ADDED) || e.type().equals(REVISED);
   }
 
-  /** The trace a {@code trace.added} or {@code trace.revised} event adds, which must be new. */
-  private Trace newTrace(Map<String, Trace> overlay, Namespace ns, Instant at, Event e) {
-    Trace hint = (Trace) e.decoded().orElse(null);
-    Trace t = hint != null ? hint : TraceRecords.parseEvent(e.json(), ns, at);
-    if (overlay.containsKey(t.uid()) || find(ns, t.uid()).isPresent()) {
-      throw new IllegalStateException("trace '" + t.uid() + "' already exists in " + ns);
-    }
-    return t;
-  }
-
-  private Trace current(Map<String, Trace> overlay, Namespace ns, String uid) {
-    Trace t = overlay.get(uid);
-    if (t == null) {
-      t = find(ns, uid).orElse(null);
-    }
-    if (t == null) {
-      throw new IllegalStateException("trace '" + uid + "' does not exist in " + ns);
-    }
-    return t;
-  }
-
   /** Snapshot records in listing order per namespace, so restoring inserts in sorted order. */
   @Override
   public Iterable<String> capture() {
-    List<Trace> all = new ArrayList<>();
-    shelves.entrySet().stream()
-        .sorted(Map.Entry.comparingByKey())
-        .forEach(e -> all.addAll(e.getValue().ordered));
-    return () ->
-        all.stream()
-            .map(t -> TraceRecords.appendJson(new StringBuilder(256), t, true).toString())
-            .iterator();
+    return projection.capture();
   }
 
   @Override
@@ -541,14 +376,12 @@ public final class TraceLayer implements Layer, SubjectRecords {
       throw new IllegalArgumentException(
           "trace snapshot records of version " + version + " are unknown; this build reads 1");
     }
-    Trace t = TraceRecords.parse(record, restoreNamespaces);
-    shelves.computeIfAbsent(t.namespace(), k -> new Shelf()).put(t);
+    projection.restore(record);
   }
 
   @Override
   public void clear() {
-    shelves.clear();
-    restoreNamespaces.clear();
+    projection.clear();
   }
 
   // ---------------------------------------------------------------- subjects
@@ -582,14 +415,7 @@ public final class TraceLayer implements Layer, SubjectRecords {
 
   @Override
   public void erase(Set<String> recordKeys) {
-    for (String key : recordKeys) {
-      int slash = key.indexOf('/');
-      Shelf shelf = shelves.get(Namespace.of(key.substring(0, slash)));
-      Trace t = shelf == null ? null : shelf.byUid.get(key.substring(slash + 1));
-      if (t != null) {
-        shelf.put(TraceSubjects.erased(t));
-      }
-    }
+    projection.erase(recordKeys);
   }
 
   // ---------------------------------------------------------------- codecs and checks

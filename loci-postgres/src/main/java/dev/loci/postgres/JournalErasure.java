@@ -70,7 +70,7 @@ final class JournalErasure {
         try (Statement s = c.createStatement()) {
           s.execute("SELECT pg_advisory_xact_lock(" + JournalArchive.WRITERS_LOCK + ")");
         }
-        head = PostgresJournal.head(c);
+        head = JournalSchema.head(c);
         Optional<Batch> record = then.apply(head);
         if (record.isEmpty()) {
           c.rollback();

@@ -11,12 +11,9 @@ import dev.loci.spi.Journal;
 import dev.loci.spi.JournalBehindException;
 import dev.loci.spi.JournalEntry;
 import dev.loci.spi.JournalLine;
-import dev.loci.spi.JournalUnavailableException;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -25,13 +22,10 @@ import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.LongFunction;
-import org.flywaydb.core.Flyway;
-import org.flywaydb.core.api.MigrationInfo;
 
 /**
  * A {@link Journal} whose batches are rows of a PostgreSQL table: the source of truth shared by
@@ -60,67 +54,30 @@ import org.flywaydb.core.api.MigrationInfo;
  * for the lost one to end and fails on the primary key only if it committed. Only if that probe
  * cannot reach the database either does the journal become unusable (reopen it).
  *
- * <p>The schema is created and migrated by Flyway (history table {@code loci_schema_history}); a
- * database whose schema is newer than this build knows is refused. Thread-safe.
+ * <p>The schema is created and migrated by Flyway ({@link JournalSchema}, history table {@code
+ * loci_schema_history}); a database whose schema is newer than this build knows is refused.
+ * Thread-safe.
  */
 public final class PostgresJournal implements Journal {
-  /** The newest schema version this build knows; a newer database is refused. */
-  static final int SCHEMA_VERSION = 3;
-
-  private static final System.Logger LOG = System.getLogger(PostgresJournal.class.getName());
-
   private final HikariDataSource pool;
   private final String description;
   private final JournalOptions options;
   private final ReentrantLock lock = new ReentrantLock();
-  private final List<Pending> pending = new ArrayList<>(); // guarded by lock
+  private final List<PendingBatch> pending = new ArrayList<>(); // guarded by lock
   private volatile long lastSeq; // numbered, maybe pending; guarded by lock for writes
   private volatile long durableSeq; // committed in the database
-  private volatile StorageException failure;
   private volatile boolean closed;
   private volatile long knownHead; // the highest sequence number seen in the database
-  private volatile Optional<String> unavailable = Optional.empty(); // set by a failed write
   private final List<JournalFollower> followers = new CopyOnWriteArrayList<>();
-  private volatile JournalFlush flush = JournalFlush.WAL; // replaced by tests only
-  private volatile boolean alwaysShared; // tests
-  // when this journal last saw a batch another server wrote (System.nanoTime)
-  private volatile long othersSeenNanos = System.nanoTime() - SHARED_NANOS;
-
-  private final LongAdder written = new LongAdder(); // rounds committed
-  private final LongAdder writtenBatches = new LongAdder(); // their batches
-  private final LongAdder moves = new LongAdder(); // rounds numbered after others' batches
-  private final LongAdder refusals = new LongAdder(); // rounds to decide again
-
-  /** A numbered batch not yet written; renumbered if its round moves past others' batches. */
-  private final class Pending {
-    final Batch batch;
-    final String ns;
-    final long[] keys; // JournalKeys.hash, null: conflicts with every batch
-    final Written handle;
-    final long origin; // the number it was given first: the round decided against those before
-    long seq;
-    byte[] line;
-
-    Pending(Batch batch, long[] keys, long seq) {
-      this.batch = batch;
-      this.ns = batch.namespace().toString();
-      this.keys = keys;
-      this.handle = new Written(seq);
-      this.origin = seq;
-      number(seq);
-    }
-
-    void number(long seq) {
-      this.seq = seq;
-      this.line = JournalLine.encode(seq, batch);
-      handle.seq = seq;
-    }
-  }
+  private final RoundWriter writer; // writes the rounds; keeps availability, failure and counts
+  // every handle's awaitDurable: one instance, not one per appended batch
+  private final Consumer<PendingBatch.Handle> flusher = this::flushThrough;
 
   private PostgresJournal(HikariDataSource pool, String description, JournalOptions options) {
     this.pool = pool;
     this.description = description;
     this.options = options;
+    this.writer = new RoundWriter(pool, description, options.poolSize());
   }
 
   /**
@@ -156,7 +113,7 @@ public final class PostgresJournal implements Journal {
     config.setInitializationFailTimeout(-1);
     HikariDataSource pool = new HikariDataSource(config);
     try {
-      migrate(pool, url.redacted());
+      JournalSchema.migrate(pool, url.redacted());
       PostgresJournal journal = new PostgresJournal(pool, url.redacted(), options);
       long head = journal.readHead();
       journal.lastSeq = head;
@@ -168,52 +125,11 @@ public final class PostgresJournal implements Journal {
     }
   }
 
-  private static void migrate(HikariDataSource pool, String where) {
-    Flyway flyway =
-        Flyway.configure()
-            .dataSource(pool)
-            .locations("classpath:dev/loci/postgres/migration")
-            .table("loci_schema_history")
-            .baselineOnMigrate(false)
-            .load();
-    try {
-      for (MigrationInfo applied : flyway.info().applied()) {
-        if (applied.getVersion() != null
-            && applied.getVersion().getMajor().intValue() > SCHEMA_VERSION) {
-          throw new StorageException(
-              "the Loci schema in "
-                  + where
-                  + " is at version "
-                  + applied.getVersion()
-                  + ", newer than this build knows ("
-                  + SCHEMA_VERSION
-                  + "): upgrade Loci, never downgrade the database");
-        }
-      }
-      flyway.migrate();
-    } catch (org.flywaydb.core.api.FlywayException e) {
-      throw new StorageException(
-          "cannot prepare the Loci schema in " + where + ": " + e.getMessage(), e);
-    }
-  }
-
   private long readHead() {
     try (Connection c = pool.getConnection()) {
-      return head(c);
+      return JournalSchema.head(c);
     } catch (SQLException e) {
       throw unreachable("read the journal head", e);
-    }
-  }
-
-  /** The highest sequence number used: stored, archived or below the floor. */
-  static long head(Connection c) throws SQLException {
-    try (Statement s = c.createStatement();
-        ResultSet r =
-            s.executeQuery(
-                "SELECT GREATEST((SELECT COALESCE(MAX(seq), 0) FROM loci_batch), floor, archived)"
-                    + " FROM loci_journal WHERE id = 1")) {
-      r.next();
-      return r.getLong(1);
     }
   }
 
@@ -251,8 +167,9 @@ public final class PostgresJournal implements Journal {
       for (int i = 0; i < batches.size(); i++) {
         Batch batch = batches.get(i);
         long seq = lastSeq + 1;
-        Pending p =
-            new Pending(batch, JournalKeys.hash(batch.namespace().value(), keys.get(i)), seq);
+        PendingBatch p =
+            new PendingBatch(
+                batch, JournalKeys.hash(batch.namespace().value(), keys.get(i)), seq, flusher);
         pending.add(p);
         lastSeq = seq;
         appended.add(p.handle);
@@ -263,32 +180,7 @@ public final class PostgresJournal implements Journal {
     }
   }
 
-  /**
-   * A numbered batch's handle. It says itself whether its batch was committed or dropped: the
-   * journal's durable number cannot, since a read may move that past a number whose batch this
-   * journal dropped when its round was refused (another server's batch holds it).
-   */
-  private final class Written implements Appended {
-    private volatile long seq;
-    private volatile boolean durable;
-    private volatile StorageException dropped; // why its round was not written, if it was not
-
-    Written(long seq) {
-      this.seq = seq;
-    }
-
-    @Override
-    public long seq() {
-      return seq;
-    }
-
-    @Override
-    public void awaitDurable() {
-      flushThrough(this);
-    }
-  }
-
-  private static void committed(List<Pending> group) {
+  private static void committed(List<PendingBatch> group) {
     group.forEach(p -> p.handle.durable = true);
   }
 
@@ -297,7 +189,7 @@ public final class PostgresJournal implements Journal {
    * pending batches is in the database, they are dropped, their numbers are free again, and every
    * one of their handles throws the same failure.
    */
-  private void flushThrough(Written handle) {
+  private void flushThrough(PendingBatch.Handle handle) {
     if (handle.durable) {
       return;
     }
@@ -313,12 +205,12 @@ public final class PostgresJournal implements Journal {
       if (pending.stream().noneMatch(p -> p.handle == handle)) {
         throw new StorageException("batch " + handle.seq + " was not written to " + description);
       }
-      List<Pending> group = List.copyOf(pending);
+      List<PendingBatch> group = List.copyOf(pending);
       pending.clear();
       try {
-        commit(group);
+        writer.commit(group);
         committed(group);
-        unavailable = Optional.empty();
+        writer.setUnavailable(Optional.empty());
         durableSeq = group.get(group.size() - 1).seq;
         lastSeq = Math.max(lastSeq, durableSeq); // moved past others' batches: continue after it
       } catch (StorageException e) {
@@ -329,101 +221,6 @@ public final class PostgresJournal implements Journal {
     } finally {
       lock.unlock();
     }
-  }
-
-  /** How long after another server's batch was last seen appends keep sharing flushes. */
-  private static final long SHARED_NANOS = 2_000_000_000L;
-
-  /**
-   * Writes a group of batches in one round trip ({@link JournalInsert}): atomic, the trigger's
-   * notification goes with the commit, and the call returns once the commit is flushed. A sequence
-   * number another writer already used fails the primary key, and nothing is written. The commit
-   * waits for its own flush while no other server has been seen writing for {@link #SHARED_NANOS},
-   * and shares its flush with theirs otherwise.
-   */
-  private void commit(List<Pending> group) {
-    String[] namespaces = new String[group.size()];
-    String[] keys = new String[group.size()];
-    for (int i = 0; i < group.size(); i++) {
-      namespaces[i] = group.get(i).ns;
-      keys[i] = JournalKeys.literal(group.get(i).keys);
-    }
-    long decided = group.get(0).origin - 1; // the round was decided against the batches through it
-    long[] roundKeys = roundKeys(group);
-    boolean shared = alwaysShared || System.nanoTime() - othersSeenNanos < SHARED_NANOS;
-    for (int moved = 0; ; moved++) {
-      Long[] seqs = new Long[group.size()];
-      byte[][] lines = new byte[group.size()][];
-      for (int i = 0; i < group.size(); i++) {
-        seqs[i] = group.get(i).seq;
-        lines[i] = group.get(i).line;
-      }
-      JournalInsert.Outcome outcome;
-      OptionalLong after = OptionalLong.empty();
-      try (Connection c = pool.getConnection()) {
-        outcome = JournalInsert.run(c, seqs, namespaces, lines, keys, shared, flush);
-        if (outcome.result() == JournalInsert.Result.TAKEN
-            && roundKeys != null
-            && moved < MAX_MOVES) {
-          after = JournalKeys.after(c, decided, roundKeys);
-        }
-      } catch (SQLException e) {
-        throw notWritten(e); // no connection, or it failed while ending the refused transaction
-      }
-      switch (outcome.result()) {
-        case WRITTEN -> {
-          written.increment();
-          writtenBatches.add(group.size());
-          return;
-        }
-        case TAKEN -> {
-          if (after.isEmpty()) {
-            refusals.increment();
-            throw behind(seqs[0], outcome.cause());
-          }
-          // nothing in between touches the round's keys: number it after the head, write again
-          othersSeenNanos = System.nanoTime();
-          shared = true;
-          moves.increment();
-          long head = after.getAsLong();
-          for (int i = 0; i < group.size(); i++) {
-            group.get(i).number(head + 1 + i);
-          }
-        }
-        case ARCHIVED -> {
-          refusals.increment();
-          throw behind(seqs[0], outcome.cause());
-        }
-        case FAILED -> throw notWritten(outcome.cause());
-        case UNKNOWN -> {
-          resolveLostCommit(group, outcome.cause());
-          return;
-        }
-        default -> throw new IllegalStateException("unexpected insert outcome " + outcome);
-      }
-    }
-  }
-
-  /** How often one write moves its round past others' batches before it is decided again. */
-  private static final int MAX_MOVES = 16;
-
-  /** Every key of the round's batches, sorted; null if one of them has none. */
-  private static long[] roundKeys(List<Pending> group) {
-    int n = 0;
-    for (Pending p : group) {
-      if (p.keys == null) {
-        return null;
-      }
-      n += p.keys.length;
-    }
-    long[] all = new long[n];
-    int i = 0;
-    for (Pending p : group) {
-      System.arraycopy(p.keys, 0, all, i, p.keys.length);
-      i += p.keys.length;
-    }
-    java.util.Arrays.sort(all);
-    return all;
   }
 
   /**
@@ -444,80 +241,13 @@ public final class PostgresJournal implements Journal {
 
   /** See {@link Rounds}; for benchmarks and tests. */
   public Rounds rounds() {
-    return new Rounds(written.sum(), writtenBatches.sum(), moves.sum(), refusals.sum());
-  }
-
-  private StorageException notWritten(SQLException e) {
-    unavailable = Optional.of("the database cannot take writes: " + e.getMessage());
-    return new JournalUnavailableException(
-        "journal write to " + description + " failed: " + e.getMessage() + "; nothing was written",
-        e);
+    return writer.rounds();
   }
 
   /** A connection-class failure (SQLSTATE 08..., 57P..) or none at all: the outcome is unknown. */
   static boolean isConnectionLoss(SQLException e) {
     String state = e.getSQLState();
     return state == null || state.startsWith("08") || state.startsWith("57P");
-  }
-
-  private JournalBehindException behind(long first, SQLException cause) {
-    othersSeenNanos = System.nanoTime();
-    JournalBehindException e =
-        new JournalBehindException(
-            "another writer appended to "
-                + description
-                + " (batch "
-                + first
-                + " is taken); nothing was written: catch up and decide again");
-    if (cause != null) {
-      e.initCause(cause);
-    }
-    return e;
-  }
-
-  /**
-   * The statement's reply was lost: its transaction committed or will not. Probes with a new
-   * connection by inserting the group's first batch again in a transaction that is rolled back: the
-   * insert waits for the lost transaction to end, then fails on the primary key if it committed
-   * (and the stored line is compared) or succeeds if it did not. A commit found is then flushed (it
-   * did not wait for the flush itself) before the write counts as done.
-   */
-  private void resolveLostCommit(List<Pending> group, SQLException lost) {
-    Pending first = group.get(0);
-    // the first batch as last sent (renumbered if the round moved)
-    // the pool's other idle connections may have been cut too: each failed try evicts one
-    for (int attempt = 1; ; attempt++) {
-      LostReply.Outcome outcome;
-      try {
-        outcome = LostReply.probe(pool, first.seq, first.ns, first.line);
-        if (outcome == LostReply.Outcome.COMMITTED) {
-          JournalFlush.flush(pool); // committed without waiting for the flush: wait for it here
-        }
-      } catch (SQLException e) {
-        lost.addSuppressed(e);
-        if (attempt > options.poolSize()) {
-          StorageException unknown =
-              new StorageException(
-                  "journal write to "
-                      + description
-                      + " may or may not have happened ("
-                      + lost.getMessage()
-                      + ") and the database cannot be asked; reopen the journal",
-                  lost);
-          failure = unknown;
-          throw unknown;
-        }
-        continue;
-      }
-      switch (outcome) {
-        case COMMITTED -> {
-          return;
-        }
-        case NOT_WRITTEN -> throw notWritten(lost);
-        case ANOTHER_BATCH -> throw behind(first.seq, lost);
-        default -> throw new IllegalStateException("unexpected probe outcome " + outcome);
-      }
-    }
   }
 
   @Override
@@ -527,7 +257,7 @@ public final class PostgresJournal implements Journal {
 
   @Override
   public Optional<String> unavailable() {
-    return unavailable;
+    return writer.unavailable();
   }
 
   @Override
@@ -560,8 +290,7 @@ public final class PostgresJournal implements Journal {
    * after its commit to wait for the flush.
    */
   void flushWith(JournalFlush statement) {
-    flush = Objects.requireNonNull(statement, "statement");
-    alwaysShared = true;
+    writer.flushWith(statement);
   }
 
   // what the follower reads and sets
@@ -580,13 +309,13 @@ public final class PostgresJournal implements Journal {
 
   void sawHead(long head) {
     if (head > lastSeq) {
-      othersSeenNanos = System.nanoTime(); // not this journal's own batches: it numbered those
+      writer.sawOthers(); // not this journal's own batches: it numbered those
     }
     knownHead = Math.max(knownHead, head);
   }
 
   void setUnavailable(Optional<String> reason) {
-    unavailable = reason;
+    writer.setUnavailable(reason);
   }
 
   void unfollow(JournalFollower follower) {
@@ -615,7 +344,7 @@ public final class PostgresJournal implements Journal {
     lock.lock();
     try {
       if (pending.isEmpty() && seq > lastSeq) {
-        othersSeenNanos = System.nanoTime();
+        writer.sawOthers();
         lastSeq = seq;
         durableSeq = seq;
       }
@@ -685,15 +414,15 @@ public final class PostgresJournal implements Journal {
         return;
       }
       checkUsable();
-      List<Pending> group = List.copyOf(pending);
+      List<PendingBatch> group = List.copyOf(pending);
       try {
-        commit(group);
+        writer.commit(group);
       } catch (JournalBehindException e) {
         return; // the owner's awaitDurable meets the same refusal and decides its round again
       }
       pending.clear();
       committed(group);
-      unavailable = Optional.empty();
+      writer.setUnavailable(Optional.empty());
       durableSeq = group.get(group.size() - 1).seq;
       lastSeq = Math.max(lastSeq, durableSeq);
     } finally {
@@ -775,7 +504,7 @@ public final class PostgresJournal implements Journal {
       for (JournalFollower f : followers) {
         f.close();
       }
-      if (failure == null) {
+      if (writer.failure() == null) {
         sync();
       }
     } finally {
@@ -788,6 +517,7 @@ public final class PostgresJournal implements Journal {
     if (closed) {
       throw new StorageException("the journal in " + description + " is closed");
     }
+    StorageException failure = writer.failure();
     if (failure != null) {
       throw new StorageException(
           "the journal in " + description + " is unusable: " + failure.getMessage(), failure);

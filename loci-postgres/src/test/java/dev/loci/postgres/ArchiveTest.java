@@ -281,7 +281,7 @@ class ArchiveTest {
         Statement s = c.createStatement();
         ResultSet r = s.executeQuery("SELECT MAX(version::int) FROM loci_schema_history")) {
       r.next();
-      assertThat(r.getInt(1)).isEqualTo(PostgresJournal.SCHEMA_VERSION).isEqualTo(3);
+      assertThat(r.getInt(1)).isEqualTo(JournalSchema.SCHEMA_VERSION).isEqualTo(3);
     }
   }
 }

@@ -61,7 +61,7 @@ final class PathwayErasure {
     if (data.has("trace")) {
       PathwayTrace t = PathwayTrace.fromJson(data.path("trace").toString());
       if (keys.contains(SubjectMention.key(entry.namespace(), t.traceUid()))) {
-        out.set("trace", PathwayLayer.tree(erased(t)));
+        out.set("trace", PathwayRecords.tree(erased(t)));
       }
     } else if (data.has("traces")) {
       var traces = out.putArray("traces");
@@ -69,7 +69,7 @@ final class PathwayErasure {
         PathwayTrace t = PathwayTrace.fromJson(n.toString());
         traces.add(
             keys.contains(SubjectMention.key(entry.namespace(), t.traceUid()))
-                ? PathwayLayer.tree(erased(t))
+                ? PathwayRecords.tree(erased(t))
                 : n);
       }
     }

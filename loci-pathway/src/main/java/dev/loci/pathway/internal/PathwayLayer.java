@@ -1,6 +1,5 @@
 package dev.loci.pathway.internal;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -29,14 +28,14 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
 
 /**
  * The pathway-memory projection (spec sections 5 to 7) and the decisions of its commands.
  *
- * <p>The traces and the queries over them are {@link PathwayShelves}'; this class decides the
- * commands and applies their events. Redaction policies are kept by the namespace they were set on.
+ * <p>The traces and the queries over them are {@link PathwayShelves}', the JSON of the events and
+ * snapshot records {@link PathwayRecords}'; this class decides the commands and applies their
+ * events. Redaction policies are kept by the namespace they were set on.
  *
  * <p>Events (data fields):
  *
@@ -110,7 +109,8 @@ public final class PathwayLayer extends PathwayShelves
             0,
             0,
             retired);
-    return new Decision<>(List.of(writeEvent(INSERTED, w)), Set.of(pathwayKey(pathwayId)), w);
+    return new Decision<>(
+        List.of(PathwayRecords.writeEvent(INSERTED, w)), Set.of(pathwayKey(pathwayId)), w);
   }
 
   /**
@@ -167,7 +167,9 @@ public final class PathwayLayer extends PathwayShelves
             prev.replaysSucceeded(),
             retired);
     return new Decision<>(
-        List.of(writeEvent(REVISED, w)), Set.of(pathwayKey(prev.pathwayId()), traceUid), w);
+        List.of(PathwayRecords.writeEvent(REVISED, w)),
+        Set.of(pathwayKey(prev.pathwayId()), traceUid),
+        w);
   }
 
   /**
@@ -258,7 +260,7 @@ public final class PathwayLayer extends PathwayShelves
               ? t
               : t.toBuilder().reducerSummary(summary.text()).finalVerdict(verdict.text()).build();
       redactions += n;
-      out.add(tree(stored));
+      out.add(PathwayRecords.tree(stored));
     }
     int imported = out.size();
     if (imported == 0 && lastUpdatedAt.isEmpty()) {
@@ -315,15 +317,6 @@ public final class PathwayLayer extends PathwayShelves
     return "pathway:" + pathwayId;
   }
 
-  private static Event writeEvent(String type, PathwayWrite w) {
-    String json = "{\"redactions\":" + w.redactions() + ",\"trace\":" + w.trace().toJson() + "}";
-    return Event.ofJson(type, json, w);
-  }
-
-  static JsonNode tree(PathwayTrace t) {
-    return PathwayJson.MAPPER.valueToTree(t);
-  }
-
   // ---------------------------------------------------------------- queries
 
   /** Redacts trace content or nodes of {@code ns} where its policy extends to them. */
@@ -366,7 +359,9 @@ public final class PathwayLayer extends PathwayShelves
       switch (e.type()) {
         case INSERTED, REVISED -> {
           PathwayWrite w =
-              e.decoded().map(PathwayWrite.class::cast).orElseGet(() -> readWrite(e.data()));
+              e.decoded()
+                  .map(PathwayWrite.class::cast)
+                  .orElseGet(() -> PathwayRecords.readWrite(e.data()));
           PathwayTrace t = w.trace();
           checkNew(ns, t, added);
           if (e.type().equals(REVISED)) {
@@ -388,7 +383,7 @@ public final class PathwayLayer extends PathwayShelves
           steps.add(() -> shelf(ns).put(t));
         }
         case REPLAYED -> {
-          String uid = text(e.data(), "trace_uid");
+          String uid = PathwayRecords.text(e.data(), "trace_uid");
           boolean ok = e.data().path("succeeded").asBoolean();
           if (!added.contains(uid)) {
             require(ns, uid);
@@ -396,7 +391,7 @@ public final class PathwayLayer extends PathwayShelves
           steps.add(() -> replayed(ns, uid, ok));
         }
         case RETIRED -> {
-          String pathwayId = text(e.data(), "pathway_id");
+          String pathwayId = PathwayRecords.text(e.data(), "pathway_id");
           steps.add(
               () -> {
                 Shelf s = shelf(ns);
@@ -412,7 +407,7 @@ public final class PathwayLayer extends PathwayShelves
         case IMPORTED -> {
           List<PathwayTrace> traces = new ArrayList<>();
           for (JsonNode n : e.data().path("traces")) {
-            PathwayTrace t = readTrace(n);
+            PathwayTrace t = PathwayRecords.readTrace(n);
             checkNew(ns, t, added);
             traces.add(t);
           }
@@ -468,11 +463,13 @@ public final class PathwayLayer extends PathwayShelves
               PathwayErasure.mention(
                   e.decoded()
                       .map(PathwayWrite.class::cast)
-                      .orElseGet(() -> readWrite(e.data()))
+                      .orElseGet(() -> PathwayRecords.readWrite(e.data()))
                       .trace()));
       case IMPORTED ->
           PathwayErasure.imported(e.data()).stream().map(PathwayErasure::mention).toList();
-      case REPLAYED -> List.of(SubjectMention.touch("pathway_trace", text(e.data(), "trace_uid")));
+      case REPLAYED ->
+          List.of(
+              SubjectMention.touch("pathway_trace", PathwayRecords.text(e.data(), "trace_uid")));
       default -> List.of();
     };
   }
@@ -522,78 +519,17 @@ public final class PathwayLayer extends PathwayShelves
     shelf(ns).replayed(uid, ok);
   }
 
-  private static PathwayWrite readWrite(JsonNode data) {
-    return new PathwayWrite(readTrace(data.path("trace")), data.path("redactions").asInt());
-  }
-
-  private static PathwayTrace readTrace(JsonNode node) {
-    try {
-      return PathwayJson.MAPPER.treeToValue(node, PathwayTrace.class);
-    } catch (JsonProcessingException | IllegalArgumentException e) {
-      throw new IllegalStateException("unreadable pathway trace: " + e.getMessage(), e);
-    }
-  }
-
-  private static String text(JsonNode data, String field) {
-    JsonNode n = data.get(field);
-    if (n == null || !n.isTextual()) {
-      throw new IllegalStateException("event lacks '" + field + "'");
-    }
-    return n.asText();
-  }
-
   // ---------------------------------------------------------------- snapshots
 
   @Override
   public Iterable<String> capture() {
-    List<Object[]> records = new ArrayList<>();
-    policies.entrySet().stream()
-        .sorted(Map.Entry.comparingByKey())
-        .forEach(e -> records.add(new Object[] {e.getKey(), e.getValue()}));
-    shelves.entrySet().stream()
-        .sorted(Map.Entry.comparingByKey())
-        .forEach(
-            e -> {
-              Shelf s = e.getValue();
-              records.add(new Object[] {e.getKey(), s.redactions, s.lastUpdated});
-              s.frozen().forEach(t -> records.add(new Object[] {e.getKey(), t}));
-            });
-    return () ->
-        records.stream()
-            .map(
-                r -> {
-                  ObjectNode node = PathwayJson.MAPPER.createObjectNode();
-                  node.put("ns", r[0].toString());
-                  if (r[1] instanceof RedactionPolicy p) {
-                    node.set("policy", RedactionPolicyJson.toJson(p));
-                  } else if (r[1] instanceof Supplier<?> t) {
-                    node.set("trace", tree((PathwayTrace) t.get()));
-                  } else {
-                    node.put("redactions", (Long) r[1]);
-                    node.put("last_updated_at", r[2].toString());
-                  }
-                  return node.toString();
-                })
-            .iterator();
+    return PathwayRecords.capture(policies, shelves);
   }
 
   @Override
   public void restore(String record, int version) {
-    JsonNode node = SnapshotRecords.read(PathwayJson.MAPPER, NAME, record, version, 1);
-    Namespace ns = Namespace.of(node.path("ns").asText());
-    if (node.has("policy")) {
-      policies.put(ns, RedactionPolicyJson.fromJson(node.get("policy")));
-    } else if (node.has("trace")) {
-      try {
-        shelf(ns).put(readTrace(node.get("trace")));
-      } catch (IllegalStateException e) {
-        throw new IllegalArgumentException(e.getMessage(), e);
-      }
-    } else {
-      Shelf s = shelf(ns);
-      s.redactions = node.path("redactions").asLong();
-      s.lastUpdated = Instant.parse(node.path("last_updated_at").asText());
-    }
+    PathwayRecords.restore(
+        SnapshotRecords.read(PathwayJson.MAPPER, NAME, record, version, 1), policies, this);
   }
 
   @Override

@@ -25,7 +25,6 @@ import dev.loci.subjects.internal.SubjectIndex.Rec;
 import dev.loci.subjects.internal.SubjectIndex.Subject;
 import java.io.IOException;
 import java.nio.file.Path;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -35,8 +34,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.Set;
-import java.util.concurrent.locks.ReentrantLock;
-import java.util.function.Supplier;
 
 /**
  * The subject index: which records of every other layer name each data subject, every version of
@@ -54,14 +51,11 @@ import java.util.function.Supplier;
  * each affected subject's audit count at that point, so that a replay of the scrubbed journal lands
  * on the same counts).
  *
- * <p>Index upkeep off the write path. What a batch wrote is read off its events while the engine
- * applies it ({@link #observe}, which may consult the other layers' state as of that batch), but
- * the index takes it in later: the change is queued, and whoever touches the index next (a read, a
- * decision, a snapshot, the subject layer's own events, or the audit writer's thread within a
- * second) first applies every queued change, in order, under the index's lock. So the engine's
- * writers, who wait for one another, do not wait for the index, and every reader still sees every
- * applied batch. While recovering, and without an audit writer, changes apply at once; a queue that
- * grows past {@link #QUEUE_LIMIT} is applied by the writer that finds it so.
+ * <p>Index upkeep off the write path ({@link IndexUpkeep}). What a batch wrote is read off its
+ * events while the engine applies it ({@link #observe}, which may consult the other layers' state
+ * as of that batch), but the index takes it in later: the change is queued, and whoever touches the
+ * index next first applies every queued change, in order, under the index's lock. While recovering,
+ * and without an audit writer ({@link SubjectAudit}), changes apply at once.
  */
 public final class SubjectLayer implements Layer, BatchObserver, EgressPolicy, ErasingEvents {
   /** The layer's name and event prefix. */
@@ -71,23 +65,17 @@ public final class SubjectLayer implements Layer, BatchObserver, EgressPolicy, E
   static final String NS_POLICY_SET = NAME + ".ns_policy_set";
   static final String ERASED = NAME + ".erased";
   static final String AUDIT_EXPORTED = NAME + ".audit_exported";
-  private static final System.Logger LOG = System.getLogger(SubjectLayer.class.getName());
-
-  /** Queued index changes past which the writer that queues one applies them all itself. */
-  static final int QUEUE_LIMIT = 1 << 16;
 
   private static final int FLUSH_AT = 4096; // queued changes that wake the audit writer
 
-  private final SubjectIndex index = new SubjectIndex(); // guarded by indexLock
-  private final BatchRecorder recorder = new BatchRecorder(index, this::note);
-  private final ReentrantLock indexLock = new ReentrantLock();
-  private final ArrayDeque<Runnable> queued = new ArrayDeque<>(); // guarded by itself
+  private final SubjectIndex index = new SubjectIndex(); // guarded by upkeep's lock
+  private final IndexUpkeep upkeep = new IndexUpkeep(index);
+  private final SubjectAudit audit = new SubjectAudit();
+  private final BatchRecorder recorder = new BatchRecorder(index, audit::note);
   private volatile boolean live; // recovery is done: index changes may be queued
   private final Map<Namespace, SubjectPolicy> nsPolicies = new HashMap<>();
   private final Set<String> completedIntents = new LinkedHashSet<>();
   private Path dataDir;
-  private AuditWriter audit;
-  private AuditKeys keys;
 
   @Override
   public String name() {
@@ -118,8 +106,7 @@ public final class SubjectLayer implements Layer, BatchObserver, EgressPolicy, E
   @Override
   public void attach(Path dir) {
     this.dataDir = dir;
-    this.keys = AuditKeys.open(keyFile(dir));
-    this.audit = new AuditWriter(new AuditLog(auditDir(dir), keys), this::catchUpIndex);
+    audit.attach(dir, this::catchUpIndex);
   }
 
   static Path auditDir(Path dataDir) {
@@ -149,9 +136,7 @@ public final class SubjectLayer implements Layer, BatchObserver, EgressPolicy, E
    * calls it to charge the audit log's writes to the writes that queued them.
    */
   public void writeAudit() {
-    if (audit != null) {
-      audit.flush();
-    }
+    audit.flush();
   }
 
   /**
@@ -162,13 +147,7 @@ public final class SubjectLayer implements Layer, BatchObserver, EgressPolicy, E
    * @throws dev.loci.StorageException if the logs cannot be written or forced
    */
   public void checkpointAudit() {
-    if (audit != null) {
-      try {
-        audit.checkpoint();
-      } catch (IOException e) {
-        throw new dev.loci.StorageException("cannot force the audit logs: " + e.getMessage(), e);
-      }
-    }
+    audit.checkpoint();
   }
 
   // ---------------------------------------------------------------- reads
@@ -183,7 +162,7 @@ public final class SubjectLayer implements Layer, BatchObserver, EgressPolicy, E
    */
   public SubjectManifest manifest(String id, java.util.function.Predicate<Namespace> in) {
     String ref = ref(id);
-    return indexed(() -> manifest(id, ref, in));
+    return upkeep.indexed(() -> manifest(id, ref, in));
   }
 
   private SubjectManifest manifest(
@@ -240,7 +219,7 @@ public final class SubjectLayer implements Layer, BatchObserver, EgressPolicy, E
 
   /** The policy of the subject with reference {@code ref}. */
   SubjectPolicy subjectPolicy(String ref) {
-    return indexed(
+    return upkeep.indexed(
         () -> {
           Subject s = index.get(ref);
           return s == null ? SubjectPolicy.NONE : s.policy;
@@ -249,7 +228,7 @@ public final class SubjectLayer implements Layer, BatchObserver, EgressPolicy, E
 
   /** Every subject reference with its records, for the retention sweep. */
   Map<String, List<HeldRecord>> allHeld() {
-    return indexed(
+    return upkeep.indexed(
         () -> {
           Map<String, List<HeldRecord>> out = new LinkedHashMap<>();
           index.forEach(s -> out.put(s.ref, s.records.stream().map(r -> r.view(s)).toList()));
@@ -259,12 +238,12 @@ public final class SubjectLayer implements Layer, BatchObserver, EgressPolicy, E
 
   /** The references of the subjects record {@code qualified} names. */
   Set<String> subjectsOf(String qualified) {
-    return indexed(() -> Set.copyOf(index.refsOf(qualified)));
+    return upkeep.indexed(() -> Set.copyOf(index.refsOf(qualified)));
   }
 
   /** How many subject ids the index remembers for their reference now. */
   int rememberedIds() {
-    return indexed(index::rememberedIds);
+    return upkeep.indexed(index::rememberedIds);
   }
 
   /** Whether the erasure with intent id {@code id} has been recorded. */
@@ -274,7 +253,7 @@ public final class SubjectLayer implements Layer, BatchObserver, EgressPolicy, E
 
   /** How many audit entries each subject's log should hold. */
   Map<String, Long> expectedAuditEntries() {
-    return indexed(
+    return upkeep.indexed(
         () -> {
           Map<String, Long> out = new HashMap<>();
           index.forEach(s -> out.put(s.ref, s.auditEntries));
@@ -329,7 +308,7 @@ public final class SubjectLayer implements Layer, BatchObserver, EgressPolicy, E
     ObjectNode counts = d.putObject("counts");
     Set<String> affected = new LinkedHashSet<>();
     intent.ref().ifPresent(affected::add);
-    indexed(
+    upkeep.indexed(
         () -> {
           intent.records().forEach(q -> affected.addAll(index.refsOf(q)));
           for (String r : affected) {
@@ -384,7 +363,7 @@ public final class SubjectLayer implements Layer, BatchObserver, EgressPolicy, E
               () -> {
                 Subject s = index.getOrAdd(ref);
                 s.policy = p;
-                note(s, entry, "legal:" + holder, "policy_set", List.of());
+                audit.note(s, entry, "legal:" + holder, "policy_set", List.of());
               });
         }
         case NS_POLICY_SET -> {
@@ -397,7 +376,7 @@ public final class SubjectLayer implements Layer, BatchObserver, EgressPolicy, E
           String holder = d.path("holder").asText();
           steps.add(
               () ->
-                  note(
+                  audit.note(
                       index.getOrAdd(ref),
                       entry,
                       "legal:" + holder,
@@ -407,7 +386,7 @@ public final class SubjectLayer implements Layer, BatchObserver, EgressPolicy, E
         default -> throw new IllegalStateException("unknown subjects event '" + e.type() + "'");
       }
     }
-    return () -> indexed(() -> steps.forEach(Runnable::run));
+    return () -> upkeep.indexed(() -> steps.forEach(Runnable::run));
   }
 
   private void applyErased(JournalEntry entry, JsonNode d) {
@@ -444,7 +423,7 @@ public final class SubjectLayer implements Layer, BatchObserver, EgressPolicy, E
               if (erasedRef.isPresent() && erasedRef.get().equals(c.getKey())) {
                 s.erasure = new Erasure(entry.ts(), holder, records.size());
               }
-              note(s, entry, "legal:" + holder, action, touched);
+              audit.note(s, entry, "legal:" + holder, action, touched);
             });
     gone.forEach(index::remove);
     index.forgetIds(); // no subject id the index saw outlives an erasure in its memory
@@ -457,18 +436,11 @@ public final class SubjectLayer implements Layer, BatchObserver, EgressPolicy, E
       return change;
     }
     return () -> {
-      if (!live || audit == null) {
-        indexed(change);
+      if (!live || !audit.attached()) {
+        upkeep.indexed(change);
         return;
       }
-      int waiting;
-      synchronized (queued) {
-        queued.add(change);
-        waiting = queued.size();
-      }
-      if (waiting >= QUEUE_LIMIT) {
-        catchUpIndex();
-      } else if (waiting == FLUSH_AT) {
+      if (upkeep.queue(change) == FLUSH_AT) { // past IndexUpkeep.QUEUE_LIMIT, it applied them all
         audit.flushSoon();
       }
     };
@@ -481,64 +453,7 @@ public final class SubjectLayer implements Layer, BatchObserver, EgressPolicy, E
 
   /** Applies every queued index change, in order. */
   void catchUpIndex() {
-    indexed(() -> {});
-  }
-
-  /** Runs {@code work} on the index, with every queued change applied first. */
-  private <R> R indexed(Supplier<R> work) {
-    indexLock.lock();
-    try {
-      applyQueued();
-      return work.get();
-    } finally {
-      indexLock.unlock();
-    }
-  }
-
-  private void indexed(Runnable work) {
-    indexed(
-        () -> {
-          work.run();
-          return null;
-        });
-  }
-
-  private void applyQueued() {
-    while (true) {
-      Runnable[] changes;
-      synchronized (queued) {
-        if (queued.isEmpty()) {
-          return;
-        }
-        changes = queued.toArray(new Runnable[0]);
-        queued.clear();
-      }
-      for (Runnable c : changes) {
-        c.run();
-      }
-    }
-  }
-
-  private void note(
-      Subject s,
-      JournalEntry entry,
-      String actor,
-      String action,
-      List<AuditEntry.Touched> records) {
-    s.auditEntries++;
-    if (audit == null) {
-      return;
-    }
-    audit.add(
-        new AuditEntry(
-            s.ref,
-            s.auditEntries,
-            entry.seq(),
-            entry.ts(),
-            actor,
-            entry.namespace().value(),
-            action,
-            records));
+    upkeep.catchUp();
   }
 
   /**
@@ -547,47 +462,30 @@ public final class SubjectLayer implements Layer, BatchObserver, EgressPolicy, E
    * engine's shared access, so that nothing is queued meanwhile.
    */
   void holdAudit() {
-    if (audit != null) {
-      audit.hold();
-      audit.flush();
-      try {
-        audit.materialize();
-      } catch (IOException e) {
-        audit.release();
-        throw new dev.loci.StorageException("cannot write the audit logs: " + e.getMessage(), e);
-      }
-    }
+    audit.hold();
   }
 
   /** Ends {@link #holdAudit}. */
   void releaseAudit() {
-    if (audit != null) {
-      audit.release();
-    }
+    audit.release();
   }
 
   /** Rotates the audit key: a new key signs from now on, each chain records the rotation. */
   String[] rotateKey() throws IOException {
-    return audit.rotate(keys);
+    return audit.rotateKey();
   }
 
   // ---------------------------------------------------------------- snapshots
 
   @Override
   public Iterable<String> capture() {
-    if (audit != null) {
-      try {
-        audit.force(); // the snapshot ends replay of these batches: their entries must be on disk
-      } catch (IOException e) {
-        throw new dev.loci.StorageException("cannot force the audit logs: " + e.getMessage(), e);
-      }
-    }
-    return indexed(() -> SubjectSnapshots.capture(index, completedIntents, nsPolicies));
+    audit.force(); // the snapshot ends replay of these batches: their entries must be on disk
+    return upkeep.indexed(() -> SubjectSnapshots.capture(index, completedIntents, nsPolicies));
   }
 
   @Override
   public void restore(String record, int version) {
-    indexed(
+    upkeep.indexed(
         () ->
             SubjectSnapshots.restore(
                 SnapshotRecords.read(Json.MAPPER, NAME, record, version, 1),
@@ -598,33 +496,14 @@ public final class SubjectLayer implements Layer, BatchObserver, EgressPolicy, E
 
   @Override
   public void clear() {
-    indexLock.lock();
-    try {
-      synchronized (queued) {
-        queued.clear();
-      }
-      index.clear();
-    } finally {
-      indexLock.unlock();
-    }
+    upkeep.clear();
     nsPolicies.clear();
-    if (audit != null) {
-      audit.clear();
-    }
+    audit.clear();
     completedIntents.clear();
   }
 
   @Override
   public void close(long appliedSeq) {
-    if (audit != null) {
-      if (appliedSeq >= 0) {
-        try {
-          audit.checkpoint();
-        } catch (IOException e) {
-          LOG.log(System.Logger.Level.WARNING, "cannot force the audit logs: " + e.getMessage());
-        }
-      }
-      audit.close();
-    }
+    audit.close(appliedSeq);
   }
 }
