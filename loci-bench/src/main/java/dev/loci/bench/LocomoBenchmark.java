@@ -89,6 +89,8 @@ public final class LocomoBenchmark {
    * @param lexicalShares how much lexical counts against embedding in fusion, in [0, 1]; with
    *     several, each fusing mode is asked with each (a grid for cross-validation)
    * @param sessionCaps the session caps to ask each mode with (0 is none); a grid like the shares
+   * @param contextWeights how much a match in a turn's neighbours counts in the lexical ranking, in
+   *     [0, 1]; a grid like the shares
    * @param conversations which conversations (numbers from 1) to run; empty means all
    * @param densePeer whether the exact dense scan peer runs (it embeds every raw turn)
    */
@@ -111,6 +113,7 @@ public final class LocomoBenchmark {
       Optional<ScoreWeights> weights,
       List<Double> lexicalShares,
       List<Integer> sessionCaps,
+      List<Double> contextWeights,
       Set<Integer> conversations,
       boolean densePeer) {
     /** Checks and copies. */
@@ -128,19 +131,24 @@ public final class LocomoBenchmark {
       conversations = Set.copyOf(conversations);
       lexicalShares = List.copyOf(new java.util.LinkedHashSet<>(lexicalShares));
       sessionCaps = List.copyOf(new java.util.LinkedHashSet<>(sessionCaps));
-      if (lexicalShares.isEmpty() || sessionCaps.isEmpty()) {
-        throw new IllegalArgumentException("expected at least one lexical share and session cap");
+      contextWeights = List.copyOf(new java.util.LinkedHashSet<>(contextWeights));
+      if (lexicalShares.isEmpty() || sessionCaps.isEmpty() || contextWeights.isEmpty()) {
+        throw new IllegalArgumentException(
+            "expected at least one lexical share, session cap and context weight");
       }
       new EnrichedConversationPack(
           dated, window, termEdges, entityEdges, resolveDates, termMaxTurns, termWeight);
       for (double share : lexicalShares) {
         for (int cap : sessionCaps) {
-          RecallQuery.builder("check", RecallMode.PPR)
-              .seeds(seeds)
-              .hops(hops)
-              .lexicalShare(share)
-              .sessionCap(cap)
-              .build();
+          for (double weight : contextWeights) {
+            RecallQuery.builder("check", RecallMode.PPR)
+                .seeds(seeds)
+                .hops(hops)
+                .lexicalShare(share)
+                .sessionCap(cap)
+                .contextWeight(weight)
+                .build();
+          }
         }
       }
     }
@@ -165,7 +173,7 @@ public final class LocomoBenchmark {
      * session cap, named by the mode alone when the grid has one point.
      */
     List<LocomoVariant> variants() {
-      return LocomoVariant.grid(modes, lexicalShares, sessionCaps);
+      return LocomoVariant.grid(modes, lexicalShares, sessionCaps, contextWeights);
     }
 
     /**
@@ -196,6 +204,7 @@ public final class LocomoBenchmark {
           Optional.empty(),
           List.of(TUNED_LEXICAL_SHARE.getOrDefault(embeddingName, 0.5)),
           List.of(0),
+          List.of(RecallQuery.DEFAULT_CONTEXT_WEIGHT),
           Set.of(),
           true);
     }
@@ -451,7 +460,8 @@ public final class LocomoBenchmark {
                     .seeds(options.seeds())
                     .hops(options.hops())
                     .lexicalShare(v.lexicalShare())
-                    .sessionCap(v.sessionCap());
+                    .sessionCap(v.sessionCap())
+                    .contextWeight(v.contextWeight());
             options.weights().ifPresent(query::weights);
             askedOn.ifPresent(query::asOf);
             ranked.put(

@@ -157,6 +157,16 @@ final class QualityBenchCommands {
     List<Integer> sessionCap = List.of();
 
     @Option(
+        names = "--context-weight",
+        split = ",",
+        paramLabel = "W",
+        description =
+            "How much a match in a turn's neighbouring turns counts against one in the turn in the"
+                + " lexical ranking, 0 to 1; several form a grid like --lexical-share. Default:"
+                + " tuned.")
+    List<Double> contextWeight = List.of();
+
+    @Option(
         names = "--config",
         description =
             "Print every knob of the run (and record it in --out), then stop without running.")
@@ -216,6 +226,7 @@ final class QualityBenchCommands {
                   : d.weights(),
               lexicalShare.isEmpty() ? d.lexicalShares() : lexicalShare,
               sessionCap.isEmpty() ? d.sessionCaps() : sessionCap,
+              contextWeight.isEmpty() ? d.contextWeights() : contextWeight,
               Set.copyOf(conversations),
               densePeer.orElse(true));
       if (config) {

@@ -59,6 +59,14 @@ public record MemoryNode(
    */
   public static final String INDEX_TERMS = "index_terms";
 
+  /**
+   * The attribute holding the text around the item that helps find it but is not its content (the
+   * {@code conversation} pack's neighbouring turns): indexed for lexical search in a field of its
+   * own, which counts {@link RecallQuery#contextWeight()} as much as the content, and embedded
+   * after the content; recall returns the content alone.
+   */
+  public static final String INDEX_CONTEXT = "index_context";
+
   /** The rule node types and edge types follow. */
   static final Pattern TYPE = Pattern.compile("[a-z][a-z0-9_]{0,62}");
 

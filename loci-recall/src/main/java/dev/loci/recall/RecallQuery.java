@@ -24,6 +24,9 @@ import java.util.Optional;
  * @param sessionCap how many items sharing one value of the node attribute {@value #SESSION} may
  *     stand before an item of another session; the rest move down the ranking (not out of it), 0 to
  *     {@value #MAX_K}; 0 is no cap
+ * @param contextWeight how much a match in an item's context ({@link MemoryNode#INDEX_CONTEXT}, the
+ *     conversation pack's neighbouring turns) counts against one in its content in the lexical
+ *     ranking, in [0, 1]; 0 ignores the context
  * @param asOf the day the question is asked from, which dates without a year ("in June") and
  *     relative ones ("last year") in the question count back from; absent means today (UTC). When
  *     the question names a day or period ({@link QueryDates}), items dated in it by the node
@@ -41,6 +44,7 @@ public record RecallQuery(
     double restart,
     double lexicalShare,
     int sessionCap,
+    double contextWeight,
     Optional<java.time.LocalDate> asOf) {
   /** The largest {@code k} accepted. */
   public static final int MAX_K = 1000;
@@ -89,8 +93,19 @@ public record RecallQuery(
       throw new InvalidRequestException(
           "session_cap", "expected 0 (no cap) to " + MAX_K + ", found " + sessionCap);
     }
+    if (!(contextWeight >= 0 && contextWeight <= 1)) {
+      throw new InvalidRequestException(
+          "context_weight", "expected a number in [0, 1], found " + contextWeight);
+    }
     Objects.requireNonNull(asOf, "asOf");
   }
+
+  /**
+   * The default {@link #contextWeight()}: a neighbour's words count 0.3 of the item's own, chosen
+   * by leave-one-conversation-out on LoCoMo and both development sets (docs/benchmarks.md,
+   * "Neighbouring turns as context").
+   */
+  public static final double DEFAULT_CONTEXT_WEIGHT = 0.3;
 
   /** Starts a query in {@code mode} with k 10 and the default knobs. */
   public static Builder builder(String text, RecallMode mode) {
@@ -110,6 +125,7 @@ public record RecallQuery(
     private double restart = 0.15;
     private double lexicalShare = 0.5;
     private int sessionCap;
+    private double contextWeight = DEFAULT_CONTEXT_WEIGHT;
     private Optional<java.time.LocalDate> asOf = Optional.empty();
 
     private Builder(String text, RecallMode mode) {
@@ -165,6 +181,15 @@ public record RecallQuery(
       return this;
     }
 
+    /**
+     * How much a match in an item's context counts against one in its content, in [0, 1]; default
+     * {@link #DEFAULT_CONTEXT_WEIGHT}.
+     */
+    public Builder contextWeight(double contextWeight) {
+      this.contextWeight = contextWeight;
+      return this;
+    }
+
     /** How many items of one session may stand before an item of another; default 0, no cap. */
     public Builder sessionCap(int sessionCap) {
       this.sessionCap = sessionCap;
@@ -195,6 +220,7 @@ public record RecallQuery(
           restart,
           lexicalShare,
           sessionCap,
+          contextWeight,
           asOf);
     }
   }

@@ -268,6 +268,12 @@ class ConditionalWriteTest {
         () -> RecallWire.readQuery("{\"query\":\"q\",\"lexical_share\":2}"), "lexical_share");
     assertThat(RecallWire.readQuery("{\"query\":\"q\",\"session_cap\":2}").sessionCap())
         .isEqualTo(2);
+    assertThat(RecallWire.readQuery("{\"query\":\"q\"}").contextWeight())
+        .isEqualTo(RecallQuery.DEFAULT_CONTEXT_WEIGHT);
+    assertThat(RecallWire.readQuery("{\"query\":\"q\",\"context_weight\":0}").contextWeight())
+        .isZero();
+    assertField(
+        () -> RecallWire.readQuery("{\"query\":\"q\",\"context_weight\":1.5}"), "context_weight");
     assertField(() -> RecallWire.readQuery("{\"query\":\"q\",\"session_cap\":-1}"), "session_cap");
     RecallQuery dated = RecallWire.readQuery("{\"query\":\"q\",\"as_of\":\"2024-05-13\"}");
     assertThat(dated.asOf()).contains(java.time.LocalDate.of(2024, 5, 13));

@@ -268,9 +268,15 @@ public record EnrichedConversationPack(
         attributes = with(attributes, DATES, String.join(",", iso));
       }
     }
+    // the neighbours are the turn's context, not its text: a turn then ranks above the neighbours
+    // that merely mention what it says (MemoryNode.INDEX_CONTEXT, docs/benchmarks.md)
+    StringBuilder context = new StringBuilder();
     for (int d = 1; d <= window; d++) {
-      appendIfSameSession(text, nodes, i - d, session);
-      appendIfSameSession(text, nodes, i + d, session);
+      appendIfSameSession(context, nodes, i - d, session);
+      appendIfSameSession(context, nodes, i + d, session);
+    }
+    if (!context.isEmpty()) {
+      attributes = with(attributes, MemoryNode.INDEX_CONTEXT, context.toString().strip());
     }
     return n.withContent(text.toString(), attributes);
   }

@@ -1,5 +1,7 @@
 package dev.loci.recall.internal;
 
+import static dev.loci.recall.MemoryNode.INDEX_CONTEXT;
+
 import dev.loci.Namespace;
 import dev.loci.StorageException;
 import dev.loci.recall.MemoryNode;
@@ -140,13 +142,13 @@ final class RecallIndexes {
   // ---------------------------------------------------------------- searches
 
   /** The BM25 matches of {@code query} in {@code ns}. */
-  List<TextIndex.Hit> searchText(Namespace ns, String query, int k) {
+  List<TextIndex.Hit> searchText(Namespace ns, String query, int k, double contextWeight) {
     checkOpen();
     repairIndexes();
     if (indexing) {
       indexText(); // a search between an apply and its settle sees the applied state
     }
-    return text.search(ns, query, k);
+    return text.search(ns, query, k, contextWeight);
   }
 
   /**
@@ -200,7 +202,7 @@ final class RecallIndexes {
       Chain<MemoryNode> c = g.nodes.get(p.getKey());
       if (c != null && c.live() && c.head().version() == p.getValue()) {
         MemoryNode n = c.head().value();
-        out.add(new Missing(p.getKey(), p.getValue(), n.content(), n.subjectIds()));
+        out.add(new Missing(p.getKey(), p.getValue(), embeddedText(n), n.subjectIds()));
       }
     }
     return out;
@@ -324,7 +326,7 @@ final class RecallIndexes {
                 g == null ? 0 : g.liveCount(),
                 g == null ? ShardSet.LiveNodes.NONE : g.live(),
                 true,
-                (id, v) -> text.put(ns, id, v, lexicalText(g.nodes.get(id).head().value()))));
+                (id, v) -> put(ns, id, v, g.nodes.get(id).head().value())));
   }
 
   private void reconcileVectors(VectorIndex.Model m, long seq) {
@@ -431,10 +433,20 @@ final class RecallIndexes {
     Graph g = graph.find(ns);
     Chain<MemoryNode> c = g == null ? null : g.nodes.get(id);
     if (c != null && c.live()) {
-      text.put(ns, id, c.head().version(), lexicalText(c.head().value()));
+      put(ns, id, c.head().version(), c.head().value());
     } else {
       text.remove(ns, id);
     }
+  }
+
+  private void put(Namespace ns, String id, int version, MemoryNode n) {
+    text.put(ns, id, version, lexicalText(n), n.attributes().getOrDefault(INDEX_CONTEXT, ""));
+  }
+
+  /** What a node's vector is made from: its content, then its {@link MemoryNode#INDEX_CONTEXT}. */
+  static String embeddedText(MemoryNode n) {
+    String context = n.attributes().get(INDEX_CONTEXT);
+    return context == null ? n.content() : n.content() + " " + context;
   }
 
   /** What the text index holds of a node: its content and its {@link MemoryNode#INDEX_TERMS}. */

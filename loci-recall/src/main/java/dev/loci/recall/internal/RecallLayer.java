@@ -264,8 +264,8 @@ public final class RecallLayer implements Layer, SubjectRecords {
   public record Missing(String id, int version, String content, List<String> subjectIds) {}
 
   /** The BM25 matches of {@code query} in {@code ns}. */
-  List<TextIndex.Hit> searchText(Namespace ns, String query, int k) {
-    return indexes.searchText(ns, query, k);
+  List<TextIndex.Hit> searchText(Namespace ns, String query, int k, double contextWeight) {
+    return indexes.searchText(ns, query, k, contextWeight);
   }
 
   /**

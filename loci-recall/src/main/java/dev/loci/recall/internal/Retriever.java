@@ -166,7 +166,7 @@ public final class Retriever {
 
   private Map<String, Double> lexical(int n) {
     Map<String, Double> out = new LinkedHashMap<>();
-    layer.searchText(ns, q.text(), padded(n)).stream()
+    layer.searchText(ns, q.text(), padded(n), q.contextWeight()).stream()
         .filter(h -> !context.hidden().contains(h.id()))
         .limit(n)
         .forEach(h -> out.put(h.id(), h.score()));

@@ -23,6 +23,7 @@ import org.apache.lucene.document.TextField;
 import org.apache.lucene.index.Term;
 import org.apache.lucene.search.BooleanClause;
 import org.apache.lucene.search.BooleanQuery;
+import org.apache.lucene.search.BoostQuery;
 import org.apache.lucene.search.IndexSearcher;
 import org.apache.lucene.search.TermQuery;
 import org.apache.lucene.search.TopDocs;
@@ -41,6 +42,7 @@ import org.apache.lucene.search.TopDocs;
 final class TextIndex {
   static final String FORMAT = "loci-recall-text-1";
   private static final String TEXT = "text";
+  private static final String CONTEXT = "context";
 
   private final Analyzer analyzer = new EnglishAnalyzer();
   private final ShardSet shards;
@@ -63,10 +65,16 @@ final class TextIndex {
     return shards;
   }
 
-  /** Indexes the text of node {@code id} at {@code version}, replacing what it had. */
-  void put(Namespace ns, String id, int version, String text) {
+  /**
+   * Indexes the text of node {@code id} at {@code version}, and its context (empty for none) in a
+   * field of its own, replacing what it had.
+   */
+  void put(Namespace ns, String id, int version, String text, String context) {
     Document doc = new Document();
     doc.add(new TextField(TEXT, text, Field.Store.NO));
+    if (!context.isEmpty()) {
+      doc.add(new TextField(CONTEXT, context, Field.Store.NO));
+    }
     shards.shard(ns).put(id, version, doc);
   }
 
@@ -121,9 +129,10 @@ final class TextIndex {
   /**
    * The {@code k} best BM25 matches of {@code query} among the nodes of {@code ns}: any analyzed
    * term may match (at most {@link #MAX_QUERY_TERMS} of them, see {@link #rarest}). Ordered by
-   * score, then id, so ties do not depend on insertion order.
+   * score, then id, so ties do not depend on insertion order. Each term also matches the nodes'
+   * context field, its BM25 score there times {@code contextWeight} (0 leaves the context out).
    */
-  List<Hit> search(Namespace ns, String query, int k) {
+  List<Hit> search(Namespace ns, String query, int k, double contextWeight) {
     Optional<IndexShard> s = shards.find(ns);
     List<String> terms = terms(query);
     if (s.isEmpty() || terms.isEmpty()) {
@@ -135,6 +144,11 @@ final class TextIndex {
               BooleanQuery.Builder any = new BooleanQuery.Builder();
               for (String t : rarest(searcher, terms)) {
                 any.add(new TermQuery(new Term(TEXT, t)), BooleanClause.Occur.SHOULD);
+                if (contextWeight > 0) {
+                  any.add(
+                      new BoostQuery(new TermQuery(new Term(CONTEXT, t)), (float) contextWeight),
+                      BooleanClause.Occur.SHOULD);
+                }
               }
               // ask for more than k so that ties cut at k are broken by id, not by document order
               TopDocs top = searcher.search(any.build(), k + 16);

@@ -34,10 +34,17 @@ class EnrichedConversationPackTest {
     Ingestion in = new EnrichedConversationPack(true, 1).read(DOC);
 
     List<MemoryNode> nodes = in.graphs().get(0).nodes();
+    // the neighbours are context, indexed and embedded after the turn, not the turn's content
     assertThat(nodes.get(0).content())
+        .isEqualTo("Ada: My pottery class starts today. [8 May, 2023]");
+    assertThat(nodes.get(0).attributes())
+        .containsEntry(MemoryNode.INDEX_CONTEXT, "| Bo: Pottery sounds calming.");
+    assertThat(RecallIndexes.embeddedText(nodes.get(0)))
         .isEqualTo(
             "Ada: My pottery class starts today. [8 May, 2023] | Bo: Pottery sounds calming.");
-    assertThat(nodes.get(2).content()).doesNotContain("D2:1").doesNotContain("How was pottery");
+    assertThat(nodes.get(2).attributes().get(MemoryNode.INDEX_CONTEXT))
+        .doesNotContain("D2:1")
+        .doesNotContain("How was pottery");
     assertThat(nodes.get(3).content())
         .isEqualTo("Bo: How was pottery and the teacher? [9 May, 2023]");
     // the date as written has every word of "8 May 2023": nothing more to index
