@@ -8,12 +8,15 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.loci.recall.HashingEmbeddingProvider;
 import dev.loci.recall.RecallMode;
+import dev.loci.recall.spi.EmbeddingProvider;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
@@ -170,6 +173,64 @@ class LocomoBenchmarkTest {
     assertThat(logBytes.toString(StandardCharsets.UTF_8)).contains("locomo: questions 12/12");
     try (Stream<Path> left = Files.list(work)) {
       assertThat(left).isEmpty();
+    }
+  }
+
+  @Test
+  void run_someConversations_embedsOnlyTheTurnsOfThoseConversations() throws IOException {
+    List<String> embedded = Collections.synchronizedList(new ArrayList<>());
+    HashingEmbeddingProvider hashing = HashingEmbeddingProvider.create();
+    EmbeddingProvider counting =
+        new EmbeddingProvider() {
+          @Override
+          public String modelId() {
+            return hashing.modelId();
+          }
+
+          @Override
+          public int dimension() {
+            return hashing.dimension();
+          }
+
+          @Override
+          public List<float[]> embedDocuments(List<String> texts) {
+            embedded.addAll(texts);
+            return hashing.embedDocuments(texts);
+          }
+        };
+    LocomoBenchmark.Options options =
+        new LocomoBenchmark.Options(
+            fixture(),
+            dir.resolve("work"),
+            List.of(RecallMode.EMBEDDING, RecallMode.HYBRID),
+            List.of(1, 5),
+            "hashing",
+            counting,
+            false,
+            0,
+            true,
+            4,
+            0.4,
+            true,
+            false,
+            3,
+            1,
+            Optional.empty(),
+            List.of(0.5),
+            List.of(0),
+            Set.of(6),
+            true);
+
+    LocomoBenchmark.Report report =
+        LocomoBenchmark.run(options, new PrintStream(new ByteArrayOutputStream(), true));
+
+    assertThat(report.asked()).hasSize(2).allMatch(a -> a.conversation() == 6);
+    // conversation 6's own turns name the sitar and Lima; every other one names its own pair
+    assertThat(String.join("\n", embedded)).contains("sitar").contains("Lima");
+    for (int i = 0; i < 5; i++) {
+      assertThat(String.join("\n", embedded))
+          .doesNotContain(INSTRUMENTS[i])
+          .doesNotContain(CITIES[i]);
     }
   }
 }

@@ -297,7 +297,8 @@ final class BenchCommands {
         names = "--query-embedding",
         paramLabel = "NAME",
         description =
-            "Also embed every recall's question with this model (onnx, bge-small, bge-small-q),"
+            "Also embed every recall's question with this model (onnx, bge-small, bge-small-q,"
+                + " bge-small-qd),"
                 + " so the modes' latencies include a real model's query embedding; the corpus"
                 + " vectors stay the precomputed hashing ones. Default: none.")
     Optional<String> queryEmbedding = Optional.empty();

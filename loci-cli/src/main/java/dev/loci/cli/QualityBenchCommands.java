@@ -60,8 +60,8 @@ final class QualityBenchCommands {
         names = "--embedding",
         paramLabel = "NAME",
         description =
-            "Embedding provider for Loci and the dense peer: hashing, onnx (MiniLM), bge-small or"
-                + " bge-small-q; vectors cached under the work directory. Default: bge-small"
+            "Embedding provider for Loci and the dense peer: hashing, onnx (MiniLM), bge-small,"
+                + " bge-small-q or bge-small-qd (quantized documents, full queries); vectors cached under the work directory. Default: bge-small"
                 + " (ahead of hashing on LoCoMo and on the second development set).")
     String embedding = "bge-small";
 
@@ -289,7 +289,8 @@ final class QualityBenchCommands {
         names = "--embedding",
         paramLabel = "NAME",
         description =
-            "Embedding provider: hashing or onnx; vectors cached under the work directory."
+            "Embedding provider: hashing, onnx, bge-small, bge-small-q or bge-small-qd; vectors"
+                + " cached under the work directory."
                 + " Default: hashing.")
     String embedding = "hashing";
 

@@ -20,10 +20,15 @@ import java.util.Objects;
  *       (docs/benchmarks.md).
  *   <li>{@value #BGE_SMALL_Q}: the same with 8-bit quantized weights: about 2.5 times as many texts
  *       per CPU second where the CPU has int8 dot-product instructions (AVX-512 VNNI here), but not
- *       the default: its {@code embedding} mode found 0.013 to 0.029 fewer questions' evidence than
- *       the full model's (LoCoMo and the second development set), more than the 0.01 a faster
- *       default may cost. Not batch-exact (dynamic quantization scales over the batch; cosine 0.99
- *       or more between a text alone and in a batch).
+ *       the default: its {@code embedding} mode found 0.010 (all of LoCoMo) to 0.025 (the second
+ *       development set) fewer questions' evidence than the full model's, more than the 0.01 a
+ *       faster default may cost, while the fused modes held within 0.01 (docs/benchmarks.md). Not
+ *       batch-exact (dynamic quantization scales over the batch; cosine 0.99 or more between a text
+ *       alone and in a batch).
+ *   <li>{@value #BGE_SMALL_QD}: stored texts (documents) by the quantized model, queries by the
+ *       full one ({@link SplitEmbeddingProvider}, model id {@value #BGE_SMALL_QD_ID}): the
+ *       quantized model's ingest speed with full-precision queries; both are bge-small-en-v1.5, so
+ *       their vectors share a space. Both models load, the full one on the first query.
  *   <li>{@value #HASHING}: {@link HashingEmbeddingProvider}, word overlap, no model.
  * </ul>
  *
@@ -39,6 +44,12 @@ public final class Embeddings {
   /** bge-small-en-v1.5, quantized. */
   public static final String BGE_SMALL_Q = "bge-small-q";
 
+  /** bge-small-en-v1.5: documents quantized, queries full precision. */
+  public static final String BGE_SMALL_QD = "bge-small-qd";
+
+  /** The model id of {@value #BGE_SMALL_QD}, under which its vectors are cached. */
+  public static final String BGE_SMALL_QD_ID = "bge-small-en-v1.5-q-documents";
+
   /** The hashing provider. */
   public static final String HASHING = "hashing";
 
@@ -49,7 +60,7 @@ public final class Embeddings {
 
   /** Every name {@link #named} accepts. */
   public static List<String> names() {
-    return List.of(ONNX, BGE_SMALL, BGE_SMALL_Q, HASHING);
+    return List.of(ONNX, BGE_SMALL, BGE_SMALL_Q, BGE_SMALL_QD, HASHING);
   }
 
   /**
@@ -63,6 +74,11 @@ public final class Embeddings {
       case ONNX -> OnnxEmbeddingProvider.shared();
       case BGE_SMALL -> OnnxEmbeddingProvider.shared(OnnxModel.BGE_SMALL);
       case BGE_SMALL_Q -> OnnxEmbeddingProvider.shared(OnnxModel.BGE_SMALL_Q);
+      case BGE_SMALL_QD ->
+          SplitEmbeddingProvider.of(
+              BGE_SMALL_QD_ID,
+              OnnxEmbeddingProvider.shared(OnnxModel.BGE_SMALL_Q),
+              OnnxEmbeddingProvider.shared(OnnxModel.BGE_SMALL));
       case HASHING -> HashingEmbeddingProvider.create();
       default ->
           throw new InvalidRequestException(

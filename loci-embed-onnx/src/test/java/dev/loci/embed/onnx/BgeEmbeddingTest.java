@@ -62,6 +62,29 @@ class BgeEmbeddingTest {
   }
 
   @Test
+  void split_fullQueryAgainstQuantizedDocuments_findsTheAnsweringPassageAsEitherModelAlone() {
+    try (OnnxEmbeddingProvider full = OnnxEmbeddingProvider.create(OnnxModel.BGE_SMALL, 8)) {
+      SplitEmbeddingProvider split = SplitEmbeddingProvider.of("split", bge, full);
+      String query = "What kind of dog did Maria adopt?";
+      List<String> passages =
+          List.of(
+              "Maria: we brought home a golden retriever puppy from the shelter on Sunday!",
+              "Maria: the quarterly report is due before the board meeting.");
+
+      float[] q = split.embedQuery(query);
+      List<float[]> docs = split.embedDocuments(passages);
+
+      assertThat(q).containsExactly(full.embedQuery(query), within(1e-5f));
+      assertThat(docs.get(0)).containsExactly(bge.embedDocuments(passages).get(0), within(1e-5f));
+      // one space: the full query is as close to a quantized passage as to its full twin
+      float[] fullDoc = full.embedDocuments(passages.subList(0, 1)).get(0);
+      assertThat(OnnxEmbeddingProviderTest.cosine(q, docs.get(0)))
+          .isCloseTo(OnnxEmbeddingProviderTest.cosine(q, fullDoc), within(0.03))
+          .isGreaterThan(OnnxEmbeddingProviderTest.cosine(q, docs.get(1)) + 0.05);
+    }
+  }
+
+  @Test
   void quantized_batchedAndAloneAgreeClosely_notExactly() {
     List<String> texts =
         List.of("short", "a somewhat longer sentence about the garden and the roses in June");

@@ -27,7 +27,7 @@ class EmbeddingsTest {
         .isInstanceOf(InvalidRequestException.class)
         .hasMessageContaining("embedding")
         .hasMessageContaining(
-            "expected one of [onnx, bge-small, bge-small-q, hashing], found 'bert'");
+            "expected one of [onnx, bge-small, bge-small-q, bge-small-qd, hashing], found 'bert'");
   }
 
   @Test
@@ -40,6 +40,22 @@ class EmbeddingsTest {
     }
     try (CachingEmbeddingProvider p = Embeddings.open("hashing", data)) {
       assertThat(p.size()).isEqualTo(1);
+    }
+  }
+
+  @Test
+  void named_bgeSmallQd_quantizedDocumentsFullQueriesUnderAnIdOfItsOwn() {
+    SplitEmbeddingProvider p = (SplitEmbeddingProvider) Embeddings.named("bge-small-qd");
+
+    assertThat(p.documents()).isSameAs(OnnxEmbeddingProvider.shared(OnnxModel.BGE_SMALL_Q));
+    assertThat(p.queries()).isSameAs(OnnxEmbeddingProvider.shared(OnnxModel.BGE_SMALL));
+    assertThat(p.modelId())
+        .isEqualTo("bge-small-en-v1.5-q-documents")
+        .isNotEqualTo(OnnxModel.BGE_SMALL_Q.id())
+        .isNotEqualTo(OnnxModel.BGE_SMALL.id());
+    try (CachingEmbeddingProvider cached = Embeddings.open("bge-small-qd", data)) {
+      assertThat(cached.file())
+          .isEqualTo(data.resolve("cache/embeddings/bge-small-en-v1.5-q-documents.bin"));
     }
   }
 
