@@ -210,7 +210,17 @@ public final class LocomoBenchmark {
      * 0.9 in 4 of 6); docs/benchmarks.md, "Graph seeds from z-score fusion".
      */
     static final Map<String, Double> TUNED_LEXICAL_SHARE =
-        Map.of("hashing", 1.0, "onnx", 0.9, "bge-small", 0.5, "bge-small-q", 0.5);
+        Map.of(
+            "hashing",
+            1.0,
+            "onnx",
+            0.9,
+            "bge-small",
+            0.5,
+            "bge-small-q",
+            0.5,
+            "bge-small-int8",
+            0.5);
 
     /** The {@code conversation} pack with this run's turn text and edges. */
     EnrichedConversationPack pack() {

@@ -103,7 +103,8 @@ class RecallCommandsTest {
 
     assertThat(r.exitCode()).isEqualTo(2);
     assertOneErrorLine(
-        r, "embedding: expected one of [onnx, bge-small, bge-small-q, hashing], found 'bert'");
+        r,
+        "embedding: expected one of [onnx, bge-small, bge-small-q, bge-small-int8, hashing], found 'bert'");
     assertThat(tmp.resolve("data")).doesNotExist();
   }
 

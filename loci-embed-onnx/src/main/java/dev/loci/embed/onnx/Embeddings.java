@@ -39,6 +39,9 @@ public final class Embeddings {
   /** bge-small-en-v1.5, quantized. */
   public static final String BGE_SMALL_Q = "bge-small-q";
 
+  /** bge-small-en-v1.5, its weight products quantized to 8 bits at load. */
+  public static final String BGE_SMALL_INT8 = "bge-small-int8";
+
   /** The hashing provider. */
   public static final String HASHING = "hashing";
 
@@ -49,7 +52,7 @@ public final class Embeddings {
 
   /** Every name {@link #named} accepts. */
   public static List<String> names() {
-    return List.of(ONNX, BGE_SMALL, BGE_SMALL_Q, HASHING);
+    return List.of(ONNX, BGE_SMALL, BGE_SMALL_Q, BGE_SMALL_INT8, HASHING);
   }
 
   /**
@@ -63,6 +66,7 @@ public final class Embeddings {
       case ONNX -> OnnxEmbeddingProvider.shared();
       case BGE_SMALL -> OnnxEmbeddingProvider.shared(OnnxModel.BGE_SMALL);
       case BGE_SMALL_Q -> OnnxEmbeddingProvider.shared(OnnxModel.BGE_SMALL_Q);
+      case BGE_SMALL_INT8 -> OnnxEmbeddingProvider.shared(OnnxModel.BGE_SMALL_INT8);
       case HASHING -> HashingEmbeddingProvider.create();
       default ->
           throw new InvalidRequestException(

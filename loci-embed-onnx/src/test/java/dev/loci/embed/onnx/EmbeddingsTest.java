@@ -27,7 +27,7 @@ class EmbeddingsTest {
         .isInstanceOf(InvalidRequestException.class)
         .hasMessageContaining("embedding")
         .hasMessageContaining(
-            "expected one of [onnx, bge-small, bge-small-q, hashing], found 'bert'");
+            "expected one of [onnx, bge-small, bge-small-q, bge-small-int8, hashing], found 'bert'");
   }
 
   @Test
