@@ -50,6 +50,7 @@ public final class EmbedBenchmark {
       Map.of(
           "bge-small", OnnxModel.BGE_SMALL,
           "bge-small-q", OnnxModel.BGE_SMALL_Q,
+          "bge-small-int8", OnnxModel.BGE_SMALL_INT8,
           "onnx", OnnxModel.MINILM);
 
   /**

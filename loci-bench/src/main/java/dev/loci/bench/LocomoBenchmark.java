@@ -220,7 +220,18 @@ public final class LocomoBenchmark {
      */
     static final Map<String, Double> TUNED_LEXICAL_SHARE =
         Map.of(
-            "hashing", 1.0, "onnx", 0.9, "bge-small", 0.5, "bge-small-q", 0.5, "bge-small-qd", 0.5);
+            "hashing",
+            1.0,
+            "onnx",
+            0.9,
+            "bge-small",
+            0.5,
+            "bge-small-q",
+            0.5,
+            "bge-small-qd",
+            0.5,
+            "bge-small-int8",
+            0.5);
 
     /** The {@code conversation} pack with this run's turn text and edges. */
     EnrichedConversationPack pack() {

@@ -298,7 +298,7 @@ final class BenchCommands {
         paramLabel = "NAME",
         description =
             "Also embed every recall's question with this model (onnx, bge-small, bge-small-q,"
-                + " bge-small-qd),"
+                + " bge-small-qd, bge-small-int8),"
                 + " so the modes' latencies include a real model's query embedding; the corpus"
                 + " vectors stay the precomputed hashing ones. Default: none.")
     Optional<String> queryEmbedding = Optional.empty();

@@ -61,7 +61,9 @@ final class QualityBenchCommands {
         paramLabel = "NAME",
         description =
             "Embedding provider for Loci and the dense peer: hashing, onnx (MiniLM), bge-small,"
-                + " bge-small-q or bge-small-qd (quantized documents, full queries); vectors cached under the work directory. Default: bge-small"
+                + " bge-small-q, bge-small-qd (quantized documents, full queries) or bge-small-int8"
+                + " (8-bit weight products made at load); vectors cached under the work directory."
+                + " Default: bge-small"
                 + " (ahead of hashing on LoCoMo and on the second development set).")
     String embedding = "bge-small";
 
@@ -289,7 +291,8 @@ final class QualityBenchCommands {
         names = "--embedding",
         paramLabel = "NAME",
         description =
-            "Embedding provider: hashing, onnx, bge-small, bge-small-q or bge-small-qd; vectors"
+            "Embedding provider: hashing, onnx, bge-small, bge-small-q, bge-small-qd or"
+                + " bge-small-int8; vectors"
                 + " cached under the work directory."
                 + " Default: hashing.")
     String embedding = "hashing";

@@ -59,7 +59,8 @@ final class RecallCommands {
         paramLabel = "NAME",
         description =
             "bge-small (bge-small-en-v1.5 in process), bge-small-q (its quantized weights),"
-                + " bge-small-qd (stored texts by the quantized weights, queries by the full), onnx"
+                + " bge-small-qd (stored texts by the quantized weights, queries by the full),"
+                + " bge-small-int8 (its weight products quantized to 8 bits at load), onnx"
                 + " (all-MiniLM-L6-v2 in process) or hashing (word overlap, no model); vectors are"
                 + " cached under DATA/cache/embeddings (default: ${DEFAULT-VALUE}).")
     String name = Embeddings.DEFAULT;

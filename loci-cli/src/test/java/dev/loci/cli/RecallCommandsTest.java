@@ -104,7 +104,7 @@ class RecallCommandsTest {
     assertThat(r.exitCode()).isEqualTo(2);
     assertOneErrorLine(
         r,
-        "embedding: expected one of [onnx, bge-small, bge-small-q, bge-small-qd, hashing], found 'bert'");
+        "embedding: expected one of [onnx, bge-small, bge-small-q, bge-small-qd, bge-small-int8, hashing], found 'bert'");
     assertThat(tmp.resolve("data")).doesNotExist();
   }
 

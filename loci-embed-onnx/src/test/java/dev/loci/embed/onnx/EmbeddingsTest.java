@@ -27,7 +27,7 @@ class EmbeddingsTest {
         .isInstanceOf(InvalidRequestException.class)
         .hasMessageContaining("embedding")
         .hasMessageContaining(
-            "expected one of [onnx, bge-small, bge-small-q, bge-small-qd, hashing], found 'bert'");
+            "expected one of [onnx, bge-small, bge-small-q, bge-small-qd, bge-small-int8, hashing], found 'bert'");
   }
 
   @Test
