@@ -218,6 +218,7 @@ class LocomoBenchmarkTest {
             Optional.empty(),
             List.of(0.5),
             List.of(0),
+            List.of(0.3),
             Set.of(6),
             true);
 
