@@ -29,6 +29,11 @@ import java.util.Objects;
  *       full one ({@link SplitEmbeddingProvider}, model id {@value #BGE_SMALL_QD_ID}): the
  *       quantized model's ingest speed with full-precision queries; both are bge-small-en-v1.5, so
  *       their vectors share a space. Both models load, the full one on the first query.
+ *   <li>{@value #BGE_SMALL_INT8}: the full model with its weight products quantized to 8 bits when
+ *       it is loaded ({@link Int8Quantizer}): closer to the full model than {@value #BGE_SMALL_Q}
+ *       (dense-only recall level with it on LoCoMo, 0.025 better on the second development set) and
+ *       faster (2.2x the full model here); not the default, since its {@code embedding} mode still
+ *       loses 0.012 on LoCoMo (docs/benchmarks.md).
  *   <li>{@value #HASHING}: {@link HashingEmbeddingProvider}, word overlap, no model.
  * </ul>
  *
