@@ -17,7 +17,7 @@ import java.util.ServiceLoader;
  * markdown:runbook} and {@code conversation}, and every {@link DomainPack} registered through
  * {@link ServiceLoader}. The {@code conversation} pack also takes options after its name, joined
  * with {@code +}: {@code conversation+dated+window1+term-edges} indexes each turn with its session
- * date and one neighbouring turn on each side and links turns of different sessions that share a
+ * date, with the turn before it as its context, and links turns of different sessions that share a
  * rare word, which is what {@code loci bench locomo} measures by default; {@code +entity-edges}
  * links turns naming the same proper noun through an entity node, {@code +resolved-dates} adds the
  * absolute dates of a turn's relative time expressions (see docs/recall.md for what each does to

@@ -101,7 +101,7 @@ public record RecallQuery(
   }
 
   /**
-   * The default {@link #contextWeight()}: a neighbour's words count 0.3 of the item's own, chosen
+   * The default {@link #contextWeight()}: the context's words count 0.3 of the item's own, chosen
    * by leave-one-conversation-out on LoCoMo and both development sets (docs/benchmarks.md,
    * "Neighbouring turns as context").
    */

@@ -25,15 +25,16 @@ import java.util.TreeSet;
  * {@code +} ({@code conversation+dated+window1+term-edges}, what {@code loci bench locomo} measures
  * by default): the pack reads the file exactly as it always does (same ids, edges, attributes and
  * skips), then each turn's text gets the session date as the file wrote it ({@code [1:56 pm on 8
- * May, 2023]}) and the text of up to {@code window} neighbouring turns of the same session on each
- * side, and the options below add edges and dates. The date's words in one form ({@code 8 May
- * 2023}) that the file's form lacks are indexed for lexical search ({@link MemoryNode#INDEX_TERMS},
- * see {@link #dateWordsNotWritten}), so a question naming the day or its month matches it whatever
- * the file's format. With no option it is the pack unchanged. Immutable and thread-safe.
+ * May, 2023]}), the text of up to {@code window} turns before it in the same session (what it
+ * answers) becomes its context ({@link MemoryNode#INDEX_CONTEXT}), and the options below add edges
+ * and dates. The date's words in one form ({@code 8 May 2023}) that the file's form lacks are
+ * indexed for lexical search ({@link MemoryNode#INDEX_TERMS}, see {@link #dateWordsNotWritten}), so
+ * a question naming the day or its month matches it whatever the file's format. With no option it
+ * is the pack unchanged. Immutable and thread-safe.
  *
  * @param dated whether the session date is added to the text as written, and the words it lacks of
  *     the date in one form to the lexical index
- * @param window how many neighbouring turns on each side are added, 0 to 3
+ * @param window how many turns before each turn, in its session, are its context, 0 to 3
  * @param termEdges whether turns of different sessions that share a rare word (one that 2 to {@code
  *     termMaxTurns} turns of the conversation hold, at least 4 letters) get a {@code shares_term}
  *     edge of weight {@code termWeight}, both ways, so graph modes can cross sessions
@@ -268,12 +269,12 @@ public record EnrichedConversationPack(
         attributes = with(attributes, DATES, String.join(",", iso));
       }
     }
-    // the neighbours are the turn's context, not its text: a turn then ranks above the neighbours
-    // that merely mention what it says (MemoryNode.INDEX_CONTEXT, docs/benchmarks.md)
+    // the turns before are the turn's context, not its text: what a turn answers helps find it,
+    // and it still ranks above the turns that merely border what it says; the turns after it are
+    // about the reply, not about it, and left out (MemoryNode.INDEX_CONTEXT, docs/benchmarks.md)
     StringBuilder context = new StringBuilder();
     for (int d = 1; d <= window; d++) {
       appendIfSameSession(context, nodes, i - d, session);
-      appendIfSameSession(context, nodes, i + d, session);
     }
     if (!context.isEmpty()) {
       attributes = with(attributes, MemoryNode.INDEX_CONTEXT, context.toString().strip());

@@ -30,21 +30,22 @@ class EnrichedConversationPackTest {
           """);
 
   @Test
-  void read_datedWithWindow_addsTheDateAndTheNeighboursOfTheSameSessionOnly() {
+  void read_datedWithWindow_addsTheDateAndTheTurnBeforeInTheSameSessionAsContext() {
     Ingestion in = new EnrichedConversationPack(true, 1).read(DOC);
 
     List<MemoryNode> nodes = in.graphs().get(0).nodes();
-    // the neighbours are context, indexed and embedded after the turn, not the turn's content
-    assertThat(nodes.get(0).content())
-        .isEqualTo("Ada: My pottery class starts today. [8 May, 2023]");
-    assertThat(nodes.get(0).attributes())
-        .containsEntry(MemoryNode.INDEX_CONTEXT, "| Bo: Pottery sounds calming.");
-    assertThat(RecallIndexes.embeddedText(nodes.get(0)))
+    // the turn before is context, indexed and embedded after the turn, not the turn's content;
+    // the turn after is not (it is about the reply)
+    assertThat(nodes.get(1).content()).isEqualTo("Bo: Pottery sounds calming. [8 May, 2023]");
+    assertThat(nodes.get(1).attributes())
+        .containsEntry(MemoryNode.INDEX_CONTEXT, "| Ada: My pottery class starts today.");
+    assertThat(RecallIndexes.embeddedText(nodes.get(1)))
         .isEqualTo(
-            "Ada: My pottery class starts today. [8 May, 2023] | Bo: Pottery sounds calming.");
-    assertThat(nodes.get(2).attributes().get(MemoryNode.INDEX_CONTEXT))
-        .doesNotContain("D2:1")
-        .doesNotContain("How was pottery");
+            "Bo: Pottery sounds calming. [8 May, 2023] | Ada: My pottery class starts today.");
+    assertThat(nodes.get(0).attributes()).doesNotContainKey(MemoryNode.INDEX_CONTEXT);
+    assertThat(nodes.get(3).attributes())
+        .as("a session's first turn has no context from the session before")
+        .doesNotContainKey(MemoryNode.INDEX_CONTEXT);
     assertThat(nodes.get(3).content())
         .isEqualTo("Bo: How was pottery and the teacher? [9 May, 2023]");
     // the date as written has every word of "8 May 2023": nothing more to index
