@@ -52,22 +52,26 @@ final class Int8Quantizer {
 
   private Int8Quantizer() {}
 
-  /** A model's weight products quantized, as above; returns how many in {@code count[0]}. */
-  static byte[] quantize(byte[] model, int[] count) {
+  /** A rewritten model, and how many of its products were quantized. */
+  record Quantized(byte[] model, int products) {}
+
+  /** A model's weight products quantized, as above. */
+  static Quantized quantize(byte[] model) {
     ProtoWire.Writer out = new ProtoWire.Writer(model.length / 2);
-    boolean graphFound = false;
+    int products = -1;
     for (Field f : ProtoWire.parse(model, 0, model.length)) {
       if (f.number() == MODEL_GRAPH && f.type() == ProtoWire.LEN) {
-        out.bytes(MODEL_GRAPH, graph(f.message(), f.len() / 2, count));
-        graphFound = true;
+        Quantized graph = graph(f.message(), f.len() / 2);
+        out.bytes(MODEL_GRAPH, graph.model());
+        products = graph.products();
       } else {
         out.field(f);
       }
     }
-    if (!graphFound) {
+    if (products < 0) {
       throw new IllegalArgumentException("not an ONNX model: it holds no graph");
     }
-    return out.toBytes();
+    return new Quantized(out.toBytes(), products);
   }
 
   /** A node's fields that matter here. */
@@ -133,17 +137,23 @@ final class Int8Quantizer {
     }
   }
 
-  private static byte[] graph(List<Field> graph, int size, int[] count) {
+  /** A field of the graph, with its node or its weight where it is one (parsed once). */
+  private record Entry(Field field, Node node, Weight weight) {}
+
+  private static Quantized graph(List<Field> graph, int size) {
+    List<Entry> entries = new ArrayList<>(graph.size());
     Map<String, Weight> weights = new HashMap<>();
     Map<String, Integer> uses = new HashMap<>();
     for (Field f : graph) {
-      if (f.number() == GRAPH_INITIALIZER && f.type() == ProtoWire.LEN) {
-        Weight w = Weight.of(f);
-        if (w != null) {
-          weights.put(w.name(), w);
-        }
-      } else if (f.number() == GRAPH_NODE && f.type() == ProtoWire.LEN) {
-        for (String in : Node.of(f).inputs()) {
+      boolean message = f.type() == ProtoWire.LEN;
+      Node n = message && f.number() == GRAPH_NODE ? Node.of(f) : null;
+      Weight w = message && f.number() == GRAPH_INITIALIZER ? Weight.of(f) : null;
+      entries.add(new Entry(f, n, w));
+      if (w != null) {
+        weights.put(w.name(), w);
+      }
+      if (n != null) {
+        for (String in : n.inputs()) {
           uses.merge(in, 1, Integer::sum);
         }
       }
@@ -152,19 +162,16 @@ final class Int8Quantizer {
     Map<String, String> quantizedInputs = new HashMap<>(); // float input -> its 8-bit form's name
     Map<String, Integer> quantizedUses = new HashMap<>();
     List<byte[]> added = new ArrayList<>();
-    List<Field> initializers = new ArrayList<>();
+    List<Entry> initializers = new ArrayList<>();
     int products = 0;
-    for (Field f : graph) {
+    for (Entry e : entries) {
+      Field f = e.field();
       if (f.number() == GRAPH_INITIALIZER) {
-        initializers.add(f);
+        initializers.add(e);
         continue;
       }
-      if (f.number() != GRAPH_NODE || f.type() != ProtoWire.LEN) {
-        out.field(f);
-        continue;
-      }
-      Node n = Node.of(f);
-      Weight w = n.isMatMul() ? weights.get(n.inputs().get(1)) : null;
+      Node n = e.node();
+      Weight w = n != null && n.isMatMul() ? weights.get(n.inputs().get(1)) : null;
       if (w == null) {
         out.field(f);
         continue;
@@ -213,20 +220,19 @@ final class Int8Quantizer {
           node("Mul", List.of(y + ".float", y + ".scale"), List.of(y), name + ".rescale", -1));
       products++;
     }
-    for (Field f : initializers) {
-      Weight w = f.type() == ProtoWire.LEN ? Weight.of(f) : null;
+    for (Entry e : initializers) {
+      Weight w = e.weight();
       boolean replaced =
           w != null
               && quantizedUses.getOrDefault(w.name(), 0).equals(uses.getOrDefault(w.name(), 0));
       if (!replaced) {
-        out.field(f); // still read in float by something else, or not a weight at all
+        out.field(e.field()); // still read in float by something else, or not a weight at all
       }
     }
     for (byte[] t : added) {
       out.bytes(GRAPH_INITIALIZER, t);
     }
-    count[0] = products;
-    return out.toBytes();
+    return new Quantized(out.toBytes(), products);
   }
 
   /** The weight in signed 8 bits per column, its column scales and zero points (all 0). */

@@ -355,7 +355,7 @@ public final class OnnxEmbeddingProvider implements EmbeddingProvider, AutoClose
         options.addConfigEntry("session.intra_op.allow_spinning", spinning ? "1" : "0");
         byte[] bytes = onnx.readAllBytes();
         if (spec.int8()) {
-          bytes = Int8Quantizer.quantize(bytes, new int[1]);
+          bytes = Int8Quantizer.quantize(bytes).model();
         }
         OrtSession session = env.createSession(bytes, options);
         return new Model(session, tokenizer, List.copyOf(session.getInputNames()));

@@ -55,17 +55,17 @@ class Int8QuantizerTest {
 
   @Test
   void quantize_rewritesEveryWeightProduct_andRefusesWhatIsNoModel() throws IOException {
-    int[] count = new int[1];
-    byte[] q = Int8Quantizer.quantize(floatModel(), count);
+    byte[] model = floatModel();
+    Int8Quantizer.Quantized q = Int8Quantizer.quantize(model);
 
     // 12 layers of query, key, value, attention output and the two feed-forward products; the
     // two attention products per layer multiply activations and stay in float
-    assertThat(count[0]).isEqualTo(72);
-    assertThat(q.length).isLessThan(floatModel().length * 6 / 10);
-    assertThatThrownBy(() -> Int8Quantizer.quantize(new byte[] {8, 1}, new int[1]))
+    assertThat(q.products()).isEqualTo(72);
+    assertThat(q.model().length).isLessThan(model.length * 6 / 10);
+    assertThatThrownBy(() -> Int8Quantizer.quantize(new byte[] {8, 1}))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("no graph");
-    assertThatThrownBy(() -> Int8Quantizer.quantize(new byte[] {58, 9, 1}, new int[1]))
+    assertThatThrownBy(() -> Int8Quantizer.quantize(new byte[] {58, 9, 1}))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("runs past");
   }
