@@ -79,7 +79,7 @@ final class PendingVectors {
         List<RecallLayer.Missing> batch =
             missing.subList(from, Math.min(missing.size(), from + RecallMemory.EMBED_BATCH));
         List<float[]> vectors =
-            embeddings.embedDocuments(batch.stream().map(RecallLayer.Missing::content).toList());
+            embeddings.embedDocuments(batch.stream().map(RecallLayer.Missing::text).toList());
         engine.read(
             () -> {
               layer.addVectors(embeddings, ns, batch, vectors);

@@ -260,8 +260,11 @@ public final class RecallLayer implements Layer, SubjectRecords {
 
   // ---------------------------------------------------------------- indexes and vectors
 
-  /** A live node whose vector a model lacks, with the subjects its content names. */
-  public record Missing(String id, int version, String content, List<String> subjectIds) {}
+  /**
+   * A live node whose vector a model lacks: the text its vector is made from (its content, then its
+   * {@link dev.loci.recall.MemoryNode#INDEX_CONTEXT context}), with the subjects its content names.
+   */
+  public record Missing(String id, int version, String text, List<String> subjectIds) {}
 
   /** The BM25 matches of {@code query} in {@code ns}. */
   List<TextIndex.Hit> searchText(Namespace ns, String query, int k, double contextWeight) {
