@@ -30,10 +30,10 @@ import java.util.Objects;
  *       quantized model's ingest speed with full-precision queries; both are bge-small-en-v1.5, so
  *       their vectors share a space. Both models load, the full one on the first query.
  *   <li>{@value #BGE_SMALL_INT8}: the full model with its weight products quantized to 8 bits when
- *       it is loaded ({@link Int8Quantizer}): closer to the full model than {@value #BGE_SMALL_Q}
- *       (dense-only recall level with it on LoCoMo, 0.025 better on the second development set) and
- *       faster (2.2x the full model here); not the default, since its {@code embedding} mode still
- *       loses 0.012 on LoCoMo (docs/benchmarks.md).
+ *       it is loaded ({@link Int8Quantizer}): its vectors closer to the full model's than {@value
+ *       #BGE_SMALL_Q}'s (cosine) and faster (2.2x the full model here); not the default, since its
+ *       recall loses up to 0.017 on the second development set and 0.022 in {@code weighted_graph}
+ *       on the long one (docs/benchmarks.md).
  *   <li>{@value #HASHING}: {@link HashingEmbeddingProvider}, word overlap, no model.
  * </ul>
  *
