@@ -70,6 +70,12 @@ public record EnrichedConversationPack(
   public static final double ENTITY_WEIGHT = 0.4;
 
   /**
+   * The most turns a turn's context holds, whatever the window: a speaker's run of short messages
+   * and the run it answers, but not a whole monologue (docs/benchmarks.md, "A chat's messages").
+   */
+  public static final int MAX_CONTEXT_TURNS = 4;
+
+  /**
    * With the default {@code shares_term} thresholds ({@value #RARE} turns, {@value #TERM_WEIGHT}).
    */
   public EnrichedConversationPack(
@@ -272,14 +278,44 @@ public record EnrichedConversationPack(
     // the turns before are the turn's context, not its text: what a turn answers helps find it,
     // and it still ranks above the turns that merely border what it says; the turns after it are
     // about the reply, not about it, and left out (MemoryNode.INDEX_CONTEXT, docs/benchmarks.md)
-    StringBuilder context = new StringBuilder();
-    for (int d = 1; d <= window; d++) {
-      appendIfSameSession(context, nodes, i - d, session);
-    }
+    String context = context(nodes, i, session, window);
     if (!context.isEmpty()) {
-      attributes = with(attributes, MemoryNode.INDEX_CONTEXT, context.toString().strip());
+      attributes = with(attributes, MemoryNode.INDEX_CONTEXT, context);
     }
     return n.withContent(text.toString(), attributes);
+  }
+
+  /**
+   * The context of turn {@code i}: the turns before it in its session, nearest first, joined by
+   * {@code " | "}, back to and including the {@code window}-th run of turns by one speaker other
+   * than the speaker before it, at most {@value #MAX_CONTEXT_TURNS} turns. Where the speakers
+   * alternate (LoCoMo, one message a turn) that is exactly the {@code window} turns before it; in a
+   * chat where a speaker sends a thought as several short messages, a message's context is the same
+   * speaker's messages just before it and the whole message of the other speaker it answers, not
+   * only the first of those.
+   */
+  static String context(List<MemoryNode> nodes, int i, String session, int window) {
+    List<String> turns = new ArrayList<>();
+    String speaker = speaker(nodes.get(i));
+    int runs = 0;
+    for (int j = i - 1; j >= 0 && turns.size() < MAX_CONTEXT_TURNS; j--) {
+      MemoryNode before = nodes.get(j);
+      if (!Objects.equals(session(before), session)) {
+        break;
+      }
+      if (!speaker(before).equals(speaker)) {
+        speaker = speaker(before);
+        if (++runs > window) {
+          break;
+        }
+      }
+      turns.add(before.content());
+    }
+    return String.join(" | ", turns);
+  }
+
+  private static String speaker(MemoryNode n) {
+    return n.attributes().getOrDefault("speaker", "");
   }
 
   /**
@@ -305,13 +341,6 @@ public record EnrichedConversationPack(
     Map<String, String> out = new TreeMap<>(attributes);
     out.put(key, value);
     return out;
-  }
-
-  private static void appendIfSameSession(
-      StringBuilder text, List<MemoryNode> nodes, int j, String session) {
-    if (j >= 0 && j < nodes.size() && Objects.equals(session(nodes.get(j)), session)) {
-      text.append(" | ").append(nodes.get(j).content());
-    }
   }
 
   private static String session(MemoryNode n) {

@@ -443,10 +443,13 @@ final class RecallIndexes {
     text.put(ns, id, version, lexicalText(n), n.attributes().getOrDefault(INDEX_CONTEXT, ""));
   }
 
-  /** What a node's vector is made from: its content, then its {@link MemoryNode#INDEX_CONTEXT}. */
+  /**
+   * What a node's vector is made from: its content, then {@code " | "} and its {@link
+   * MemoryNode#INDEX_CONTEXT}.
+   */
   static String embeddedText(MemoryNode n) {
     String context = n.attributes().get(INDEX_CONTEXT);
-    return context == null ? n.content() : n.content() + " " + context;
+    return context == null ? n.content() : n.content() + " | " + context;
   }
 
   /** What the text index holds of a node: its content and its {@link MemoryNode#INDEX_TERMS}. */
