@@ -1,6 +1,7 @@
 package dev.loci.bench;
 
 import com.sun.management.OperatingSystemMXBean;
+import dev.loci.embed.onnx.Embeddings;
 import dev.loci.embed.onnx.OnnxEmbeddingProvider;
 import dev.loci.embed.onnx.OnnxModel;
 import dev.loci.recall.CachingEmbeddingProvider;
@@ -45,20 +46,24 @@ public final class EmbedBenchmark {
    */
   static final double MEASURABLE_CPU = 0.05;
 
-  /** The models by the names {@code --models} takes, which are {@code --embedding}'s. */
-  static final Map<String, OnnxModel> MODELS =
-      Map.of(
-          "bge-small", OnnxModel.BGE_SMALL,
-          "bge-small-q", OnnxModel.BGE_SMALL_Q,
-          "bge-small-int8", OnnxModel.BGE_SMALL_INT8,
-          "onnx", OnnxModel.MINILM);
+  /** The model of a name {@code --models} takes ({@code --embedding}'s names of one ONNX model). */
+  static OnnxModel model(String name) {
+    return Embeddings.model(name)
+        .orElseThrow(
+            () ->
+                new IllegalArgumentException(
+                    "models: expected names of one ONNX model among "
+                        + Embeddings.names()
+                        + ", found "
+                        + name));
+  }
 
   /**
    * What to measure.
    *
    * @param workDir where the cache file and the ingest stores are made
    * @param texts how many texts each variant embeds
-   * @param models the models, by {@link #MODELS} name; the first is the reference of the ratios and
+   * @param models the models, by {@link #model} name; the first is the reference of the ratios and
    *     the model of the cache and ingest rows
    * @param batchSizes the ONNX batch sizes to measure
    * @param rounds how many times each variant embeds every text
@@ -80,10 +85,10 @@ public final class EmbedBenchmark {
         throw new IllegalArgumentException("texts must be at least 1, got " + texts);
       }
       models = List.copyOf(models);
-      if (models.isEmpty() || !MODELS.keySet().containsAll(models)) {
-        throw new IllegalArgumentException(
-            "models: expected some of " + MODELS.keySet() + ", found " + models);
+      if (models.isEmpty()) {
+        throw new IllegalArgumentException("models: expected at least one, found none");
       }
+      models.forEach(EmbedBenchmark::model);
       batchSizes = List.copyOf(batchSizes);
       if (batchSizes.isEmpty() || batchSizes.stream().anyMatch(b -> b < 1)) {
         throw new IllegalArgumentException("batch sizes must be at least 1, got " + batchSizes);
@@ -270,7 +275,7 @@ public final class EmbedBenchmark {
     List<OnnxEmbeddingProvider> opened = new ArrayList<>();
     try {
       for (String name : options.models()) {
-        OnnxModel model = MODELS.get(name);
+        OnnxModel model = model(name);
         for (int batch : options.batchSizes()) {
           for (boolean spin : options.spinning() ? List.of(false, true) : List.of(false)) {
             OnnxEmbeddingProvider onnx = OnnxEmbeddingProvider.create(model, batch, spin);
@@ -298,7 +303,7 @@ public final class EmbedBenchmark {
       }
       List<Row> rows = new ArrayList<>();
       rounds.values().forEach(r -> rows.add(median(r)));
-      OnnxModel first = MODELS.get(options.models().get(0));
+      OnnxModel first = model(options.models().get(0));
       rows.add(fromCache(first, options.workDir(), texts, log));
       List<Row> ingest =
           options.ingestUnits() == 0

@@ -7,6 +7,7 @@ import dev.loci.recall.spi.EmbeddingProvider;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * The one place that turns an embedding name a user typed ({@code --embedding onnx}, a server
@@ -72,22 +73,37 @@ public final class Embeddings {
   }
 
   /**
+   * The one ONNX model behind {@code name}: none for {@value #HASHING} (no model) and {@value
+   * #BGE_SMALL_QD} (two).
+   */
+  public static Optional<OnnxModel> model(String name) {
+    return Optional.ofNullable(
+        switch (name) {
+          case ONNX -> OnnxModel.MINILM;
+          case BGE_SMALL -> OnnxModel.BGE_SMALL;
+          case BGE_SMALL_Q -> OnnxModel.BGE_SMALL_Q;
+          case BGE_SMALL_INT8 -> OnnxModel.BGE_SMALL_INT8;
+          default -> null;
+        });
+  }
+
+  /**
    * The provider called {@code name}, uncached.
    *
    * @throws InvalidRequestException naming {@code embedding} if there is none
    */
   public static EmbeddingProvider named(String name) {
     Objects.requireNonNull(name, "name");
+    Optional<OnnxModel> model = model(name);
+    if (model.isPresent()) {
+      return OnnxEmbeddingProvider.shared(model.get());
+    }
     return switch (name) {
-      case ONNX -> OnnxEmbeddingProvider.shared();
-      case BGE_SMALL -> OnnxEmbeddingProvider.shared(OnnxModel.BGE_SMALL);
-      case BGE_SMALL_Q -> OnnxEmbeddingProvider.shared(OnnxModel.BGE_SMALL_Q);
       case BGE_SMALL_QD ->
           SplitEmbeddingProvider.of(
               BGE_SMALL_QD_ID,
               OnnxEmbeddingProvider.shared(OnnxModel.BGE_SMALL_Q),
               OnnxEmbeddingProvider.shared(OnnxModel.BGE_SMALL));
-      case BGE_SMALL_INT8 -> OnnxEmbeddingProvider.shared(OnnxModel.BGE_SMALL_INT8);
       case HASHING -> HashingEmbeddingProvider.create();
       default ->
           throw new InvalidRequestException(

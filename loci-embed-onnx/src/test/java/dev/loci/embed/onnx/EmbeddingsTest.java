@@ -22,6 +22,17 @@ class EmbeddingsTest {
   }
 
   @Test
+  void model_eachNameOfOneOnnxModel_andNoneForHashingOrTheSplitProvider() {
+    assertThat(Embeddings.model("onnx")).contains(OnnxModel.MINILM);
+    assertThat(Embeddings.model("bge-small")).contains(OnnxModel.BGE_SMALL);
+    assertThat(Embeddings.model("bge-small-q")).contains(OnnxModel.BGE_SMALL_Q);
+    assertThat(Embeddings.model("bge-small-int8")).contains(OnnxModel.BGE_SMALL_INT8);
+    assertThat(Embeddings.model("bge-small-qd")).isEmpty();
+    assertThat(Embeddings.model("hashing")).isEmpty();
+    assertThat(Embeddings.model("bert")).isEmpty();
+  }
+
+  @Test
   void named_unknown_refusedNamingTheFieldAndTheChoices() {
     assertThatThrownBy(() -> Embeddings.named("bert"))
         .isInstanceOf(InvalidRequestException.class)
