@@ -56,9 +56,10 @@ def parse(path):
 
 here = os.path.dirname(os.path.abspath(__file__))
 data = [parse(p) for p in sorted(glob.glob(os.path.join(here, "*.txt")))]
-json.dump(data, open(os.path.join(here, "..", "loci-dev-chat.json"), "w", encoding="utf-8"),
+OUT = os.path.join(here, "..", "..", "src", "main", "resources", "devset", "loci-dev-chat.json")
+json.dump(data, open(OUT, "w", encoding="utf-8"),
           ensure_ascii=False, indent=1)
-json.load(open(os.path.join(here, "..", "loci-dev-chat.json"), encoding="utf-8"))
+json.load(open(OUT, encoding="utf-8"))
 tot = collections.Counter()
 for c in data:
     conv = c["conversation"]
