@@ -34,6 +34,12 @@ class LocomoDataTest {
     assertBundledSetReadWhole("loci-dev-long.json", 3, 230, 701, 13);
   }
 
+  @Test
+  void read_bundledChatDevelopmentSet_everyEvidenceIdNamesATurnAndNothingIsSkipped()
+      throws Exception {
+    assertBundledSetReadWhole("loci-dev-chat.json", 4, 301, 2159, 15);
+  }
+
   /**
    * A bundled development set is read with nothing skipped (an evidence id naming no turn, or a
    * malformed one, would be), with its counts, and every conversation reaches {@code session}.
