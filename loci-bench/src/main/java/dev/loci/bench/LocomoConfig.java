@@ -47,6 +47,7 @@ final class LocomoConfig {
     k.put("hybrid_fusion", Retriever.HYBRID_FUSION);
     k.put("graph_seed_score", Retriever.SEED_SCORE);
     k.put("query_time", Retriever.QUERY_TIME);
+    k.put("query_speaker", Retriever.QUERY_SPEAKER);
     k.put("questions_asked_on", "each conversation's last session day");
     k.put("candidate_pool", Retriever.POOL);
     k.put("ppr_restart", defaults.restart());

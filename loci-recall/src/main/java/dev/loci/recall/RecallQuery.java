@@ -30,7 +30,8 @@ import java.util.Optional;
  * @param asOf the day the question is asked from, which dates without a year ("in June") and
  *     relative ones ("last year") in the question count back from; absent means today (UTC). When
  *     the question names a day or period ({@link QueryDates}), items dated in it by the node
- *     attribute {@value #TIME} rank higher in fusion (a soft boost, not a filter)
+ *     attribute {@value #TIME} rank higher in fusion (a soft boost, not a filter); so do the items
+ *     said by a person the question names ({@value #SPEAKER})
  */
 public record RecallQuery(
     String text,
@@ -57,6 +58,13 @@ public record RecallQuery(
    * TimeExpressions#readDate} reads, as the {@code conversation} pack's session time.
    */
   public static final String TIME = "session_time";
+
+  /**
+   * The node attribute naming who said an item, as the {@code conversation} pack's turns carry it:
+   * when the question names the speaker of some candidates (a word of the name is a word of the
+   * question), they rank higher in fusion (a soft boost, not a filter).
+   */
+  public static final String SPEAKER = "speaker";
 
   /** Validates every field; the exception names the offending one. */
   public RecallQuery {

@@ -70,12 +70,6 @@ public record EnrichedConversationPack(
   public static final double ENTITY_WEIGHT = 0.4;
 
   /**
-   * The most turns a turn's context holds, whatever the window: a speaker's run of short messages
-   * and the run it answers, but not a whole monologue (docs/benchmarks.md, "A chat's messages").
-   */
-  public static final int MAX_CONTEXT_TURNS = 4;
-
-  /**
    * With the default {@code shares_term} thresholds ({@value #RARE} turns, {@value #TERM_WEIGHT}).
    */
   public EnrichedConversationPack(
@@ -286,36 +280,20 @@ public record EnrichedConversationPack(
   }
 
   /**
-   * The context of turn {@code i}: the turns before it in its session, nearest first, joined by
-   * {@code " | "}, back to and including the {@code window}-th run of turns by one speaker other
-   * than the speaker before it, at most {@value #MAX_CONTEXT_TURNS} turns. Where the speakers
-   * alternate (LoCoMo, one message a turn) that is exactly the {@code window} turns before it; in a
-   * chat where a speaker sends a thought as several short messages, a message's context is the same
-   * speaker's messages just before it and the whole message of the other speaker it answers, not
-   * only the first of those.
+   * The context of turn {@code i}: the {@code window} turns before it in its session, nearest
+   * first, joined by {@code " | "}. A speaker's own messages just before it and the whole run of
+   * messages it answers (in a chat where a thought is sent as several short messages) were tried
+   * instead and lost on the chat development set (docs/benchmarks.md, "A chat's messages").
    */
   static String context(List<MemoryNode> nodes, int i, String session, int window) {
-    List<String> turns = new ArrayList<>();
-    String speaker = speaker(nodes.get(i));
-    int runs = 0;
-    for (int j = i - 1; j >= 0 && turns.size() < MAX_CONTEXT_TURNS; j--) {
-      MemoryNode before = nodes.get(j);
-      if (!Objects.equals(session(before), session)) {
+    List<String> turns = new ArrayList<>(window);
+    for (int j = i - 1; j >= 0 && j >= i - window; j--) {
+      if (!Objects.equals(session(nodes.get(j)), session)) {
         break;
       }
-      if (!speaker(before).equals(speaker)) {
-        speaker = speaker(before);
-        if (++runs > window) {
-          break;
-        }
-      }
-      turns.add(before.content());
+      turns.add(nodes.get(j).content());
     }
     return String.join(" | ", turns);
-  }
-
-  private static String speaker(MemoryNode n) {
-    return n.attributes().getOrDefault("speaker", "");
   }
 
   /**

@@ -5,15 +5,11 @@ import dev.loci.recall.EvidenceRef;
 import dev.loci.recall.MemoryNode;
 import dev.loci.recall.MemoryPath;
 import dev.loci.recall.PathStep;
-import dev.loci.recall.QueryDates;
 import dev.loci.recall.RecallItem;
 import dev.loci.recall.RecallQuery;
 import dev.loci.recall.RecallResult;
 import dev.loci.recall.ScoreWeights;
-import dev.loci.recall.TimeExpressions;
 import dev.loci.recall.spi.EmbeddingProvider;
-import java.time.LocalDate;
-import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -50,7 +46,12 @@ public final class Retriever {
 
   /** What a day or period named in the question does, for reports. */
   public static final String QUERY_TIME =
-      "in a named period (by session_time): a third z-score list, weight 1/3";
+      "in a named period (by session_time): a 0/1 z-score list, half the rankings' weight";
+
+  /** What a speaker named in the question does, for reports. */
+  public static final String QUERY_SPEAKER =
+      "said by a person the question names (by speaker): a 0/1 z-score list, half the rankings'"
+          + " weight";
 
   /** How many hits of each flat ranking feed fusion and the graph modes. */
   public static final int POOL = 50;
@@ -228,50 +229,25 @@ public final class Retriever {
   /**
    * The best {@code pool} lexical and embedding hits fused by z-score ({@link
    * GraphAlgorithms#zScore}), weighted by the query's lexical share, best first; a list with no
-   * weight is not searched. When the question names days or periods (see {@link #inPeriod}),
-   * whether a hit is dated in one of them is a third list, fused with a third of the weight.
+   * weight is not searched. What the question names besides its words (days and periods, speakers:
+   * {@link QueryEvidence}) adds lists of its own, each with half the two rankings' weight.
    */
   private List<GraphAlgorithms.Fused> fused(int pool) {
     double share = q.lexicalShare();
     Map<String, Double> lexical = share > 0 ? lexical(pool) : Map.of();
     Map<String, Double> embedding = share < 1 ? embedding(pool) : Map.of();
-    Optional<Map<String, Double>> time = inPeriod(lexical.keySet(), embedding.keySet());
-    if (time.isEmpty()) {
-      return GraphAlgorithms.zScore(List.of(lexical, embedding), new double[] {share, 1 - share});
+    Set<String> ids = new LinkedHashSet<>(lexical.keySet());
+    ids.addAll(embedding.keySet());
+    List<Map<String, Double>> lists = new ArrayList<>(List.of(lexical, embedding));
+    lists.addAll(QueryEvidence.lists(q, ids, this::node));
+    double total = 1 + (lists.size() - 2) * QueryEvidence.WEIGHT;
+    double[] weights = new double[lists.size()];
+    weights[0] = share / total;
+    weights[1] = (1 - share) / total;
+    for (int i = 2; i < weights.length; i++) {
+      weights[i] = QueryEvidence.WEIGHT / total;
     }
-    return GraphAlgorithms.zScore(
-        List.of(lexical, embedding, time.get()),
-        new double[] {share * 2 / 3, (1 - share) * 2 / 3, 1.0 / 3});
-  }
-
-  /**
-   * Query-side time: when the question names days or periods ({@link QueryDates}, counted from the
-   * query's day), 1 for each hit whose {@value RecallQuery#TIME} falls in one of them and 0 for the
-   * others; empty when it names none or when all hits or none are in them (nothing to tell apart).
-   * As a list of its own in the z-score fusion it needs no weight of its own to be fitted: a period
-   * that few hits fall in stands out more (the z-score of a 1 is {@code sqrt((1 - p) / p)} for a
-   * share {@code p} of hits in it), so a broad period counts for little.
-   */
-  private Optional<Map<String, Double>> inPeriod(Set<String> lexical, Set<String> embedding) {
-    List<TimeExpressions.Resolved> periods =
-        QueryDates.read(q.text(), q.asOf().orElseGet(() -> LocalDate.now(ZoneOffset.UTC)));
-    if (periods.isEmpty()) {
-      return Optional.empty();
-    }
-    Set<String> ids = new LinkedHashSet<>(lexical);
-    ids.addAll(embedding);
-    Map<String, Double> out = new HashMap<>();
-    int in = 0;
-    for (String id : ids) {
-      Optional<LocalDate> day =
-          node(id)
-              .map(n -> n.attributes().getOrDefault(RecallQuery.TIME, ""))
-              .flatMap(TimeExpressions::readDate);
-      boolean inside = day.isPresent() && QueryDates.within(day.get(), periods, 0);
-      out.put(id, inside ? 1.0 : 0.0);
-      in += inside ? 1 : 0;
-    }
-    return in == 0 || in == ids.size() ? Optional.empty() : Optional.of(out);
+    return GraphAlgorithms.zScore(lists, weights);
   }
 
   /**

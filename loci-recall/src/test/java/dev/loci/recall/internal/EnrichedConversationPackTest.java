@@ -54,56 +54,6 @@ class EnrichedConversationPackTest {
   }
 
   @Test
-  void read_window_inAChat_takesTheSpeakersOwnMessagesAndTheWholeMessageRunItAnswers() {
-    SourceDocument chat =
-        new SourceDocument(
-            "c.json",
-            """
-            {"conversation": {
-              "session_1_date_time": "8 May, 2023",
-              "session_1": [
-                {"speaker": "Ada", "dia_id": "D1:1", "text": "any news??"},
-                {"speaker": "Bo", "dia_id": "D1:2", "text": "got the job!!"},
-                {"speaker": "Bo", "dia_id": "D1:3", "text": "the bakery on elm st"},
-                {"speaker": "Bo", "dia_id": "D1:4", "text": "start monday"},
-                {"speaker": "Ada", "dia_id": "D1:5", "text": "omg congrats"},
-                {"speaker": "Ada", "dia_id": "D1:6", "text": "so proud"},
-                {"speaker": "Bo", "dia_id": "D1:7", "text": "a"},
-                {"speaker": "Bo", "dia_id": "D1:8", "text": "b"},
-                {"speaker": "Bo", "dia_id": "D1:9", "text": "c"},
-                {"speaker": "Bo", "dia_id": "D1:10", "text": "d"},
-                {"speaker": "Bo", "dia_id": "D1:11", "text": "e"}]}}
-            """);
-    List<MemoryNode> nodes =
-        new EnrichedConversationPack(false, 1).read(chat).graphs().get(0).nodes();
-
-    // nearest first: the speaker's own messages of the same thought, then the run it answers
-    assertThat(nodes.get(3).attributes().get(MemoryNode.INDEX_CONTEXT))
-        .isEqualTo("Bo: the bakery on elm st | Bo: got the job!! | Ada: any news??");
-    assertThat(nodes.get(4).attributes().get(MemoryNode.INDEX_CONTEXT))
-        .as("the whole run of the other speaker's messages it answers, not only the last")
-        .isEqualTo("Bo: start monday | Bo: the bakery on elm st | Bo: got the job!!");
-    assertThat(nodes.get(5).attributes().get(MemoryNode.INDEX_CONTEXT))
-        .isEqualTo(
-            "Ada: omg congrats | Bo: start monday | Bo: the bakery on elm st | Bo: got the job!!");
-    assertThat(nodes.get(10).attributes().get(MemoryNode.INDEX_CONTEXT))
-        .as("a monologue is cut at " + EnrichedConversationPack.MAX_CONTEXT_TURNS + " turns")
-        .isEqualTo("Bo: d | Bo: c | Bo: b | Bo: a");
-    // two runs back with window 2: the run it answers and the one before that
-    assertThat(
-            new EnrichedConversationPack(false, 2)
-                .read(chat)
-                .graphs()
-                .get(0)
-                .nodes()
-                .get(4)
-                .attributes()
-                .get(MemoryNode.INDEX_CONTEXT))
-        .isEqualTo(
-            "Bo: start monday | Bo: the bakery on elm st | Bo: got the job!! | Ada: any news??");
-  }
-
-  @Test
   void read_dated_indexesTheWordsOfTheDateInOneFormThatTheFilesFormatLacks() {
     // LoCoMo's form with a time, ISO with a time, month first, and a string with no date in it
     List<String> written =
