@@ -7,6 +7,7 @@ import dev.loci.recall.EvidenceRef;
 import dev.loci.recall.IngestReport;
 import dev.loci.recall.MemoryEdge;
 import dev.loci.recall.MemoryNode;
+import dev.loci.recall.RecallQuery;
 import dev.loci.recall.ScoreWeights;
 import dev.loci.recall.spi.DomainPack;
 import dev.loci.recall.spi.Ingestion;
@@ -200,7 +201,7 @@ public final class ConversationPack implements DomainPack {
         MemoryNode.Builder b =
             MemoryNode.builder(diaId, "turn", content)
                 .attribute("pack", NAME)
-                .attribute("speaker", speaker)
+                .attribute(RecallQuery.SPEAKER, speaker)
                 .attribute("session", session)
                 .sourceRef(
                     new EvidenceRef(

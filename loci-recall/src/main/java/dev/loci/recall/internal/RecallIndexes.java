@@ -445,11 +445,15 @@ final class RecallIndexes {
 
   /**
    * What a node's vector is made from: its content, then {@code " | "} and its {@link
-   * MemoryNode#INDEX_CONTEXT}.
+   * MemoryNode#INDEX_CONTEXT}. The {@code conversation} pack wrote contexts that began with {@code
+   * "| "} until 2026-11-27; theirs is the same text as before, so their vectors stay as they were.
    */
   static String embeddedText(MemoryNode n) {
     String context = n.attributes().get(INDEX_CONTEXT);
-    return context == null ? n.content() : n.content() + " | " + context;
+    if (context == null) {
+      return n.content();
+    }
+    return n.content() + " | " + (context.startsWith("| ") ? context.substring(2) : context);
   }
 
   /** What the text index holds of a node: its content and its {@link MemoryNode#INDEX_TERMS}. */

@@ -42,6 +42,16 @@ class EnrichedConversationPackTest {
     assertThat(RecallIndexes.embeddedText(nodes.get(1)))
         .isEqualTo(
             "Bo: Pottery sounds calming. [8 May, 2023] | Ada: My pottery class starts today.");
+    // a context written before 2026-11-27 began with "| ": its vector's text is the same as ever
+    MemoryNode older =
+        nodes
+            .get(1)
+            .withContent(
+                nodes.get(1).content(),
+                java.util.Map.of(
+                    MemoryNode.INDEX_CONTEXT, "| Ada: My pottery class starts today."));
+    assertThat(RecallIndexes.embeddedText(older))
+        .isEqualTo(RecallIndexes.embeddedText(nodes.get(1)));
     assertThat(nodes.get(0).attributes()).doesNotContainKey(MemoryNode.INDEX_CONTEXT);
     assertThat(nodes.get(3).attributes())
         .as("a session's first turn has no context from the session before")
