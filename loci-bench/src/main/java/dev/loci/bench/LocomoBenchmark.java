@@ -91,6 +91,8 @@ public final class LocomoBenchmark {
    * @param sessionCaps the session caps to ask each mode with (0 is none); a grid like the shares
    * @param contextWeights how much a match in a turn's neighbours counts in the lexical ranking, in
    *     [0, 1]; a grid like the shares
+   * @param lengthNorms BM25's length normalization {@code b} of the lexical ranking, in [0, 1]; a
+   *     grid like the shares
    * @param conversations which conversations (numbers from 1) to run; empty means all
    * @param densePeer whether the exact dense scan peer runs (it embeds every raw turn)
    */
@@ -114,6 +116,7 @@ public final class LocomoBenchmark {
       List<Double> lexicalShares,
       List<Integer> sessionCaps,
       List<Double> contextWeights,
+      List<Double> lengthNorms,
       Set<Integer> conversations,
       boolean densePeer) {
     /** Checks and copies. */
@@ -132,22 +135,29 @@ public final class LocomoBenchmark {
       lexicalShares = List.copyOf(new java.util.LinkedHashSet<>(lexicalShares));
       sessionCaps = List.copyOf(new java.util.LinkedHashSet<>(sessionCaps));
       contextWeights = List.copyOf(new java.util.LinkedHashSet<>(contextWeights));
-      if (lexicalShares.isEmpty() || sessionCaps.isEmpty() || contextWeights.isEmpty()) {
+      lengthNorms = List.copyOf(new java.util.LinkedHashSet<>(lengthNorms));
+      if (lexicalShares.isEmpty()
+          || sessionCaps.isEmpty()
+          || contextWeights.isEmpty()
+          || lengthNorms.isEmpty()) {
         throw new IllegalArgumentException(
-            "expected at least one lexical share, session cap and context weight");
+            "expected at least one lexical share, session cap, context weight and length norm");
       }
       new EnrichedConversationPack(
           dated, window, termEdges, entityEdges, resolveDates, termMaxTurns, termWeight);
       for (double share : lexicalShares) {
         for (int cap : sessionCaps) {
           for (double weight : contextWeights) {
-            RecallQuery.builder("check", RecallMode.PPR)
-                .seeds(seeds)
-                .hops(hops)
-                .lexicalShare(share)
-                .sessionCap(cap)
-                .contextWeight(weight)
-                .build();
+            for (double norm : lengthNorms) {
+              RecallQuery.builder("check", RecallMode.PPR)
+                  .seeds(seeds)
+                  .hops(hops)
+                  .lexicalShare(share)
+                  .sessionCap(cap)
+                  .contextWeight(weight)
+                  .lengthNorm(norm)
+                  .build();
+            }
           }
         }
       }
@@ -173,7 +183,7 @@ public final class LocomoBenchmark {
      * session cap, named by the mode alone when the grid has one point.
      */
     List<LocomoVariant> variants() {
-      return LocomoVariant.grid(modes, lexicalShares, sessionCaps, contextWeights);
+      return LocomoVariant.grid(modes, lexicalShares, sessionCaps, contextWeights, lengthNorms);
     }
 
     /**
@@ -205,6 +215,7 @@ public final class LocomoBenchmark {
           List.of(TUNED_LEXICAL_SHARE.getOrDefault(embeddingName, 0.5)),
           List.of(0),
           List.of(RecallQuery.DEFAULT_CONTEXT_WEIGHT),
+          List.of(RecallQuery.DEFAULT_LENGTH_NORM),
           Set.of(),
           true);
     }
@@ -473,7 +484,8 @@ public final class LocomoBenchmark {
                     .hops(options.hops())
                     .lexicalShare(v.lexicalShare())
                     .sessionCap(v.sessionCap())
-                    .contextWeight(v.contextWeight());
+                    .contextWeight(v.contextWeight())
+                    .lengthNorm(v.lengthNorm());
             options.weights().ifPresent(query::weights);
             askedOn.ifPresent(query::asOf);
             ranked.put(

@@ -43,6 +43,7 @@ final class LocomoConfig {
     k.put("lexical_shares", o.lexicalShares());
     k.put("session_caps", o.sessionCaps());
     k.put("context_weights", o.contextWeights());
+    k.put("length_norms", o.lengthNorms());
     k.put("weights", o.weights().map(w -> (Object) w.asMap()).orElse(o.pack().weights().asMap()));
     k.put("hybrid_fusion", Retriever.HYBRID_FUSION);
     k.put("graph_seed_score", Retriever.SEED_SCORE);

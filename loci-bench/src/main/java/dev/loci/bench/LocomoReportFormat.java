@@ -243,6 +243,7 @@ final class LocomoReportFormat {
     opts.put("lexical_shares", options.lexicalShares());
     opts.put("session_caps", options.sessionCaps());
     opts.put("context_weights", options.contextWeights());
+    opts.put("length_norms", options.lengthNorms());
     root.put("config", LocomoConfig.knobs(options));
     options.weights().ifPresent(w -> opts.put("weights", w.asMap()));
     opts.put("tuning_conversations", "1-" + LocomoBenchmark.TUNING_CONVERSATIONS);

@@ -121,6 +121,7 @@ class LocomoBenchmarkTest {
             List.of(0.5),
             List.of(0),
             List.of(0.3),
+            List.of(0.5),
             Set.of(),
             true);
     ByteArrayOutputStream logBytes = new ByteArrayOutputStream();
@@ -219,6 +220,7 @@ class LocomoBenchmarkTest {
             List.of(0.5),
             List.of(0),
             List.of(0.3),
+            List.of(0.5),
             Set.of(6),
             true);
 

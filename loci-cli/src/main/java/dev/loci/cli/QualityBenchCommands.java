@@ -169,6 +169,15 @@ final class QualityBenchCommands {
     List<Double> contextWeight = List.of();
 
     @Option(
+        names = "--length-norm",
+        split = ",",
+        paramLabel = "B",
+        description =
+            "BM25's length normalization (b) of the lexical ranking, 0 to 1 (Lucene's default is"
+                + " 0.75); several form a grid like --lexical-share. Default: tuned.")
+    List<Double> lengthNorm = List.of();
+
+    @Option(
         names = "--config",
         description =
             "Print every knob of the run (and record it in --out), then stop without running.")
@@ -229,6 +238,7 @@ final class QualityBenchCommands {
               lexicalShare.isEmpty() ? d.lexicalShares() : lexicalShare,
               sessionCap.isEmpty() ? d.sessionCaps() : sessionCap,
               contextWeight.isEmpty() ? d.contextWeights() : contextWeight,
+              lengthNorm.isEmpty() ? d.lengthNorms() : lengthNorm,
               Set.copyOf(conversations),
               densePeer.orElse(true));
       if (config) {

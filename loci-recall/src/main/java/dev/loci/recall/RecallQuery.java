@@ -27,6 +27,8 @@ import java.util.Optional;
  * @param contextWeight how much a match in an item's context ({@link MemoryNode#INDEX_CONTEXT}, the
  *     conversation pack's neighbouring turns) counts against one in its content in the lexical
  *     ranking, in [0, 1]; 0 ignores the context
+ * @param lengthNorm how much a longer text's lexical matches are discounted for its length (BM25's
+ *     {@code b}), in [0, 1]; 0 ignores length, 1 divides by it in full (Lucene's default is 0.75)
  * @param asOf the day the question is asked from, which dates without a year ("in June") and
  *     relative ones ("last year") in the question count back from; absent means today (UTC). When
  *     the question names a day or period ({@link QueryDates}), items dated in it by the node
@@ -46,6 +48,7 @@ public record RecallQuery(
     double lexicalShare,
     int sessionCap,
     double contextWeight,
+    double lengthNorm,
     Optional<java.time.LocalDate> asOf) {
   /** The largest {@code k} accepted. */
   public static final int MAX_K = 1000;
@@ -105,6 +108,10 @@ public record RecallQuery(
       throw new InvalidRequestException(
           "context_weight", "expected a number in [0, 1], found " + contextWeight);
     }
+    if (!(lengthNorm >= 0 && lengthNorm <= 1)) {
+      throw new InvalidRequestException(
+          "length_norm", "expected a number in [0, 1], found " + lengthNorm);
+    }
     Objects.requireNonNull(asOf, "asOf");
   }
 
@@ -114,6 +121,14 @@ public record RecallQuery(
    * "Neighbouring turns as context").
    */
   public static final double DEFAULT_CONTEXT_WEIGHT = 0.3;
+
+  /**
+   * The default {@link #lengthNorm()}: 0.5, less than Lucene's 0.75, so a short message that merely
+   * holds a question word (a one-word reaction in a chat) ranks less far above the text that
+   * answers; chosen on LoCoMo and checked on the three development sets (docs/benchmarks.md,
+   * "Length normalization").
+   */
+  public static final double DEFAULT_LENGTH_NORM = 0.5;
 
   /** Starts a query in {@code mode} with k 10 and the default knobs. */
   public static Builder builder(String text, RecallMode mode) {
@@ -134,6 +149,7 @@ public record RecallQuery(
     private double lexicalShare = 0.5;
     private int sessionCap;
     private double contextWeight = DEFAULT_CONTEXT_WEIGHT;
+    private double lengthNorm = DEFAULT_LENGTH_NORM;
     private Optional<java.time.LocalDate> asOf = Optional.empty();
 
     private Builder(String text, RecallMode mode) {
@@ -198,6 +214,15 @@ public record RecallQuery(
       return this;
     }
 
+    /**
+     * How much a longer text's lexical matches are discounted for its length (BM25's {@code b}), in
+     * [0, 1]; default {@link #DEFAULT_LENGTH_NORM}.
+     */
+    public Builder lengthNorm(double lengthNorm) {
+      this.lengthNorm = lengthNorm;
+      return this;
+    }
+
     /** How many items of one session may stand before an item of another; default 0, no cap. */
     public Builder sessionCap(int sessionCap) {
       this.sessionCap = sessionCap;
@@ -229,6 +254,7 @@ public record RecallQuery(
           lexicalShare,
           sessionCap,
           contextWeight,
+          lengthNorm,
           asOf);
     }
   }

@@ -55,6 +55,7 @@ public final class RecallWire {
           "lexical_share",
           "session_cap",
           "context_weight",
+          "length_norm",
           "as_of");
 
   private RecallWire() {}
@@ -153,6 +154,7 @@ public final class RecallWire {
     out.put("lexical_share", query.lexicalShare());
     out.put("session_cap", query.sessionCap());
     out.put("context_weight", query.contextWeight());
+    out.put("length_norm", query.lengthNorm());
     query.asOf().ifPresent(d -> out.put("as_of", d.toString()));
     return out.toString();
   }
@@ -249,10 +251,10 @@ public final class RecallWire {
   /**
    * Reads a recall request: {@code {"query": "...", "mode": "hybrid", "k": 10, "weights":
    * {"semantic": 0.6}, "seeds": 3, "hops": 2, "decay": 0.7, "threshold": 0.05, "restart": 0.15,
-   * "lexical_share": 0.5, "session_cap": 2, "context_weight": 0.3, "as_of": "2024-05-13"}}. Only
-   * {@code query} is required; {@code mode} defaults to {@code hybrid}, the rest to the defaults of
-   * {@link RecallQuery#builder}; weights not named in {@code weights} are those of {@link
-   * ScoreWeights#DEFAULT}.
+   * "lexical_share": 0.5, "session_cap": 2, "context_weight": 0.3, "length_norm": 0.5, "as_of":
+   * "2024-05-13"}}. Only {@code query} is required; {@code mode} defaults to {@code hybrid}, the
+   * rest to the defaults of {@link RecallQuery#builder}; weights not named in {@code weights} are
+   * those of {@link ScoreWeights#DEFAULT}.
    *
    * @throws InvalidRequestException naming the offending member
    */
@@ -270,6 +272,7 @@ public final class RecallWire {
     number(in, "lexical_share", b::lexicalShare);
     integer(in, "session_cap", b::sessionCap);
     number(in, "context_weight", b::contextWeight);
+    number(in, "length_norm", b::lengthNorm);
     if (in.has("as_of")) {
       String day = requireString(in, "as_of");
       try {

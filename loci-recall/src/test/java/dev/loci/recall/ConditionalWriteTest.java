@@ -274,6 +274,12 @@ class ConditionalWriteTest {
         .isZero();
     assertField(
         () -> RecallWire.readQuery("{\"query\":\"q\",\"context_weight\":1.5}"), "context_weight");
+    assertThat(RecallWire.readQuery("{\"query\":\"q\"}").lengthNorm())
+        .isEqualTo(RecallQuery.DEFAULT_LENGTH_NORM);
+    assertThat(RecallWire.readQuery("{\"query\":\"q\",\"length_norm\":0.75}").lengthNorm())
+        .isEqualTo(0.75);
+    assertField(
+        () -> RecallWire.readQuery("{\"query\":\"q\",\"length_norm\":-0.1}"), "length_norm");
     assertField(() -> RecallWire.readQuery("{\"query\":\"q\",\"session_cap\":-1}"), "session_cap");
     RecallQuery dated = RecallWire.readQuery("{\"query\":\"q\",\"as_of\":\"2024-05-13\"}");
     assertThat(dated.asOf()).contains(java.time.LocalDate.of(2024, 5, 13));

@@ -142,13 +142,14 @@ final class RecallIndexes {
   // ---------------------------------------------------------------- searches
 
   /** The BM25 matches of {@code query} in {@code ns}. */
-  List<TextIndex.Hit> searchText(Namespace ns, String query, int k, double contextWeight) {
+  List<TextIndex.Hit> searchText(
+      Namespace ns, String query, int k, double contextWeight, double lengthNorm) {
     checkOpen();
     repairIndexes();
     if (indexing) {
       indexText(); // a search between an apply and its settle sees the applied state
     }
-    return text.search(ns, query, k, contextWeight);
+    return text.search(ns, query, k, contextWeight, lengthNorm);
   }
 
   /**

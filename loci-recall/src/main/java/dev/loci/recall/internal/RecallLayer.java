@@ -267,8 +267,9 @@ public final class RecallLayer implements Layer, SubjectRecords {
   public record Missing(String id, int version, String text, List<String> subjectIds) {}
 
   /** The BM25 matches of {@code query} in {@code ns}. */
-  List<TextIndex.Hit> searchText(Namespace ns, String query, int k, double contextWeight) {
-    return indexes.searchText(ns, query, k, contextWeight);
+  List<TextIndex.Hit> searchText(
+      Namespace ns, String query, int k, double contextWeight, double lengthNorm) {
+    return indexes.searchText(ns, query, k, contextWeight, lengthNorm);
   }
 
   /**

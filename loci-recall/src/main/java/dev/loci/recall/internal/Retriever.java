@@ -167,7 +167,7 @@ public final class Retriever {
 
   private Map<String, Double> lexical(int n) {
     Map<String, Double> out = new LinkedHashMap<>();
-    layer.searchText(ns, q.text(), padded(n), q.contextWeight()).stream()
+    layer.searchText(ns, q.text(), padded(n), q.contextWeight(), q.lengthNorm()).stream()
         .filter(h -> !context.hidden().contains(h.id()))
         .limit(n)
         .forEach(h -> out.put(h.id(), h.score()));

@@ -27,6 +27,7 @@ import org.apache.lucene.search.BoostQuery;
 import org.apache.lucene.search.IndexSearcher;
 import org.apache.lucene.search.TermQuery;
 import org.apache.lucene.search.TopDocs;
+import org.apache.lucene.search.similarities.BM25Similarity;
 
 /**
  * The lexical projection: one Lucene index per namespace (so BM25 statistics never mix tenants),
@@ -43,6 +44,9 @@ final class TextIndex {
   static final String FORMAT = "loci-recall-text-1";
   private static final String TEXT = "text";
   private static final String CONTEXT = "context";
+
+  /** BM25's term-frequency saturation, Lucene's default. */
+  static final float K1 = 1.2f;
 
   private final Analyzer analyzer = new EnglishAnalyzer();
   private final ShardSet shards;
@@ -131,8 +135,10 @@ final class TextIndex {
    * term may match (at most {@link #MAX_QUERY_TERMS} of them, see {@link #rarest}). Ordered by
    * score, then id, so ties do not depend on insertion order. Each term also matches the nodes'
    * context field, its BM25 score there times {@code contextWeight} (0 leaves the context out).
+   * BM25 runs with k1 {@value #K1} and {@code b} = {@code lengthNorm}, which only scoring reads
+   * (the index keeps each field's length whatever {@code b}), so it may differ per query.
    */
-  List<Hit> search(Namespace ns, String query, int k, double contextWeight) {
+  List<Hit> search(Namespace ns, String query, int k, double contextWeight, double lengthNorm) {
     Optional<IndexShard> s = shards.find(ns);
     List<String> terms = terms(query);
     if (s.isEmpty() || terms.isEmpty()) {
@@ -140,7 +146,9 @@ final class TextIndex {
     }
     return s.get()
         .withSearcher(
-            searcher -> {
+            shared -> {
+              IndexSearcher searcher = new IndexSearcher(shared.getIndexReader());
+              searcher.setSimilarity(new BM25Similarity(K1, (float) lengthNorm));
               BooleanQuery.Builder any = new BooleanQuery.Builder();
               for (String t : rarest(searcher, terms)) {
                 any.add(new TermQuery(new Term(TEXT, t)), BooleanClause.Occur.SHOULD);
