@@ -26,6 +26,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Consumer;
 import java.util.function.Supplier;
 
 /**
@@ -442,24 +443,29 @@ final class WriteCombiner {
   private int catchUpLocked(long through) {
     int[] applied = {0};
     List<Damage> damage = new ArrayList<>();
+    Consumer<JournalEntry> apply =
+        entry -> {
+          if (entry.seq() > through) {
+            return; // the round's own, applied by the round
+          }
+          try {
+            state.applyCaughtUp(entry, damage);
+            applied[0]++;
+          } catch (RuntimeException e) {
+            throw new ApplyFailure(e);
+          }
+        };
+    Consumer<Damage> report =
+        d -> {
+          LOG.log(System.Logger.Level.WARNING, "journal: " + d);
+          damage.add(d);
+        };
     try {
-      journal.read(
-          state.appliedSeq() + 1,
-          entry -> {
-            if (entry.seq() > through) {
-              return; // the round's own, applied by the round
-            }
-            try {
-              state.applyCaughtUp(entry, damage);
-              applied[0]++;
-            } catch (RuntimeException e) {
-              throw new ApplyFailure(e);
-            }
-          },
-          d -> {
-            LOG.log(System.Logger.Level.WARNING, "journal: " + d);
-            damage.add(d);
-          });
+      if (through == Long.MAX_VALUE) {
+        journal.read(state.appliedSeq() + 1, apply, report);
+      } else {
+        journal.read(state.appliedSeq() + 1, through, apply, report);
+      }
     } catch (ApplyFailure e) {
       throw e.getCause();
     } catch (JournalUnavailableException e) {

@@ -126,6 +126,24 @@ public interface Journal extends AutoCloseable {
   void read(long fromSeq, Consumer<JournalEntry> entries, Consumer<Damage> damage);
 
   /**
+   * Like {@link #read(long, Consumer, Consumer)}, passing on only the batches through {@code
+   * throughSeq}. By default reads from {@code fromSeq} on and drops the batches after {@code
+   * throughSeq}; a journal may read less (a shared one need not wait for batches that others
+   * committed after it).
+   */
+  default void read(
+      long fromSeq, long throughSeq, Consumer<JournalEntry> entries, Consumer<Damage> damage) {
+    read(
+        fromSeq,
+        e -> {
+          if (e.seq() <= throughSeq) {
+            entries.accept(e);
+          }
+        },
+        damage);
+  }
+
+  /**
    * Ensures the next batch gets a sequence number above {@code seq}. Used when a snapshot covers
    * more batches than the journal still holds, so that numbers are never reused.
    */

@@ -118,6 +118,24 @@ public abstract class JournalContract {
   }
 
   @Test
+  void read_throughASequenceNumber_stopsThere_andTheNextAppendStillFollowsTheLast() {
+    try (Journal j = open(dir)) {
+      for (int i = 0; i < 6; i++) {
+        j.appendDurably(batch("u" + i));
+      }
+      List<JournalEntry> read = new ArrayList<>();
+      List<Damage> damage = new ArrayList<>();
+      j.read(2, 4, read::add, damage::add);
+      assertThat(read).extracting(JournalEntry::seq).containsExactly(2L, 3L, 4L);
+      assertThat(damage).isEmpty();
+      read.clear();
+      j.read(5, Long.MAX_VALUE, read::add, damage::add);
+      assertThat(read).extracting(JournalEntry::seq).containsExactly(5L, 6L);
+      assertThat(j.appendDurably(batch("u6"))).isEqualTo(7);
+    }
+  }
+
+  @Test
   void reopen_afterDurableAppends_findsThemAndContinuesAfterTheLast() {
     try (Journal j = open(dir)) {
       j.appendDurably(batch("a"));

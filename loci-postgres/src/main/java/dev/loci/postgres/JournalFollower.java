@@ -17,6 +17,10 @@ import org.postgresql.PGNotification;
  */
 final class JournalFollower implements Runnable, AutoCloseable {
   private static final long WAIT_SLICE_MS = 250;
+
+  /** The longest wait between two tries to catch up while this server's writers hold the engine. */
+  private static final long BUSY_WAIT_MAX_MS = 8;
+
   private static final System.Logger LOG = System.getLogger(PostgresJournal.class.getName());
 
   private final PostgresJournal journal;
@@ -69,8 +73,13 @@ final class JournalFollower implements Runnable, AutoCloseable {
           if (head > journal.durableSeq()) {
             onNewBatches.run();
           }
-          while (head > journal.durableSeq() && !stopped && !journal.isClosed()) {
-            Thread.sleep(1); // the writers were busy: they catch up themselves, or we do next
+          // the writers were busy: they catch up themselves before each round, or we do next,
+          // trying again after 1, 2, 4 and then every 8 ms (every millisecond cost CPU for nothing
+          // while this server writes)
+          for (long wait = 1;
+              head > journal.durableSeq() && !stopped && !journal.isClosed();
+              wait = Math.min(2 * wait, BUSY_WAIT_MAX_MS)) {
+            Thread.sleep(wait);
             onNewBatches.run();
           }
         }

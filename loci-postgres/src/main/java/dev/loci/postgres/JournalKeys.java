@@ -61,28 +61,44 @@ final class JournalKeys {
     return b.append('}').toString();
   }
 
+  /**
+   * At most this many batches committed after a round's decision point are checked; a round further
+   * behind is decided again. The bound also keeps the check an index range scan: on a table
+   * PostgreSQL has not analyzed yet (a new journal, for its first minute), an open {@code seq > ?}
+   * is estimated at a third of the table and scanned sequentially, the whole table for every moved
+   * round.
+   */
+  static final int WINDOW = 100_000;
+
+  // one index range scan: the batches after the decision point, how many, and whether one conflicts
   private static final String CHECK =
-      "SELECT GREATEST((SELECT COALESCE(MAX(seq), 0) FROM loci_batch), floor, archived),"
-          + " floor > ? OR archived > ?,"
-          + " (SELECT COUNT(*) FROM loci_batch WHERE seq > ?),"
-          + " EXISTS (SELECT 1 FROM loci_batch WHERE seq > ?"
-          + " AND (keys IS NULL OR keys && ?::bigint[]))"
-          + " FROM loci_journal WHERE id = 1";
+      "SELECT GREATEST((SELECT COALESCE(MAX(seq), 0) FROM loci_batch), j.floor, j.archived),"
+          + " j.floor > ? OR j.archived > ?, b.n, b.conflict"
+          + " FROM loci_journal j, LATERAL (SELECT COUNT(*) AS n,"
+          + " COALESCE(bool_or(keys IS NULL OR keys && ?::bigint[]), false) AS conflict"
+          + " FROM loci_batch WHERE seq > ? AND seq <= ?) b"
+          + " WHERE j.id = 1";
 
   /**
    * Where a round decided against the batches through {@code decided} may be numbered from, whose
    * batches hold {@code keys} (every key of the round): the head, if every batch committed after
    * {@code decided} is in the table and none of them shares a key with the round or has none; empty
-   * if one does (or was archived or lies below the floor, unseen), and the round must be decided
-   * again.
+   * if one does (or was archived or lies below the floor, unseen, or more than {@link #WINDOW}
+   * batches were committed since), and the round must be decided again.
    */
   static OptionalLong after(Connection c, long decided, long[] keys) throws SQLException {
+    return after(c, decided, keys, WINDOW);
+  }
+
+  /** Like {@link #after(Connection, long, long[])}, checking at most {@code window} batches. */
+  static OptionalLong after(Connection c, long decided, long[] keys, int window)
+      throws SQLException {
     try (PreparedStatement s = c.prepareStatement(CHECK)) {
       s.setLong(1, decided);
       s.setLong(2, decided);
-      s.setLong(3, decided);
+      s.setObject(3, keys);
       s.setLong(4, decided);
-      s.setObject(5, keys);
+      s.setLong(5, decided + window);
       try (ResultSet r = s.executeQuery()) {
         r.next();
         long head = r.getLong(1);

@@ -23,16 +23,24 @@ final class JournalRows {
   private JournalRows() {}
 
   /**
-   * Reads the batches from {@code fromSeq} on, in order, from {@code loci_batch_archive} and {@code
-   * loci_batch} in one statement (one snapshot: archiving moves rows between them atomically); rows
-   * that fail their checksum, do not parse or hold another batch's line, and missing numbers, go to
-   * {@code damage}. Returns the last sequence number read (or the one before {@code fromSeq}).
+   * Reads the batches from {@code fromSeq} through {@code throughSeq}, in order, from {@code
+   * loci_batch_archive} and {@code loci_batch} in one statement (one snapshot: archiving moves rows
+   * between them atomically); rows that fail their checksum, do not parse or hold another batch's
+   * line, and missing numbers, go to {@code damage}. Every batch through {@code flushedSeq} is
+   * known to be flushed (a write of this journal returned after a flush that covers them): the
+   * flush is waited for only if a batch read lies past it. Returns the last sequence number read
+   * (or the one before {@code fromSeq}); every batch through it is flushed.
    */
   static long read(
-      HikariDataSource pool, long fromSeq, Consumer<JournalEntry> entries, Consumer<Damage> damage)
+      HikariDataSource pool,
+      long fromSeq,
+      long throughSeq,
+      long flushedSeq,
+      Consumer<JournalEntry> entries,
+      Consumer<Damage> damage)
       throws SQLException {
     try (Connection c = pool.getConnection()) {
-      OptionalLong read = readFew(c, fromSeq, entries, damage);
+      OptionalLong read = readFew(c, fromSeq, throughSeq, flushedSeq, entries, damage);
       if (read.isPresent()) {
         return read.getAsLong();
       }
@@ -48,10 +56,10 @@ final class JournalRows {
                       + " FROM loci_journal WHERE id = 1")) {
         r.next();
         floor = r.getLong(1);
-        head = r.getLong(2);
+        head = Math.min(r.getLong(2), throughSeq);
         flushed = r.getBoolean(3);
       }
-      if (!flushed) {
+      if (!flushed && head > flushedSeq) {
         // appends commit before their flush: wait for it, so no batch is applied ahead of it
         try (Statement s = c.createStatement()) {
           s.execute(JournalFlush.WAL.statement());
@@ -87,7 +95,7 @@ final class JournalRows {
       "SELECT j.floor, j.archived, "
           + JournalFlush.COVERED
           + ", b.seq, b.line FROM loci_journal j LEFT JOIN LATERAL (SELECT seq, line FROM"
-          + " loci_batch WHERE seq >= ? ORDER BY seq LIMIT "
+          + " loci_batch WHERE seq >= ? AND seq <= ? ORDER BY seq LIMIT "
           + (FEW + 1)
           + ") b ON true WHERE j.id = 1";
 
@@ -96,11 +104,17 @@ final class JournalRows {
    * round trip: the rows from {@code fromSeq} on and whether every commit the statement sees is
    * flushed, in one statement (its snapshot is taken before the flush position is read, so a
    * "flushed" covers every row it returns); the flush is waited for before any row is passed on if
-   * not. Empty, having passed on nothing, if the batches reach into the archive or are more than
-   * {@link #FEW}: {@link #read} then reads them with a cursor.
+   * not (and some batch read lies past {@code flushedSeq}). Empty, having passed on nothing, if the
+   * batches reach into the archive or are more than {@link #FEW}: {@link #read} then reads them
+   * with a cursor.
    */
   private static OptionalLong readFew(
-      Connection c, long fromSeq, Consumer<JournalEntry> entries, Consumer<Damage> damage)
+      Connection c,
+      long fromSeq,
+      long throughSeq,
+      long flushedSeq,
+      Consumer<JournalEntry> entries,
+      Consumer<Damage> damage)
       throws SQLException {
     long floor;
     boolean flushed;
@@ -108,6 +122,7 @@ final class JournalRows {
     List<byte[]> lines = new ArrayList<>();
     try (PreparedStatement s = c.prepareStatement(FEW_ROWS)) {
       s.setLong(1, fromSeq);
+      s.setLong(2, throughSeq);
       try (ResultSet r = s.executeQuery()) {
         r.next();
         floor = r.getLong(1);
@@ -127,7 +142,7 @@ final class JournalRows {
     if (seqs.size() > FEW) {
       return OptionalLong.empty();
     }
-    if (!flushed) {
+    if (!flushed && !seqs.isEmpty() && seqs.get(seqs.size() - 1) > flushedSeq) {
       try (Statement s = c.createStatement()) {
         s.execute(JournalFlush.WAL.statement());
       }

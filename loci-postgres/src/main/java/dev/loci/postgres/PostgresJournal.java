@@ -22,6 +22,7 @@ import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
 import java.util.function.Function;
@@ -66,6 +67,8 @@ public final class PostgresJournal implements Journal {
   private final List<PendingBatch> pending = new ArrayList<>(); // guarded by lock
   private volatile long lastSeq; // numbered, maybe pending; guarded by lock for writes
   private volatile long durableSeq; // committed in the database
+  // every batch through it is flushed in the database: a read of them waits for no flush
+  private final AtomicLong flushedSeq = new AtomicLong();
   private volatile boolean closed;
   private volatile long knownHead; // the highest sequence number seen in the database
   private final List<JournalFollower> followers = new CopyOnWriteArrayList<>();
@@ -212,6 +215,7 @@ public final class PostgresJournal implements Journal {
         committed(group);
         writer.setUnavailable(Optional.empty());
         durableSeq = group.get(group.size() - 1).seq;
+        flushed(durableSeq);
         lastSeq = Math.max(lastSeq, durableSeq); // moved past others' batches: continue after it
       } catch (StorageException e) {
         group.forEach(p -> p.handle.dropped = e);
@@ -269,10 +273,10 @@ public final class PostgresJournal implements Journal {
    * Starts following the batches other servers append: a thread listens for the notification each
    * append sends ({@code LISTEN loci_batch}) and, as the fallback for a lost notification, asks for
    * the head every {@code poll}; whenever the head is past what this journal has seen, it runs
-   * {@code onNewBatches} (the engine's catch-up, {@code Loci::tryCatchUp}), again every millisecond
-   * until the journal has seen that head (a busy writer catches up itself before its next round). A
-   * lost connection is retried every {@code poll}. Closing the returned handle (or the journal)
-   * stops the thread.
+   * {@code onNewBatches} (the engine's catch-up, {@code Loci::tryCatchUp}), again after 1, 2, 4 and
+   * then every 8 ms until the journal has seen that head (a busy writer catches up itself before
+   * its next round). A lost connection is retried every {@code poll}. Closing the returned handle
+   * (or the journal) stops the thread.
    */
   public AutoCloseable follow(Runnable onNewBatches, Duration poll) {
     Objects.requireNonNull(onNewBatches, "onNewBatches");
@@ -329,11 +333,32 @@ public final class PostgresJournal implements Journal {
 
   @Override
   public void read(long fromSeq, Consumer<JournalEntry> entries, Consumer<Damage> damage) {
+    read(fromSeq, Long.MAX_VALUE, entries, damage);
+  }
+
+  /**
+   * Reads only through {@code throughSeq}: a server whose round was numbered after other servers'
+   * batches reads just those, which its own round's flush covered, so it waits for no flush.
+   */
+  @Override
+  public void read(
+      long fromSeq, long throughSeq, Consumer<JournalEntry> entries, Consumer<Damage> damage) {
     try {
-      observe(JournalRows.read(pool, fromSeq, entries, damage));
+      long read = JournalRows.read(pool, fromSeq, throughSeq, flushedSeq.get(), entries, damage);
+      flushed(read);
+      observe(read);
     } catch (SQLException e) {
       throw unreachable("read the journal", e);
     }
+  }
+
+  /**
+   * Notes that every batch through {@code seq} is flushed: written by a round of this journal,
+   * which returned after a flush that covers every batch numbered before it too (each was committed
+   * before this journal numbered after it), or read after a flush.
+   */
+  private void flushed(long seq) {
+    flushedSeq.accumulateAndGet(seq, Math::max);
   }
 
   /**
@@ -424,6 +449,7 @@ public final class PostgresJournal implements Journal {
       committed(group);
       writer.setUnavailable(Optional.empty());
       durableSeq = group.get(group.size() - 1).seq;
+      flushed(durableSeq);
       lastSeq = Math.max(lastSeq, durableSeq);
     } finally {
       lock.unlock();

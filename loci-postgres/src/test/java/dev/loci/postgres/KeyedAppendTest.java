@@ -98,6 +98,30 @@ class KeyedAppendTest {
   }
 
   @Test
+  void moreBatchesInBetweenThanTheWindow_decidedAgain() throws Exception {
+    try (PostgresJournal a = PostgresJournal.open(db.url())) {
+      List<Batch> batches = new ArrayList<>();
+      List<Set<String>> keys = new ArrayList<>();
+      for (int i = 0; i < 5; i++) {
+        batches.add(batch("a" + i));
+        keys.add(Set.of("a" + i));
+      }
+      appendKeyed(a, batches, keys); // 1 to 5
+      long[] round = JournalKeys.hash("acme", Set.of("b"));
+      try (java.sql.Connection c = a.pool().getConnection()) {
+        // decided before batch 1: five batches in between, none sharing a key
+        assertThat(JournalKeys.after(c, 0, round, 5)).hasValue(5);
+        assertThat(JournalKeys.after(c, 0, round, 4)).isEmpty(); // further behind than the window
+        assertThat(JournalKeys.after(c, 1, round, 4)).hasValue(5);
+        assertThat(JournalKeys.after(c, 0, round)).hasValue(5);
+        long[] shared = JournalKeys.hash("acme", Set.of("b", "a3"));
+        assertThat(JournalKeys.after(c, 0, shared, 5)).isEmpty();
+        assertThat(JournalKeys.after(c, 4, shared, 5)).hasValue(5); // a3 is batch 4, not after it
+      }
+    }
+  }
+
+  @Test
   void sameIdInAnotherNamespace_isNotTheSameKey() {
     Batch other =
         new Batch(

@@ -107,6 +107,35 @@ class PostgresJournalTest {
   }
 
   @Test
+  void read_throughASequenceNumber_byOneStatementAndByTheCursor_stopsThere() {
+    try (PostgresJournal a = PostgresJournal.open(db.url());
+        PostgresJournal b = PostgresJournal.open(db.url())) {
+      List<Batch> batches = new ArrayList<>();
+      for (int i = 0; i < 1010; i++) {
+        batches.add(batch("a" + i));
+      }
+      List<Journal.Appended> appended = a.appendBatches(batches);
+      appended.get(appended.size() - 1).awaitDurable();
+      List<Long> seqs = new ArrayList<>();
+      List<Damage> damage = new ArrayList<>();
+      b.read(3, 7, e -> seqs.add(e.seq()), damage::add); // a few: one statement
+      assertThat(seqs).containsExactly(3L, 4L, 5L, 6L, 7L);
+      assertThat(b.lastSeq()).isEqualTo(7);
+      seqs.clear();
+      b.read(8, 1008, e -> seqs.add(e.seq()), damage::add); // more than 1,000: the cursor
+      assertThat(seqs).hasSize(1001).startsWith(8L).endsWith(1008L);
+      assertThat(b.lastSeq()).isEqualTo(1008);
+      assertThat(damage).isEmpty();
+      // b numbers after what it read: 1009 is a's, refused; after reading the rest, 1011
+      assertThatThrownBy(() -> b.appendDurably(batch("b")))
+          .isInstanceOf(JournalBehindException.class)
+          .hasMessageContaining("batch 1009");
+      b.read(1009, Long.MAX_VALUE, e -> seqs.add(e.seq()), damage::add);
+      assertThat(b.appendDurably(batch("b"))).isEqualTo(1011);
+    }
+  }
+
+  @Test
   void advanceTo_numbersNextBatchAboveTheFloorAfterReopen() {
     try (PostgresJournal journal = PostgresJournal.open(db.url())) {
       journal.advanceTo(41);
