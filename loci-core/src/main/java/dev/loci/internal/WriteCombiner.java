@@ -445,9 +445,6 @@ final class WriteCombiner {
     List<Damage> damage = new ArrayList<>();
     Consumer<JournalEntry> apply =
         entry -> {
-          if (entry.seq() > through) {
-            return; // the round's own, applied by the round
-          }
           try {
             state.applyCaughtUp(entry, damage);
             applied[0]++;
@@ -461,11 +458,8 @@ final class WriteCombiner {
           damage.add(d);
         };
     try {
-      if (through == Long.MAX_VALUE) {
-        journal.read(state.appliedSeq() + 1, apply, report);
-      } else {
-        journal.read(state.appliedSeq() + 1, through, apply, report);
-      }
+      // nothing past through: the batches after it are the round's own, applied by the round
+      journal.read(state.appliedSeq() + 1, through, apply, report);
     } catch (ApplyFailure e) {
       throw e.getCause();
     } catch (JournalUnavailableException e) {
