@@ -145,22 +145,13 @@ public final class LocomoBenchmark {
       }
       new EnrichedConversationPack(
           dated, window, termEdges, entityEdges, resolveDates, termMaxTurns, termWeight);
-      for (double share : lexicalShares) {
-        for (int cap : sessionCaps) {
-          for (double weight : contextWeights) {
-            for (double norm : lengthNorms) {
-              RecallQuery.builder("check", RecallMode.PPR)
-                  .seeds(seeds)
-                  .hops(hops)
-                  .lexicalShare(share)
-                  .sessionCap(cap)
-                  .contextWeight(weight)
-                  .lengthNorm(norm)
-                  .build();
-            }
-          }
-        }
-      }
+      // each knob is checked on its own: the query validates each field apart from the others
+      RecallQuery.Builder check = RecallQuery.builder("check", RecallMode.PPR).seeds(seeds);
+      check.hops(hops).build();
+      lexicalShares.forEach(v -> check.lexicalShare(v).build());
+      sessionCaps.forEach(v -> check.sessionCap(v).build());
+      contextWeights.forEach(v -> check.contextWeight(v).build());
+      lengthNorms.forEach(v -> check.lengthNorm(v).build());
     }
 
     /** Every knob of the run as a Markdown table. */

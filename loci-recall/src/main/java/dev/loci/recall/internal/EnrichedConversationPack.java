@@ -304,8 +304,7 @@ public record EnrichedConversationPack(
    * format.
    */
   static String dateWordsNotWritten(String time, LocalDate day) {
-    Set<String> written =
-        new HashSet<>(List.of(time.toLowerCase(Locale.ROOT).split("[^\\p{L}\\p{N}]+")));
+    Set<String> written = QueryEvidence.words(time);
     return String.join(
         " ",
         java.util.Arrays.stream(TimeExpressions.inWords(day).split(" "))
